@@ -1,0 +1,105 @@
+"""Rule sets as values: ``mcr-botzone``, ``taiwan-16`` and ``mahjong-0``.
+
+A :class:`Ruleset` is passed around, never read from a global.  The
+deficiency maths reads ``melds_needed``, ``has_honours`` and
+``special_shapes`` from it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+
+class WallLayout(Enum):
+    PER_SEAT = "per-seat"
+    """Botzone duplicate format: every seat owns a wall of 34 and draws from its back."""
+    SINGLE = "single"
+    """One wall; draws from the front, replacements from the back."""
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    name: str
+    tile_kinds: int
+    """34 with honours, 27 for suits only."""
+    flowers: bool
+    hand_size: int
+    """Tiles dealt to each seat (13 or 16); a full hand holds one more."""
+    melds_needed: int
+    """Melds in a winning hand besides the pair (4, or 5 for 16-tile hands)."""
+    special_shapes: bool
+    """Seven pairs, thirteen orphans, honors-and-knitted and knitted straight (MCR)."""
+    min_fan: int
+    """Minimum fan to declare a win (before flowers); 0 means none."""
+    wall_layout: WallLayout
+    dead_wall: int
+    """Tiles that are never drawn normally (16 in taiwan-16)."""
+    chow_from_left_only: bool = True
+
+    @property
+    def has_honours(self) -> bool:
+        return self.tile_kinds == 34
+
+    @property
+    def total_tiles(self) -> int:
+        return self.tile_kinds * 4 + (8 if self.flowers else 0)
+
+
+MCR_BOTZONE = Ruleset(
+    name="mcr-botzone",
+    tile_kinds=34,
+    flowers=False,
+    hand_size=13,
+    melds_needed=4,
+    special_shapes=True,
+    min_fan=8,
+    wall_layout=WallLayout.PER_SEAT,
+    dead_wall=0,
+)
+MCR_BOTZONE_FLOWERS = Ruleset(
+    name="mcr-botzone-flowers",
+    tile_kinds=34,
+    flowers=True,
+    hand_size=13,
+    melds_needed=4,
+    special_shapes=True,
+    min_fan=8,
+    wall_layout=WallLayout.PER_SEAT,
+    dead_wall=0,
+)
+TAIWAN_16 = Ruleset(
+    name="taiwan-16",
+    tile_kinds=34,
+    flowers=True,
+    hand_size=16,
+    melds_needed=5,
+    special_shapes=False,
+    min_fan=0,
+    wall_layout=WallLayout.SINGLE,
+    dead_wall=16,
+)
+MAHJONG_0 = Ruleset(
+    name="mahjong-0",
+    tile_kinds=27,
+    flowers=False,
+    hand_size=13,
+    melds_needed=4,
+    special_shapes=False,
+    min_fan=0,
+    wall_layout=WallLayout.SINGLE,
+    dead_wall=0,
+)
+
+RULESETS: dict[str, Ruleset] = {
+    r.name: r for r in (MCR_BOTZONE, MCR_BOTZONE_FLOWERS, TAIWAN_16, MAHJONG_0)
+}
+
+
+def get_ruleset(name: str) -> Ruleset:
+    try:
+        return RULESETS[name]
+    except KeyError:
+        raise ValueError(
+            f"unknown rule set {name!r}; known: {', '.join(sorted(RULESETS))}"
+        ) from None

@@ -1,0 +1,37 @@
+"""numba when it is installed, plain Python when it is not.
+
+Every kernel in ``strategy`` is written once, decorated with :func:`njit`, and
+keeps its plain-Python original as ``kernel.py_func`` so tests can compare the
+two.  Compiled kernels are cached on disk (``cache=True``) so a restart does
+not pay compile time again; set ``MJBOT_NO_NUMBA=1`` to force plain Python
+(what a Botzone upload without numba runs).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+HAVE_NUMBA = False
+if not os.environ.get("MJBOT_NO_NUMBA"):
+    try:
+        import numba
+
+        HAVE_NUMBA = True
+    except ImportError:  # pragma: no cover - exercised by the Botzone package test
+        HAVE_NUMBA = False
+
+
+def njit(cache: bool = True) -> Callable[[F], F]:
+    """``numba.njit(cache=cache, nogil=True)``, or the function itself with ``py_func``."""
+
+    def wrap(func: F) -> F:
+        if HAVE_NUMBA:
+            return numba.njit(cache=cache, nogil=True)(func)  # type: ignore[no-any-return]
+        func.py_func = func  # type: ignore[attr-defined]
+        return func
+
+    return wrap
