@@ -233,7 +233,7 @@ def format_tiles(tiles: Iterable[int], notation: Notation = Notation.COMPACT) ->
         digits = "".join(str(t - suit + 1) for t in ts if suit <= t < suit + 9)
         if digits:
             out.append(digits + letter)
-    honours = sorted((_HONOUR_COMPACT[t] for t in ts if FIRST_HONOUR <= t < NUM_KINDS))
+    honours = sorted(_HONOUR_COMPACT[t] for t in ts if FIRST_HONOUR <= t < NUM_KINDS)
     if honours:
         out.append("".join(map(str, honours)) + "z")
     flowers = [t - 33 for t in ts if t >= FIRST_FLOWER]
@@ -277,3 +277,23 @@ def parse_counts(text: str, notation: Notation | None = None) -> Counts:
         if is_flower(t):
             raise TileError(f"flower {tile_name(t)} cannot be part of a hand")
     return counts_of(tiles)
+
+
+def parse_paper_counts(text: str) -> Counts:
+    """A knowledge base as the papers write it: three 9-digit groups, B, C, D order.
+
+    ``(001100121)(010000030)(032242321)`` gives bamboo, then characters, then
+    dots; the result is a count vector in the program's index order.
+    """
+    digits = re.sub(r"[\s,()\[\]]", "", text)
+    if not digits.isdigit() or len(digits) != 27:
+        raise TileError(f"a paper knowledge base is 27 digits in B, C, D order, not {text!r}")
+    out = np.zeros(NUM_KINDS, dtype=np.int8)
+    for group, colour in enumerate(PAPER_COLOUR_ORDER):
+        base = PAPER_SUIT_TO_INDEX[colour]
+        for r in range(9):
+            n = int(digits[9 * group + r])
+            if n > 4:
+                raise TileError(f"{n} copies of {_paper_name(base + r)} in {text!r}")
+            out[base + r] = n
+    return out

@@ -1,0 +1,25 @@
+VENV ?= .venv
+BIN := $(VENV)/bin
+
+.PHONY: setup run test lint bench clean
+
+setup: $(VENV)/.installed
+
+$(VENV)/.installed: pyproject.toml scripts/setup.sh
+	scripts/setup.sh $(VENV)
+	touch $@
+
+run: setup
+	$(BIN)/mjbot deficiency "W1 W1 W1 W2 W3 W4 W5 W6 W7 W8 W9 W9 W9"
+
+test: setup
+	$(BIN)/pytest -q
+
+lint: setup
+	$(BIN)/ruff check . && $(BIN)/mypy
+
+bench: setup
+	$(BIN)/mjbot bench deficiency
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,42 @@
+"""The ``mjbot`` command: a thin dispatcher over one module per sub-command.
+
+Sub-command modules are imported only when used, so ``mjbot play botzone``
+does not pay for the benchmark or referee code at start-up.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+# name -> (module under bot.commands, one-line help)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "deficiency": ("deficiency", "deficiency per winning shape and the useful tiles of a hand"),
+    "bench": ("bench", "benchmarks that print a table (and --json)"),
+}
+
+
+def build_parser(selected: str | None = None) -> argparse.ArgumentParser:
+    """The parser; only the selected command's module is imported to add its options."""
+    parser = argparse.ArgumentParser(prog="mjbot", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name, (module, help_text) in COMMANDS.items():
+        child = sub.add_parser(name, help=help_text, description=help_text)
+        if name == selected:
+            importlib.import_module(f"bot.commands.{module}").add_arguments(child)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    selected = next((a for a in argv if not a.startswith("-")), None)
+    args = build_parser(selected).parse_args(argv)
+    module = importlib.import_module(f"bot.commands.{COMMANDS[args.command][0]}")
+    code: int = module.run(args)
+    return code
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

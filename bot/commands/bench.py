@@ -1,0 +1,23 @@
+"""``mjbot bench NAME``: benchmark scripts that print a table of medians and ratios."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+
+BENCHES = {
+    "deficiency": "bot.bench.deficiency",
+}
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("name", choices=sorted(BENCHES))
+    p.add_argument("--json", action="store_true", help="print the results as JSON")
+    p.add_argument("--seed", type=int, default=2024)
+    p.add_argument("--quick", action="store_true", help="a smaller sample (for tests)")
+
+
+def run(args: argparse.Namespace) -> int:
+    module = importlib.import_module(BENCHES[args.name])
+    code: int = module.main(args)
+    return code
