@@ -204,12 +204,12 @@ def parse_tiles(text: str, notation: Notation | None = None) -> list[int]:
     pos = 0
     out = []
     while pos < len(body):
-        m = pattern.match(body, pos)
-        if m is None:
+        token = pattern.match(body, pos)
+        if token is None:
             bad = body[pos : pos + 2]
             raise TileError(f"unknown tile {bad!r} in {notation.value} notation in {text!r}")
-        out.append(parse_tile(m.group(0), notation))
-        pos = m.end()
+        out.append(parse_tile(token.group(0), notation))
+        pos = token.end()
     return out
 
 

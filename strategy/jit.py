@@ -30,7 +30,7 @@ def njit(cache: bool = True) -> Callable[[F], F]:
 
     def wrap(func: F) -> F:
         if HAVE_NUMBA:
-            return numba.njit(cache=cache, nogil=True)(func)  # type: ignore[no-any-return]
+            return numba.njit(cache=cache, nogil=True)(func)  # type: ignore[return-value]
         func.py_func = func  # type: ignore[attr-defined]
         return func
 

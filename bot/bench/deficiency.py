@@ -109,7 +109,11 @@ def run_colour(colours: int, hands: Pairs, seed: int) -> list[Row]:
     for name, (aware, fn, cap) in optional_methods().items():
         idx = rng.choice(n, min(cap, n), replace=False) if cap < n else np.arange(n)
         fn(hand_rows[idx[0]], kb_rows[idx[0]])
-        times, answers = time_each(lambda j: fn(hand_rows[idx[j]], kb_rows[idx[j]]), len(idx))
+        def call(j: int, fn: Callable[[np.ndarray, np.ndarray], int] = fn,
+                 idx: np.ndarray = idx) -> int:
+            return fn(hand_rows[idx[j]], kb_rows[idx[j]])
+
+        times, answers = time_each(call, len(idx))
         agree = sum(1 for j, a in enumerate(answers) if a == k_answers[idx[j]])
         med = statistics.median(times)
         rows.append(Row(colours, name, aware, len(idx), med, max(times), med / kernel_median,

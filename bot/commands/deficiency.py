@@ -25,7 +25,9 @@ from strategy.deficiency import UNREACHABLE, shape_deficiency, useful_tiles
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("hand", help="the concealed hand in any notation (W1 B2.., 123m.., (B1B2)(C1)..)")
+    p.add_argument(
+        "hand", help="the concealed hand in any notation (W1 B2.., 123m.., (B1B2)(C1)..)"
+    )
     p.add_argument("--rules", default="mcr-botzone", choices=sorted(RULESETS))
     p.add_argument(
         "--unseen",

@@ -44,10 +44,7 @@ def _availability(hand: np.ndarray, unseen: np.ndarray, full_kb: bool, avail: np
     n = hand.shape[0]
     for t in range(34):
         h = hand[t] if t < n else 0
-        if full_kb:
-            k = 4 - h
-        else:
-            k = unseen[t] if t < unseen.shape[0] else 0
+        k = 4 - h if full_kb else (unseen[t] if t < unseen.shape[0] else 0)
         if h < 0 or k < 0 or h + k > 4:
             return -(1 + t)
         avail[t] = h + k

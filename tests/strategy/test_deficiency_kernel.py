@@ -128,7 +128,7 @@ def test_declared_melds_reduce_melds_needed() -> None:
 def test_bad_sizes_and_counts_are_refused() -> None:
     with pytest.raises(DeficiencyError, match="14"):
         deficiency(parse_counts("123m"), 4)
-    with pytest.raises(DeficiencyError, match="negative|holds -1"):
+    with pytest.raises(DeficiencyError, match=r"holds -1"):
         bad = parse_counts("123456789m123p55s").astype(np.int8)
         bad[30] = -1
         bad[22] += 1

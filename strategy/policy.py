@@ -1,0 +1,295 @@
+"""Which tile to discard and which claims to make, with the reasons for each.
+
+The measure, as in the papers: first the knowledge-aware deficiency after the
+action (kernel of "A Fast Algorithm for Computing the Deficiency Number of a
+Mahjong Hand"); then, among the actions that keep it lowest,
+
+- when that deficiency is small (<= ``SEARCH_MAX``): the exact step value
+  val_k / P(S, l) (:mod:`strategy.stepvalue`, "Let's Play Mahjong!" Lemma 8,
+  GuoShiWuShuang's search), with k = the deficiency;
+- otherwise, or when the search runs out of budget: the DP's chance estimate
+  (:mod:`strategy.completions`, GuoShiWuShuang's per-suit DP);
+- then δ (eq. 11), then a fixed tile order (honours and terminals first).
+
+Each decision lists every candidate with its numbers (:class:`Candidate`), so a
+replay can explain it.  Work is counted in kernel calls: strategy/ reads no
+clock, and a replay gets the same reasons again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from game.rules import Ruleset
+from game.tiles import NUM_KINDS, Counts, tile_name
+from strategy.completions import chance_estimate, completion_ways
+from strategy.deficiency import shapes
+from strategy.deficiency.kernel import UNREACHABLE, kernel_deficiency
+from strategy.stepvalue import Deadline, OutOfTime, StepValue, delta
+
+SEARCH_MAX = 2
+"""Largest deficiency for which the exact step-value search runs."""
+
+
+def search_horizon(deficiency: int) -> int:
+    """Changes the search looks ahead: one more than needed when the hand is ready."""
+    return deficiency + 1 if deficiency <= 1 else deficiency
+
+WinCheck = Callable[[Counts], bool]
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One option and its numbers."""
+
+    action: str
+    """``discard``, ``pass``, ``pong``, ``chow``, ``kong``, ``concealed_kong``,
+    ``added_kong`` or ``win``."""
+    tile: int | None
+    deficiency: int
+    """Deficiency of the hand the action leaves (before the next draw)."""
+    value: float | None = None
+    """val_k (exact search) for small deficiency, else None."""
+    chance: float = 0.0
+    """The DP's chance estimate."""
+    delta: int | None = None
+    work: int = 0
+    """Kernel calls spent on this candidate."""
+    note: str = ""
+
+    def describe(self) -> str:
+        tile = "" if self.tile is None else f" {tile_name(self.tile)}"
+        dfn = "∞" if self.deficiency >= UNREACHABLE else str(self.deficiency)
+        value = "-" if self.value is None else f"{self.value:.4f}"
+        delta_s = "-" if self.delta is None else str(self.delta)
+        return (f"{self.action}{tile}: deficiency {dfn}, val {value}, chance {self.chance:.4f}, "
+                f"δ {delta_s}, work {self.work}{' (' + self.note + ')' if self.note else ''}")
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A decision: the chosen candidate and all the candidates considered."""
+
+    chosen: Candidate
+    candidates: tuple[Candidate, ...]
+    method: str
+    finished: bool = True
+    """False when the deadline cut the search short (the answer is the anytime one)."""
+    meld_tiles: tuple[int, ...] = field(default=())
+    """For a chow: the three tiles of the chow."""
+
+    @property
+    def action(self) -> str:
+        return self.chosen.action
+
+    @property
+    def tile(self) -> int | None:
+        return self.chosen.tile
+
+
+# ---------------------------------------------------------------- deficiency with shapes
+def shape_deficiency_fast(hand: Counts, unseen: Counts, melds: int, rules: Ruleset) -> int:
+    """Least deficiency over the shapes the rules allow (the regular one alone if none)."""
+    d = int(kernel_deficiency(hand, unseen, melds))
+    if not rules.special_shapes:
+        return d
+    avail = (hand + unseen).astype(np.int8)
+    if melds == 4:
+        d = min(
+            d,
+            int(shapes.seven_pairs(hand, avail)),
+            int(shapes.thirteen_orphans(hand, avail)),
+            int(shapes.honors_and_knitted(hand, avail)),
+        )
+    if melds >= 3:
+        d = min(d, int(shapes.knitted_straight(hand, avail, melds)))
+    return d
+
+
+class PolicyError(ValueError):
+    """A hand the decision cannot be made for (wrong size, impossible counts)."""
+
+
+def _require_size(hand: Counts, size: int, what: str) -> None:
+    total = int(hand.sum())
+    if total != size:
+        raise PolicyError(f"{what} needs a hand of {size} tiles, not {total}")
+    if hand.min() < 0 or hand.max() > 4:
+        raise PolicyError("a hand holds a negative count or more than four of a tile")
+
+
+_ISOLATION_ORDER = np.array(
+    [0 if t >= 27 else (1 if t % 9 in (0, 8) else (2 if t % 9 in (1, 7) else 3))
+     for t in range(NUM_KINDS)]
+)
+"""Tie-break: discard honours first, then terminals, then 2/8, then the middle."""
+
+
+def _rank_key(c: Candidate) -> tuple[float, ...]:
+    value = -1.0 if c.value is None else c.value
+    return (c.deficiency, -value, -c.chance, -(c.delta or 0),
+            _ISOLATION_ORDER[c.tile] if c.tile is not None else 9, c.tile or 0)
+
+
+# ---------------------------------------------------------------- discards
+def choose_discard(
+    hand: Counts,
+    unseen: Counts,
+    melds: int,
+    rules: Ruleset,
+    deadline: Deadline | None = None,
+    win_check: WinCheck | None = None,
+    with_delta: bool = True,
+) -> Choice:
+    """The discard of a 3m+2 hand (``melds`` = melds still needed)."""
+    _require_size(hand, 3 * melds + 2, "a discard")
+    deadline = deadline or Deadline()
+    total = int(unseen.sum())
+    h = hand.copy()
+    rows = []
+    for i in np.nonzero(hand)[0]:
+        i = int(i)
+        h[i] -= 1
+        d = shape_deficiency_fast(h, unseen, melds, rules)
+        d_regular, ways = completion_ways(h, unseen, melds)
+        chance = chance_estimate(int(d_regular), float(ways), total, False)
+        h[i] += 1
+        rows.append([i, d, chance])
+    best_d = min(r[1] for r in rows)
+    deltas = delta(hand, unseen, melds) if with_delta and best_d < UNREACHABLE else {}
+    values: dict[int, float] = {}
+    work: dict[int, int] = {}
+    finished = True
+    method = "dp"
+    if best_d <= SEARCH_MAX:
+        method = "search"
+        search = StepValue(melds, deadline=deadline,
+                           complete=None if win_check is None else win_check)
+        order = sorted((r for r in rows if r[1] == best_d), key=lambda r: -r[2])
+        try:
+            for i, _, _ in order:
+                before = deadline.spent
+                h[i] -= 1
+                try:
+                    values[i] = float(search.partial(h, unseen, search_horizon(best_d)))
+                finally:
+                    h[i] += 1
+                work[i] = deadline.spent - before
+        except OutOfTime:
+            finished = False
+            method = "search (cut by deadline)"
+    candidates = tuple(
+        Candidate("discard", i, d, values.get(i), chance, deltas.get(i), work.get(i, 0))
+        for i, d, chance in rows
+    )
+    chosen = min(candidates, key=_rank_key)
+    return Choice(chosen, tuple(sorted(candidates, key=_rank_key)), method, finished)
+
+
+# ---------------------------------------------------------------- claims on a discard
+def _after_meld(hand: Counts, unseen: Counts, melds: int, rules: Ruleset,
+                remove: Sequence[int], deadline: Deadline) -> Choice:
+    h = hand.copy()
+    for t in remove:
+        h[t] -= 1
+    return choose_discard(h, unseen, melds - 1, rules, deadline, with_delta=False)
+
+
+def choose_claim(
+    hand: Counts,
+    unseen: Counts,
+    melds: int,
+    rules: Ruleset,
+    tile: int,
+    can_chow: bool,
+    can_win: bool,
+    deadline: Deadline | None = None,
+) -> Choice:
+    """Answer another seat's discard ``tile``: win, kong, pong, chow or pass.
+
+    ``hand`` is the 3m+1 concealed hand; ``unseen`` already counts ``tile``
+    as seen; ``can_win`` says the caller checked that hand + tile is a legal
+    win (for MCR: at least 8 fan).  A claim is made only when it lowers the
+    deficiency, or keeps it and raises the chance estimate.
+    """
+    _require_size(hand, 3 * melds + 1, "a claim")
+    deadline = deadline or Deadline()
+    d_pass = shape_deficiency_fast(hand, unseen, melds, rules)
+    dr, ways = completion_ways(hand, unseen, melds)
+    pass_c = Candidate("pass", None, d_pass, None,
+                       chance_estimate(int(dr), float(ways), int(unseen.sum()), False))
+    candidates = [pass_c]
+    if can_win:
+        win = Candidate("win", tile, 0, 1.0, 1.0, note="the hand is complete")
+        return Choice(win, (win, pass_c), "win")
+    options: list[tuple[str, tuple[int, ...], tuple[int, ...]]] = []
+    if hand[tile] >= 2 and melds >= 1:
+        options.append(("pong", (tile, tile), (tile, tile, tile)))
+    if hand[tile] >= 3 and melds >= 1:
+        options.append(("kong", (tile, tile, tile), (tile,) * 4))
+    if can_chow and tile < 27 and melds >= 1:
+        r = tile % 9
+        for lo in (r - 2, r - 1, r):
+            if lo >= 0 and lo + 2 <= 8:
+                chow = tuple(tile - r + lo + j for j in range(3))
+                rest = [t for t in chow if t != tile]
+                if all(hand[t] >= 1 for t in rest):
+                    options.append(("chow", tuple(rest), chow))
+    best_choice: Choice | None = None
+    best_c = pass_c
+    for kind, remove, meld_tiles in options:
+        if kind == "kong":
+            h = hand.copy()
+            h[tile] -= 3
+            d = shape_deficiency_fast(h, unseen, melds - 1, rules)
+            c = Candidate("kong", tile, d, None, 0.0, note="then a replacement draw")
+            candidates.append(c)
+            # a kong keeps the hand's shape and gives a free draw: take it when it costs nothing
+            if d <= best_c.deficiency and best_c.action in ("pass", "kong"):
+                best_c, best_choice = c, None
+            continue
+        after = _after_meld(hand, unseen, melds, rules, remove, deadline)
+        c = Candidate(kind, after.chosen.tile, after.chosen.deficiency, after.chosen.value,
+                      after.chosen.chance, note=f"meld {' '.join(tile_name(t) for t in meld_tiles)}"
+                      f", then discard {tile_name(after.chosen.tile or 0)}")
+        candidates.append(c)
+        better = (c.deficiency < best_c.deficiency
+                  or (c.deficiency == best_c.deficiency and c.chance > best_c.chance
+                      and best_c.action != "pass"))
+        if better:
+            best_c = c
+            best_choice = Choice(c, (), kind, meld_tiles=meld_tiles)
+    meld = best_choice.meld_tiles if best_choice is not None else ()
+    return Choice(best_c, tuple(candidates), best_c.action, meld_tiles=meld)
+
+
+def choose_kong_on_draw(
+    hand: Counts, unseen: Counts, melds: int, rules: Ruleset, discard: Choice
+) -> Candidate | None:
+    """A concealed kong worth declaring instead of the discard ``discard`` (or None)."""
+    for t in np.nonzero(hand >= 4)[0]:
+        h = hand.copy()
+        h[t] -= 4
+        d = shape_deficiency_fast(h, unseen, melds - 1, rules) if melds >= 1 else UNREACHABLE
+        # after the kong a replacement is drawn: compare with the hand kept after the discard
+        if d <= discard.chosen.deficiency:
+            return Candidate("concealed_kong", int(t), d, note="keeps the deficiency")
+    return None
+
+
+def choose_added_kong(
+    hand: Counts, unseen: Counts, melds: int, rules: Ruleset, pongs: Sequence[int],
+    discard: Choice,
+) -> Candidate | None:
+    """Add the drawn-or-held tile to an exposed pong when the hand loses nothing by it."""
+    for t in pongs:
+        if hand[t] >= 1:
+            h = hand.copy()
+            h[t] -= 1
+            d = shape_deficiency_fast(h, unseen, melds, rules)
+            if d <= discard.chosen.deficiency:
+                return Candidate("added_kong", int(t), d, note="the fourth tile of a pong")
+    return None

@@ -1,0 +1,178 @@
+"""δ, val_k and P(S, l): the value of a discard when tiles come from the KB.
+
+From Li & Yan, "Let's Play Mahjong!":
+
+- δ (eq. 11): for a 14-tile hand T and discard T[i], the number of unseen
+  copies t whose exchange for T[i] lowers the deficiency;
+- val_k (Definition 14, Lemmas 7-8): the chance of completing T within k
+  tile changes if T[i] goes first, each change drawing uniformly from the KB
+  (the drawn copy leaves the KB, the discarded tile does not come back);
+- discard_k (eq. 22): the discard with the largest val_k.
+
+GuoShiWuShuang's P(S, l) ("GuoShiWuShuang", a Chinese Standard Mahjong bot)
+is the same quantity seen from the 13-tile side: the best chance that the
+hand S completes within l draws.  ``val_k(T, ω, i) = P(T - T[i], ω, k)``;
+both are computed by one memoised recursion here.  The search is exact and
+prunes with the knowledge-aware deficiency: a hand whose deficiency exceeds
+the changes left has value 0, so with l equal to the deficiency only useful
+draws and deficiency-keeping discards are ever expanded.
+
+Every search takes a :class:`Deadline`; when it passes, :class:`OutOfTime`
+is raised and the caller keeps its anytime answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from game.tiles import NUM_KINDS, Counts
+from strategy.deficiency.kernel import UNREACHABLE, kernel_deficiency
+
+
+class OutOfTime(Exception):
+    """The search's deadline passed; the caller falls back to its anytime answer."""
+
+
+@dataclass
+class Deadline:
+    """A budget in abstract work units (kernel calls), so strategy/ reads no clock.
+
+    The bot's session converts its time limit into a budget; tests and
+    benchmarks can also pass ``clock`` and ``until`` to stop on wall time.
+    """
+
+    budget: int = 1_000_000
+    clock: Callable[[], float] | None = None
+    until: float = float("inf")
+    spent: int = 0
+
+    def tick(self, units: int = 1) -> None:
+        self.spent += units
+        if self.spent > self.budget:
+            raise OutOfTime
+        if self.clock is not None and (self.spent & 63) == 0 and self.clock() > self.until:
+            raise OutOfTime
+
+
+def _dfncy(hand: Counts, unseen: Counts, melds: int, deadline: Deadline | None) -> int:
+    if deadline is not None:
+        deadline.tick()
+    return int(kernel_deficiency(hand, unseen, melds))
+
+
+def delta(hand: Counts, unseen: Counts, melds: int) -> dict[int, int]:
+    """δ of eq. 11 for every distinct tile of a 3m+2 hand (knowledge-aware deficiency)."""
+    now = _dfncy(hand, unseen, melds, None)
+    out: dict[int, int] = {}
+    h = hand.copy()
+    kb = unseen.copy()
+    for i in np.nonzero(hand)[0]:
+        i = int(i)
+        h[i] -= 1
+        total = 0
+        for t in range(NUM_KINDS):
+            if kb[t] <= 0:
+                continue
+            h[t] += 1
+            kb[t] -= 1
+            if _dfncy(h, kb, melds, None) < now:
+                total += int(unseen[t])
+            h[t] -= 1
+            kb[t] += 1
+        h[i] += 1
+        out[i] = total
+    return out
+
+
+class StepValue:
+    """Memoised val_k / P(S, l) over (hand, unseen, changes left).
+
+    ``exact=True`` computes with Fractions (tests reproduce the paper's
+    numbers); otherwise floats.  ``complete`` decides whether a 3m+2 hand is a
+    win; by default it is deficiency 0, and the MCR agent passes a check that
+    also demands 8 fan.
+    """
+
+    def __init__(
+        self,
+        melds: int,
+        exact: bool = False,
+        deadline: Deadline | None = None,
+        complete: Callable[[Counts], bool] | None = None,
+    ) -> None:
+        self.melds = melds
+        self.exact = exact
+        self.deadline = deadline
+        self.complete = complete
+        self._full: dict[tuple[bytes, bytes, int], float | Fraction] = {}
+        self._partial: dict[tuple[bytes, bytes, int], float | Fraction] = {}
+        self.nodes = 0
+
+    def _zero(self) -> float | Fraction:
+        return Fraction(0) if self.exact else 0.0
+
+    def _is_win(self, hand: Counts, d: int) -> bool:
+        if d != 0:
+            return False
+        return True if self.complete is None else self.complete(hand)
+
+    def full(self, hand: Counts, unseen: Counts, k: int) -> float | Fraction:
+        """val_k of a 3m+2 hand: 1 if it wins, else its best discard's value."""
+        key = (hand.tobytes(), unseen.tobytes(), k)
+        hit = self._full.get(key)
+        if hit is not None:
+            return hit
+        self.nodes += 1
+        d = _dfncy(hand, unseen, self.melds, self.deadline)
+        if self._is_win(hand, d):
+            value: float | Fraction = Fraction(1) if self.exact else 1.0
+        elif k == 0 or d > k or d >= UNREACHABLE:
+            value = self._zero()
+        else:
+            value = self._zero()
+            h = hand.copy()
+            for i in np.nonzero(hand)[0]:
+                h[i] -= 1
+                v = self.partial(h, unseen, k)
+                h[i] += 1
+                if v > value:
+                    value = v
+        self._full[key] = value
+        return value
+
+    def partial(self, hand: Counts, unseen: Counts, k: int) -> float | Fraction:
+        """P(S, k): a 3m+1 hand's chance to complete within k draws (val_k after a discard)."""
+        key = (hand.tobytes(), unseen.tobytes(), k)
+        hit = self._partial.get(key)
+        if hit is not None:
+            return hit
+        total = int(unseen.sum())
+        value = self._zero()
+        if k > 0 and total > 0 and _dfncy(hand, unseen, self.melds, self.deadline) <= k:
+            h = hand.copy()
+            kb = unseen.copy()
+            acc = self._zero()
+            for t in np.nonzero(unseen)[0]:
+                w = int(unseen[t])
+                h[t] += 1
+                kb[t] -= 1
+                acc += w * self.full(h, kb, k - 1)
+                h[t] -= 1
+                kb[t] += 1
+            value = Fraction(acc, total) if self.exact else float(acc) / total
+        self._partial[key] = value
+        return value
+
+    def per_discard(self, hand: Counts, unseen: Counts, k: int) -> dict[int, float | Fraction]:
+        """val_k(T, ω, i) for every distinct tile i of a 3m+2 hand (Lemma 8)."""
+        out: dict[int, float | Fraction] = {}
+        h = hand.copy()
+        for i in np.nonzero(hand)[0]:
+            h[i] -= 1
+            out[int(i)] = self.partial(h, unseen, k)
+            h[i] += 1
+        return out
