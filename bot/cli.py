@@ -14,6 +14,7 @@ from collections.abc import Sequence
 # name -> (module under bot.commands, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
     "deficiency": ("deficiency", "deficiency per winning shape and the useful tiles of a hand"),
+    "advise": ("advise", "the recommended discard or call with every candidate's numbers"),
     "bench": ("bench", "benchmarks that print a table (and --json)"),
 }
 

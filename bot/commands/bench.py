@@ -7,6 +7,7 @@ import importlib
 
 BENCHES = {
     "deficiency": "bot.bench.deficiency",
+    "decide": "bot.bench.decide",
 }
 
 
@@ -15,6 +16,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print the results as JSON")
     p.add_argument("--seed", type=int, default=2024)
     p.add_argument("--quick", action="store_true", help="a smaller sample (for tests)")
+    p.add_argument("--budget-ms", type=float, default=30.0,
+                   help="decide: the search budget per decision")
+    p.add_argument("--regenerate", action="store_true",
+                   help="decide: rebuild the committed situations from --seed")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -1,0 +1,84 @@
+"""``mjbot advise``: the recommended discard or call, with every candidate's numbers."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import asdict
+
+import numpy as np
+
+from bot.commands.deficiency import parse_unseen
+from game.rules import RULESETS, get_ruleset
+from game.tiles import Notation, TileError, counts_of, parse_counts, parse_tiles, tile_name
+from strategy.policy import Choice, PolicyError, choose_claim, choose_discard
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("hand", help="concealed hand: 3m+2 tiles for a discard, 3m+1 with --claim")
+    p.add_argument("--rules", default="mcr-botzone", choices=sorted(RULESETS))
+    p.add_argument("--melds", default="",
+                   help="declared melds, comma-separated tile groups (e.g. '123m,555p')")
+    p.add_argument("--unseen", help="knowledge base (34 digits or a tile list); default: "
+                   "every copy not in the hand or the melds")
+    p.add_argument("--claim", metavar="TILE", help="another seat's discard to answer")
+    p.add_argument("--from-left", action="store_true",
+                   help="the discard comes from the seat before yours (a chow is allowed)")
+    p.add_argument("--notation", choices=[n.value for n in Notation])
+    p.add_argument("--json", action="store_true")
+
+
+def _choice_json(choice: Choice) -> dict[str, object]:
+    def cand(c: object) -> dict[str, object]:
+        d = asdict(c)  # type: ignore[call-overload]
+        d["tile"] = None if d["tile"] is None else tile_name(d["tile"])
+        return d
+
+    return {
+        "action": choice.action,
+        "tile": None if choice.tile is None else tile_name(choice.tile),
+        "meld": [tile_name(t) for t in choice.meld_tiles],
+        "method": choice.method,
+        "finished": choice.finished,
+        "candidates": [cand(c) for c in choice.candidates],
+    }
+
+
+def run(args: argparse.Namespace) -> int:
+    rules = get_ruleset(args.rules)
+    notation = Notation(args.notation) if args.notation else None
+    try:
+        hand = parse_counts(args.hand, notation)
+        meld_groups = [parse_tiles(g, notation) for g in args.melds.split(",") if g.strip()]
+        shown = counts_of([t for g in meld_groups for t in g])
+        claim = parse_tiles(args.claim, notation)[0] if args.claim else None
+        if args.unseen:
+            unseen = parse_unseen(args.unseen, rules.tile_kinds, notation)
+        else:
+            unseen = (4 - hand - shown).astype(np.int8)
+            if claim is not None:
+                unseen[claim] -= 1
+            if not rules.has_honours:
+                unseen[27:] = 0
+        if (unseen < 0).any():
+            bad = int(np.nonzero(unseen < 0)[0][0])
+            raise TileError(f"more than four {tile_name(bad)} between hand, melds and claim")
+        melds_needed = rules.melds_needed - len(meld_groups)
+        if claim is None:
+            choice = choose_discard(hand, unseen, melds_needed, rules)
+        else:
+            choice = choose_claim(hand, unseen, melds_needed, rules, claim,
+                                  can_chow=args.from_left, can_win=False)
+    except (TileError, PolicyError, ValueError) as exc:
+        print(f"mjbot advise: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(_choice_json(choice)))
+        return 0
+    target = "" if choice.tile is None else f" {tile_name(choice.tile)}"
+    print(f"advice: {choice.action}{target}  [{choice.method}"
+          f"{'' if choice.finished else ', cut by deadline'}]")
+    for c in choice.candidates:
+        print("  " + c.describe())
+    return 0
