@@ -112,7 +112,7 @@ def main(args: argparse.Namespace) -> int:
         groups.setdefault(("all", "all"), []).append(ms)
     for (rules, cell), times in sorted(groups.items()):
         times.sort()
-        p99 = times[min(len(times) - 1, int(round(0.99 * (len(times) - 1))))]
+        p99 = times[min(len(times) - 1, round(0.99 * (len(times) - 1)))]
         rows.append({"rules": rules, "situations": cell, "n": len(times),
                      "median_ms": statistics.median(times), "p99_ms": p99, "max_ms": times[-1]})
     if args.json:
