@@ -16,6 +16,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "deficiency": ("deficiency", "deficiency per winning shape and the useful tiles of a hand"),
     "advise": ("advise", "the recommended discard or call with every candidate's numbers"),
     "bench": ("bench", "benchmarks that print a table (and --json)"),
+    "play": ("play", "play on a platform (Botzone stdin/stdout)"),
+    "selfplay": ("selfplay", "in-process games between named players, with statistics"),
 }
 
 

@@ -1,0 +1,227 @@
+"""One seat's view of a game, rebuilt from the events that seat is shown.
+
+Like libriichi's player state, the seen-tile counts are the knowledge base
+(:class:`strategy.knowledge.KnowledgeBase`); the view also keeps the seat's
+melds, the walls' sizes, the tile in play and what the last event asks of
+the seat, and it lists the legal answers.  It never sees wire text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from game.events import (
+    Action,
+    Chowed,
+    ClaimChow,
+    ClaimKong,
+    ClaimPung,
+    ConcealedKonged,
+    Dealt,
+    DeclareAddedKong,
+    DeclareConcealedKong,
+    DeclareWin,
+    Discard,
+    Discarded,
+    Drew,
+    Event,
+    FlowerReplaced,
+    KongAdded,
+    Konged,
+    Pass,
+    Punged,
+    SeatAssigned,
+)
+from game.melds import Chow, ConcealedKong, Kong, Meld, Pung
+from game.rules import Ruleset, WallLayout
+from game.tiles import NUM_KINDS, is_flower
+from strategy.knowledge import KnowledgeBase
+
+__all__ = ["SeatView"]
+
+PER_SEAT_DRAWS = 34 - 13
+"""Tiles a seat can draw from its own wall in Botzone's duplicate format."""
+
+
+@dataclass
+class SeatView:
+    rules: Ruleset
+    seat: int = 0
+    prevalent_wind: int = 0
+    kb: KnowledgeBase = field(default_factory=KnowledgeBase)
+    melds: list[Meld] = field(default_factory=list)
+    wall_left: list[int] = field(default_factory=lambda: [PER_SEAT_DRAWS] * 4)
+    """Per-seat walls (Botzone duplicate); for one shared wall all four entries move."""
+    last_event: Event | None = None
+    drawn: int | None = None
+    """The tile this seat just drew (while it must answer the draw)."""
+    after_kong: bool = False
+    """This seat's current draw is a kong replacement."""
+    tile_in_play: int | None = None
+    provider: int | None = None
+    dealt: bool = False
+    events: int = 0
+
+    # ------------------------------------------------------------------ events
+    def observe(self, event: Event) -> None:
+        """Apply one event; a contradiction raises (KnowledgeError) and changes nothing."""
+        kb = self.kb.copy()
+        melds = list(self.melds)
+        me = self.seat
+        was_kong = isinstance(self.last_event, Konged | ConcealedKonged | KongAdded)
+        if isinstance(event, SeatAssigned):
+            self.seat, self.prevalent_wind = event.seat, event.prevalent_wind
+        elif isinstance(event, Dealt):
+            if event.seat == me:
+                kb.deal(event.tiles)
+            for s, n in enumerate(event.flower_counts):
+                kb.flowers[s] = n
+            self.dealt = True
+        elif isinstance(event, Drew):
+            self._wall_draw(event.seat)
+            if event.seat == me and event.tile is not None and not is_flower(event.tile):
+                kb.draw(event.tile)
+        elif isinstance(event, FlowerReplaced):
+            kb.flower(event.seat, event.flower)
+        elif isinstance(event, Discarded):
+            (kb.discard if event.seat == me else kb.seen_discard)(event.tile)
+        elif isinstance(event, Punged):
+            self._claimed(kb, melds, event.seat, [event.tile] * 2,
+                          Pung(event.tile, self.provider if self.provider is not None else 0))
+            (kb.discard if event.seat == me else kb.seen_discard)(event.discard)
+        elif isinstance(event, Chowed):
+            chow = [event.middle - 1, event.middle, event.middle + 1]
+            chow.remove(event.claimed)
+            self._claimed(kb, melds, event.seat, chow,
+                          Chow(event.middle, event.claimed,
+                               self.provider if self.provider is not None else 0))
+            (kb.discard if event.seat == me else kb.seen_discard)(event.discard)
+        elif isinstance(event, Konged):
+            self._claimed(kb, melds, event.seat, [event.tile] * 3,
+                          Kong(event.tile, self.provider if self.provider is not None else 0))
+        elif isinstance(event, ConcealedKonged):
+            if event.seat == me and event.tile is not None:
+                kb.own_concealed_kong(event.tile)
+                melds.append(ConcealedKong(event.tile))
+            else:
+                kb.seen_concealed_kong(event.tile)
+        elif isinstance(event, KongAdded):
+            if event.seat == me:
+                kb.own_added_kong(event.tile)
+                melds = [Kong(m.tile, m.provider, added=True)
+                         if isinstance(m, Pung) and m.tile == event.tile else m for m in melds]
+            else:
+                kb.seen_added_kong(event.tile)
+        # commit
+        self.kb, self.melds = kb, melds
+        self.last_event = event
+        self.events += 1
+        self._track_play(event, was_kong)
+
+    def _claimed(self, kb: KnowledgeBase, melds: list[Meld], seat: int, from_hand: list[int],
+                 meld: Meld) -> None:
+        if seat == self.seat:
+            kb.own_meld(from_hand)
+            melds.append(meld)
+        else:
+            kb.seen_meld(from_hand)
+
+    def _wall_draw(self, seat: int) -> None:
+        if self.rules.wall_layout is WallLayout.PER_SEAT:
+            self.wall_left[seat] -= 1
+        else:
+            self.wall_left = [n - 1 for n in self.wall_left]
+
+    def _track_play(self, event: Event, was_kong: bool) -> None:
+        if isinstance(event, Drew) and event.seat == self.seat:
+            self.drawn = event.tile
+            self.after_kong = was_kong
+        elif not isinstance(event, FlowerReplaced):
+            self.drawn = None
+        if isinstance(event, Discarded):
+            self.tile_in_play, self.provider = event.tile, event.seat
+        elif isinstance(event, Punged | Chowed):
+            self.tile_in_play, self.provider = event.discard, event.seat
+        elif isinstance(event, KongAdded):
+            self.tile_in_play, self.provider = event.tile, event.seat
+        elif not isinstance(event, Drew):
+            self.tile_in_play = None
+
+    # ------------------------------------------------------------------ views
+    @property
+    def hand(self) -> np.ndarray:
+        return self.kb.hand
+
+    @property
+    def unseen(self) -> np.ndarray:
+        return self.kb.unseen
+
+    @property
+    def melds_needed(self) -> int:
+        return self.rules.melds_needed - len(self.melds)
+
+    def pungs(self) -> list[int]:
+        return [m.tile for m in self.melds if isinstance(m, Pung)]
+
+    def next_seat(self, seat: int) -> int:
+        return (seat + 1) % 4
+
+    def asked(self) -> str:
+        """What the last event asks of this seat: ``draw``, ``discard``, ``rob`` or ``none``."""
+        e = self.last_event
+        if isinstance(e, Drew) and e.seat == self.seat and e.tile is not None:
+            return "draw"
+        if isinstance(e, Discarded | Punged | Chowed) and e.seat != self.seat:
+            return "discard"
+        if isinstance(e, KongAdded) and e.seat != self.seat:
+            return "rob"
+        return "none"
+
+    def legal_actions(self) -> list[Action]:
+        """Every answer the platform accepts now (win only as a shape; fan is checked elsewhere)."""
+        asked = self.asked()
+        hand = self.hand
+        if asked == "draw":
+            out: list[Action] = [Discard(int(t)) for t in np.nonzero(hand)[0]]
+            walls_ok = self.wall_left[self.seat] > 0 and self.wall_left[self.next_seat(self.seat)] > 0
+            if walls_ok and self.melds_needed >= 1:
+                out += [DeclareConcealedKong(int(t)) for t in np.nonzero(hand >= 4)[0]]
+                out += [DeclareAddedKong(t) for t in self.pungs() if hand[t] >= 1]
+            out.append(DeclareWin())
+            return out
+        if asked == "discard":
+            assert self.tile_in_play is not None and self.provider is not None
+            t = self.tile_in_play
+            out = [Pass(), DeclareWin()]
+            if self.wall_left[self.next_seat(self.provider)] <= 0 or self.melds_needed < 1:
+                return out
+            if hand[t] >= 2:
+                out += [ClaimPung(int(d)) for d in self._discards_after(remove=[t, t])]
+            if hand[t] >= 3:
+                out.append(ClaimKong())
+            if self.next_seat(self.provider) == self.seat and t < 27:
+                r = t % 9
+                for middle in (t - 1, t, t + 1):
+                    if middle // 9 != t // 9 or not 1 <= middle % 9 <= 7 or not 0 <= r:
+                        continue
+                    need = [x for x in (middle - 1, middle, middle + 1) if x != t]
+                    if all(hand[x] >= 1 for x in need):
+                        out += [ClaimChow(middle, int(d)) for d in self._discards_after(need)]
+            return out
+        if asked == "rob":
+            return [Pass(), DeclareWin()]
+        return [Pass()]
+
+    def _discards_after(self, remove: list[int]) -> list[int]:
+        h = self.hand.copy()
+        for x in remove:
+            h[x] -= 1
+        return [int(t) for t in np.nonzero(h > 0)[0]]
+
+    def concealed_tiles(self, extra: int | None = None) -> list[int]:
+        tiles = [t for t in range(NUM_KINDS) for _ in range(int(self.hand[t]))]
+        if extra is not None:
+            tiles.append(extra)
+        return tiles

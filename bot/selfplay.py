@@ -1,0 +1,212 @@
+"""``mjbot selfplay``: in-process games between named players, with honest statistics.
+
+Walls come from the seed; every wall is played four times with the players
+rotated one seat each time (the duplicate idea of the Computer Olympiad and
+of Botzone's IJCAI format), so luck of the deal is shared.  Per player:
+win rate, self-draw and deal-in rates, mean score and mean fan of its wins,
+each with a 95% confidence interval (Wilson for rates, normal for means),
+and the counts that must stay 0: illegal actions and false wins.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from bot.players import PLAYERS, make_player
+from bot.records import write_record
+from game.events import Penalized, Won
+from game.rules import get_ruleset
+from game.table import play_game, random_walltiles
+
+
+@dataclass(frozen=True)
+class SeatOutcome:
+    player: str
+    score: int
+    won: bool
+    self_drawn: bool
+    dealt_in: bool
+    fan: int | None
+    illegal: bool
+    false_win: bool
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    game: int
+    seats: tuple[SeatOutcome, ...]
+    ending: str
+    detail: str = ""
+
+
+def walls_for(seed: int, wall_index: int) -> tuple[int, ...]:
+    return random_walltiles(np.random.default_rng([seed, wall_index]))
+
+
+def play_one(args: tuple[int, int, list[str], str, str | None]) -> GameSummary:
+    game, seed, names, rules_name, records = args
+    rules = get_ruleset(rules_name)
+    shift = game % 4
+    seating = [names[(i - shift) % 4] for i in range(4)]
+    players = [make_player(n, rules, seed * 1000 + game * 4 + i) for i, n in enumerate(seating)]
+    walls = walls_for(seed, game // 4)
+    prevalent = (game // 4) % 4
+    decisions: list[dict[str, object]] = []
+
+    def respond(seat: int, request: object) -> object:
+        action = players[seat].answer(request)  # type: ignore[arg-type]
+        last = players[seat].last
+        if last is not None and last.method != "pass":
+            decisions.append({"seat": seat, "player": seating[seat], **last.info()})
+        return action
+
+    table = play_game(walls, prevalent, respond)  # type: ignore[arg-type]
+    result = table.result
+    assert result is not None
+    ending = result.ending
+    outcomes = []
+    for s in range(4):
+        won = isinstance(ending, Won) and ending.seat == s
+        outcomes.append(SeatOutcome(
+            player=seating[s], score=result.scores[s], won=won,
+            self_drawn=won and isinstance(ending, Won) and ending.self_drawn,
+            dealt_in=isinstance(ending, Won) and not ending.self_drawn and ending.payer == s,
+            fan=ending.fan_total if won and isinstance(ending, Won) else None,
+            illegal=isinstance(ending, Penalized) and ending.seat == s and ending.reason != "WH",
+            false_win=isinstance(ending, Penalized) and ending.seat == s and ending.reason == "WH",
+        ))
+    if records:
+        write_record(Path(records) / f"game-{seed}-{game:05d}.jsonl",
+                     {"rules": rules_name, "seed": seed, "game": game, "walltiles": list(walls),
+                      "prevalent_wind": prevalent, "seats": seating},
+                     table.history, decisions, result)
+    detail = ending.detail if isinstance(ending, Penalized) else ""
+    return GameSummary(game, tuple(outcomes), type(ending).__name__, detail)
+
+
+@dataclass
+class Tally:
+    games: int = 0
+    wins: int = 0
+    self_draws: int = 0
+    deal_ins: int = 0
+    illegal: int = 0
+    false_wins: int = 0
+    scores: list[int] = field(default_factory=list)
+    fans: list[int] = field(default_factory=list)
+
+
+def wilson(k: int, n: int) -> tuple[float, float]:
+    if n == 0:
+        return (0.0, 0.0)
+    z = 1.96
+    p = k / n
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return (max(0.0, c - h), min(1.0, c + h))
+
+
+def mean_ci(xs: list[int]) -> tuple[float, float]:
+    if not xs:
+        return (0.0, 0.0)
+    m = statistics.fmean(xs)
+    half = 1.96 * statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else 0.0
+    return (m, half)
+
+
+def tally(summaries: list[GameSummary]) -> dict[str, Tally]:
+    out: dict[str, Tally] = {}
+    for g in summaries:
+        seen = set()
+        for s in g.seats:
+            t = out.setdefault(s.player, Tally())
+            t.games += 1
+            seen.add(s.player)
+            t.wins += s.won
+            t.self_draws += s.self_drawn
+            t.deal_ins += s.dealt_in
+            t.illegal += s.illegal
+            t.false_wins += s.false_win
+            t.scores.append(s.score)
+            if s.fan is not None:
+                t.fans.append(s.fan)
+    return out
+
+
+def report(tallies: dict[str, Tally]) -> list[dict[str, object]]:
+    rows = []
+    for name, t in tallies.items():
+        lo, hi = wilson(t.wins, t.games)
+        score, score_h = mean_ci(t.scores)
+        fan, fan_h = mean_ci(t.fans)
+        rows.append({
+            "player": name, "seat_games": t.games,
+            "win_rate": t.wins / t.games, "win_rate_ci": [lo, hi],
+            "self_draw_rate": t.self_draws / t.games, "deal_in_rate": t.deal_ins / t.games,
+            "mean_score": score, "mean_score_ci": score_h,
+            "mean_fan": fan, "mean_fan_ci": fan_h,
+            "illegal_actions": t.illegal, "false_wins": t.false_wins,
+        })
+    return rows
+
+
+def render(rows: list[dict[str, object]], games: int) -> str:
+    lines = [f"{games} games; each wall played 4 times with the players rotated",
+             f"{'player':<8} {'seat-games':>10} {'win rate':>18} {'self-draw':>9} "
+             f"{'deal-in':>8} {'mean score':>15} {'mean fan':>13} {'illegal':>7} {'false HU':>8}"]
+    for r in rows:
+        lo, hi = r["win_rate_ci"]  # type: ignore[misc]
+        lines.append(
+            f"{r['player']:<8} {r['seat_games']:>10} "
+            f"{r['win_rate']:>7.3f} [{lo:.3f},{hi:.3f}] {r['self_draw_rate']:>9.3f} "
+            f"{r['deal_in_rate']:>8.3f} {r['mean_score']:>7.2f} ± {r['mean_score_ci']:<5.2f} "
+            f"{r['mean_fan']:>5.1f} ± {r['mean_fan_ci']:<4.1f} {r['illegal_actions']:>7} "
+            f"{r['false_wins']:>8}")
+    return "\n".join(lines)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--rules", default="mcr-botzone", choices=["mcr-botzone"])
+    p.add_argument("--agents", nargs=4, default=["mjbot", "greedy", "mjbot", "random"],
+                   choices=PLAYERS, metavar="NAME", help=f"four of: {', '.join(PLAYERS)}")
+    p.add_argument("--games", type=int, default=8)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--records", metavar="DIR", help="write one game record per game here")
+    p.add_argument("--json", action="store_true")
+
+
+def run(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    jobs = [(g, args.seed, list(args.agents), args.rules, args.records)
+            for g in range(args.games)]
+    summaries: list[GameSummary] = []
+    bar = tqdm(total=len(jobs), file=sys.stderr, unit="game", disable=args.json)
+    if args.workers > 1:
+        with ProcessPoolExecutor(args.workers) as pool:
+            for s in pool.map(play_one, jobs, chunksize=4):
+                summaries.append(s)
+                bar.update()
+    else:
+        for job in jobs:
+            summaries.append(play_one(job))
+            bar.update()
+    bar.close()
+    rows = report(tally(summaries))
+    if args.json:
+        print(json.dumps({"games": args.games, "seed": args.seed, "players": rows}))
+    else:
+        print(render(rows, args.games))
+    bad = sum(int(r["illegal_actions"]) + int(r["false_wins"]) for r in rows)  # type: ignore[call-overload]
+    return 1 if bad else 0

@@ -1,0 +1,364 @@
+"""What happens at a table, what a seat may answer, and how a game ends.
+
+Protocol-neutral: no wire text here (codecs live in ``protocols``), so the
+same types serve Botzone's Chinese Standard Mahjong and the Taiwanese table.
+Seats are absolute (0-3), tiles are indices (``game.tiles``).
+
+- *Events* are what happened, as one seat is allowed to see it: a tile another
+  seat drew, or the tile of another seat's concealed kong, is ``None``.
+- *Actions* are a seat's answers.  ``InvalidAction`` is an answer the program
+  could not read (it names what was wrong); ``PlatformFault`` is a platform
+  verdict other than OK (time limit, crash).  A referee penalises both when it
+  has to look at them.
+- The *outcome* of a game: ``Won``, ``WallExhausted`` or ``Penalized``, with
+  the scores, in ``GameResult``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import ClassVar
+
+from game.tiles import NUM_INDICES, NUM_KINDS
+
+SEATS = 4
+
+
+def _seat(seat: int, what: str) -> None:
+    if not 0 <= seat < SEATS:
+        raise ValueError(f"{what}: seat {seat} is outside 0-3")
+
+
+def _tile(tile: int, what: str) -> None:
+    if not 0 <= tile < NUM_INDICES:
+        raise ValueError(f"{what}: tile index {tile} is outside 0-{NUM_INDICES - 1}")
+
+
+def _wind(wind: int, what: str) -> None:
+    if not 0 <= wind < 4:
+        raise ValueError(f"{what}: wind {wind} is outside 0-3 (E S W N)")
+
+
+# ---------------------------------------------------------------- events
+@dataclass(frozen=True)
+class SeatAssigned:
+    """The game starts: ``seat`` is the receiver's seat; the prevalent wind is 0-3."""
+
+    seat: int
+    prevalent_wind: int
+
+    def __post_init__(self) -> None:
+        _seat(self.seat, "seat assignment")
+        _wind(self.prevalent_wind, "prevalent wind")
+
+
+@dataclass(frozen=True)
+class Dealt:
+    """``seat`` receives its starting hand (in the order dealt), and everyone's flowers."""
+
+    seat: int
+    tiles: tuple[int, ...]
+    flower_counts: tuple[int, int, int, int] = (0, 0, 0, 0)
+    flowers: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        _seat(self.seat, "deal")
+        for t in self.tiles:
+            if not 0 <= t < NUM_KINDS:
+                raise ValueError(f"deal: tile index {t} cannot be in a hand")
+        if sum(self.flower_counts) != len(self.flowers):
+            raise ValueError(
+                f"deal: flower counts {self.flower_counts} do not add up to "
+                f"{len(self.flowers)} flowers"
+            )
+
+
+@dataclass(frozen=True)
+class Drew:
+    """``seat`` drew ``tile`` (``None`` when the viewer may not see it)."""
+
+    seat: int
+    tile: int | None
+
+    def __post_init__(self) -> None:
+        _seat(self.seat, "draw")
+        if self.tile is not None:
+            _tile(self.tile, "draw")
+
+
+@dataclass(frozen=True)
+class FlowerReplaced:
+    """``seat`` set ``flower`` aside and will draw a replacement."""
+
+    seat: int
+    flower: int
+
+    def __post_init__(self) -> None:
+        _seat(self.seat, "flower")
+        if not NUM_KINDS <= self.flower < NUM_INDICES:
+            raise ValueError(f"flower: tile index {self.flower} is not a flower")
+
+
+@dataclass(frozen=True)
+class Discarded:
+    seat: int
+    tile: int
+
+    def __post_init__(self) -> None:
+        _seat(self.seat, "discard")
+        _tile(self.tile, "discard")
+
+
+@dataclass(frozen=True)
+class Chowed:
+    """``seat`` chowed the last discard (``claimed``) around ``middle``, then discarded."""
+
+    seat: int
+    middle: int
+    claimed: int
+    discard: int
+
+    def __post_init__(self) -> None:
+        _seat(self.seat, "chow")
+        for t in (self.middle, self.claimed, self.discard):
+            _tile(t, "chow")
+
+
+@dataclass(frozen=True)
+class Punged:
+    """``seat`` punged the last discard (``tile``), then discarded ``discard``."""
+
+    seat: int
+    tile: int
+    discard: int
+
+    def __post_init__(self) -> None:
+        _seat(self.seat, "pung")
+        _tile(self.tile, "pung")
+        _tile(self.discard, "pung")
+
+
+@dataclass(frozen=True)
+class Konged:
+    """``seat`` made an exposed kong with the last discard (``tile``); a replacement follows."""
+
+    seat: int
+    tile: int
+
+    def __post_init__(self) -> None:
+        _seat(self.seat, "kong")
+        _tile(self.tile, "kong")
+
+
+@dataclass(frozen=True)
+class ConcealedKonged:
+    """``seat`` declared a concealed kong of ``tile`` (``None`` when hidden from the viewer)."""
+
+    seat: int
+    tile: int | None
+
+    def __post_init__(self) -> None:
+        _seat(self.seat, "concealed kong")
+        if self.tile is not None:
+            _tile(self.tile, "concealed kong")
+
+
+@dataclass(frozen=True)
+class KongAdded:
+    """``seat`` added ``tile`` to its pung; other seats may rob it."""
+
+    seat: int
+    tile: int
+
+    def __post_init__(self) -> None:
+        _seat(self.seat, "added kong")
+        _tile(self.tile, "added kong")
+
+
+Event = (
+    SeatAssigned
+    | Dealt
+    | Drew
+    | FlowerReplaced
+    | Discarded
+    | Chowed
+    | Punged
+    | Konged
+    | ConcealedKonged
+    | KongAdded
+)
+
+
+# ---------------------------------------------------------------- actions
+class ActionKind(Enum):
+    PASS = "pass"
+    WIN = "win"
+    DISCARD = "discard"
+    CHOW = "chow"
+    PUNG = "pung"
+    KONG = "kong"
+    CONCEALED_KONG = "concealed kong"
+    ADDED_KONG = "added kong"
+
+
+@dataclass(frozen=True)
+class Pass:
+    kind: ClassVar[ActionKind] = ActionKind.PASS
+
+
+@dataclass(frozen=True)
+class DeclareWin:
+    """Win on the tile just drawn, the last discard, or the tile of an added kong."""
+
+    kind: ClassVar[ActionKind] = ActionKind.WIN
+
+
+@dataclass(frozen=True)
+class Discard:
+    tile: int
+    kind: ClassVar[ActionKind] = ActionKind.DISCARD
+
+    def __post_init__(self) -> None:
+        _tile(self.tile, "discard")
+
+
+@dataclass(frozen=True)
+class ClaimChow:
+    """Chow the last discard into the chow around ``middle``, then discard ``discard``."""
+
+    middle: int
+    discard: int
+    kind: ClassVar[ActionKind] = ActionKind.CHOW
+
+    def __post_init__(self) -> None:
+        _tile(self.middle, "chow")
+        _tile(self.discard, "chow")
+
+
+@dataclass(frozen=True)
+class ClaimPung:
+    """Pung the last discard, then discard ``discard``."""
+
+    discard: int
+    kind: ClassVar[ActionKind] = ActionKind.PUNG
+
+    def __post_init__(self) -> None:
+        _tile(self.discard, "pung")
+
+
+@dataclass(frozen=True)
+class ClaimKong:
+    """Kong the last discard with three of it from the hand."""
+
+    kind: ClassVar[ActionKind] = ActionKind.KONG
+
+
+@dataclass(frozen=True)
+class DeclareConcealedKong:
+    tile: int
+    kind: ClassVar[ActionKind] = ActionKind.CONCEALED_KONG
+
+    def __post_init__(self) -> None:
+        _tile(self.tile, "concealed kong")
+
+
+@dataclass(frozen=True)
+class DeclareAddedKong:
+    """Add ``tile`` to the pung of it."""
+
+    tile: int
+    kind: ClassVar[ActionKind] = ActionKind.ADDED_KONG
+
+    def __post_init__(self) -> None:
+        _tile(self.tile, "added kong")
+
+
+Action = (
+    Pass
+    | DeclareWin
+    | Discard
+    | ClaimChow
+    | ClaimPung
+    | ClaimKong
+    | DeclareConcealedKong
+    | DeclareAddedKong
+)
+
+
+@dataclass(frozen=True)
+class InvalidAction:
+    """An answer that could not be read.
+
+    ``attempted`` is the action it was shaped like (the right verb and number
+    of arguments, but e.g. an unknown tile), or ``None``.  A referee treats an
+    attempted claim as a claim that fails.
+    """
+
+    text: str
+    reason: str
+    attempted: ActionKind | None = None
+
+
+@dataclass(frozen=True)
+class PlatformFault:
+    """The platform's verdict on a seat's answer was not OK (``"TLE"``, ``"RE"``, ...)."""
+
+    verdict: str
+
+
+Response = Action | InvalidAction | PlatformFault
+
+
+# ---------------------------------------------------------------- outcomes
+@dataclass(frozen=True)
+class FanItem:
+    """One scoring element: ``count`` times ``name`` at ``value`` fan each."""
+
+    name: str
+    value: int
+    count: int = 1
+    english_name: str = ""
+
+    @property
+    def total(self) -> int:
+        return self.value * self.count
+
+
+@dataclass(frozen=True)
+class Won:
+    """``seat`` won on ``tile``; ``payer`` is the discarder (or the robbed konger)."""
+
+    seat: int
+    tile: int
+    self_drawn: bool
+    robbed_kong: bool
+    payer: int | None
+    fans: tuple[FanItem, ...]
+
+    @property
+    def fan_total(self) -> int:
+        return sum(f.total for f in self.fans)
+
+
+@dataclass(frozen=True)
+class WallExhausted:
+    """Nobody won before the wall ran out: a draw game."""
+
+
+@dataclass(frozen=True)
+class Penalized:
+    """``seat`` made a wrong action: ``reason`` is ``"WA"``, ``"WH"`` or a platform verdict."""
+
+    seat: int
+    reason: str
+    detail: str = ""
+
+
+Ending = Won | WallExhausted | Penalized
+
+
+@dataclass(frozen=True)
+class GameResult:
+    ending: Ending
+    scores: tuple[int, int, int, int]

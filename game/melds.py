@@ -1,0 +1,154 @@
+"""Declared melds: chow, pung, kong (claimed or added) and concealed kong.
+
+Seats are absolute (0-3).  A meld knows which seat provided its claimed tile;
+its PyMahjongGB pack entry ``(type, tile, offer)`` is computed for the owner:
+
+- ``("CHI", middle, k)``: ``k`` = 1, 2 or 3, the position of the claimed tile
+  in the chow (low, middle, high);
+- ``("PENG" | "GANG", tile, (provider - owner) % 4)``: 0 for a concealed kong,
+  1 when the next seat provided the tile, 2 the opposite seat, 3 the previous
+  seat.  This is the Botzone judge's numbering; the fan calculator only tells
+  0 (concealed) from the rest, so every non-zero value scores the same.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from game.tiles import NUM_KINDS, NUM_SUITED, Notation, TileError, tile_name
+
+PackEntry = tuple[str, str, int]
+"""One entry of PyMahjongGB's ``pack`` argument: ``("PENG"|"GANG"|"CHI", tile, offer)``."""
+
+SEATS = 4
+
+
+def _check_tile(tile: int, what: str) -> None:
+    if not 0 <= tile < NUM_KINDS:
+        raise TileError(f"{what}: tile index {tile} cannot be part of a meld")
+
+
+def _check_seat(seat: int, what: str) -> None:
+    if not 0 <= seat < SEATS:
+        raise ValueError(f"{what}: seat {seat} is outside 0-3")
+
+
+def _offer_from(provider: int, owner: int) -> int:
+    _check_seat(owner, "meld owner")
+    return (provider - owner) % SEATS
+
+
+@dataclass(frozen=True)
+class Chow:
+    """Three consecutive suited tiles, one of them (``claimed``) taken from ``provider``."""
+
+    middle: int
+    claimed: int
+    provider: int
+
+    def __post_init__(self) -> None:
+        _check_tile(self.middle, "chow")
+        if self.middle >= NUM_SUITED or self.middle % 9 in (0, 8):
+            raise TileError(
+                f"chow around {tile_name(self.middle, Notation.BOTZONE)}: the middle tile "
+                "must be a suited 2-8"
+            )
+        if not self.middle - 1 <= self.claimed <= self.middle + 1:
+            raise TileError(
+                f"chow around {tile_name(self.middle, Notation.BOTZONE)} cannot contain "
+                f"the claimed {tile_name(self.claimed, Notation.BOTZONE)}"
+            )
+        _check_seat(self.provider, "chow provider")
+
+    @property
+    def tiles(self) -> tuple[int, int, int]:
+        return (self.middle - 1, self.middle, self.middle + 1)
+
+    @property
+    def is_concealed(self) -> bool:
+        return False
+
+    def pack_entry(self, owner: int) -> PackEntry:
+        _check_seat(owner, "meld owner")
+        return ("CHI", tile_name(self.middle, Notation.BOTZONE), self.claimed - self.middle + 2)
+
+
+@dataclass(frozen=True)
+class Pung:
+    """Three of a tile, one taken from ``provider``'s discard."""
+
+    tile: int
+    provider: int
+
+    def __post_init__(self) -> None:
+        _check_tile(self.tile, "pung")
+        _check_seat(self.provider, "pung provider")
+
+    @property
+    def tiles(self) -> tuple[int, int, int]:
+        return (self.tile, self.tile, self.tile)
+
+    @property
+    def is_concealed(self) -> bool:
+        return False
+
+    def with_fourth_tile(self) -> Kong:
+        """The kong made by adding the fourth tile to this pung."""
+        return Kong(self.tile, self.provider, added=True)
+
+    def pack_entry(self, owner: int) -> PackEntry:
+        return ("PENG", tile_name(self.tile, Notation.BOTZONE), _offer_from(self.provider, owner))
+
+
+@dataclass(frozen=True)
+class Kong:
+    """Four of a tile, exposed: claimed on ``provider``'s discard, or ``added`` to a pung."""
+
+    tile: int
+    provider: int
+    added: bool = False
+
+    def __post_init__(self) -> None:
+        _check_tile(self.tile, "kong")
+        _check_seat(self.provider, "kong provider")
+
+    @property
+    def tiles(self) -> tuple[int, int, int, int]:
+        return (self.tile,) * 4
+
+    @property
+    def is_concealed(self) -> bool:
+        return False
+
+    def pack_entry(self, owner: int) -> PackEntry:
+        return ("GANG", tile_name(self.tile, Notation.BOTZONE), _offer_from(self.provider, owner))
+
+
+@dataclass(frozen=True)
+class ConcealedKong:
+    """Four of a tile, all from the owner's own hand."""
+
+    tile: int
+
+    def __post_init__(self) -> None:
+        _check_tile(self.tile, "concealed kong")
+
+    @property
+    def tiles(self) -> tuple[int, int, int, int]:
+        return (self.tile,) * 4
+
+    @property
+    def is_concealed(self) -> bool:
+        return True
+
+    def pack_entry(self, owner: int) -> PackEntry:
+        _check_seat(owner, "meld owner")
+        return ("GANG", tile_name(self.tile, Notation.BOTZONE), 0)
+
+
+Meld = Chow | Pung | Kong | ConcealedKong
+
+
+def pack_entries(melds: tuple[Meld, ...] | list[Meld], owner: int) -> tuple[PackEntry, ...]:
+    """The ``pack`` argument of PyMahjongGB's fan calculator for ``owner``'s melds."""
+    return tuple(m.pack_entry(owner) for m in melds)

@@ -1,0 +1,784 @@
+"""The Botzone Chinese Standard Mahjong judge as a pure state machine.
+
+Rule set ``mcr-botzone``, duplicate format: 136 tiles without flowers; seat
+``i`` owns ``walltiles[34i .. 34i+33]`` and takes from the back of it (deal:
+indices ``34i+33`` down to ``34i+21``; draws, kong replacements included:
+``34i+20`` down to ``34i``).  It follows the official judge as it runs on
+Botzone (the per-seat-wall rewrite of ``judge/main.cpp``), including its
+order of checks, which decides whom a wrong action is blamed on.
+
+Driving a game::
+
+    table = BotzoneTable(walltiles, prevalent_wind)
+    while not table.finished:
+        requests = table.requests              # one Event per seat, as that seat sees it
+        table.respond([answer(seat, requests[seat]) for seat in range(4)])
+    table.result                               # GameResult: ending and scores
+
+or ``play_game(walltiles, prevalent_wind, responder)`` with a callable
+``(seat, request) -> Response`` or an iterable of four-response stages.
+``table.view(seat)`` is what a seat knows; ``table.legal_actions(seat)`` what
+the judge would accept from it now; ``table.history`` every event in full.
+
+Each stage takes the four seats' responses at once:
+
+=================  =========================  ======================================
+stage              requests                   expected responses
+=================  =========================  ======================================
+SEATING            ``SeatAssigned``           all ``Pass``
+DEALING            ``Dealt``                  all ``Pass``; then seat 0 draws
+DRAWN              ``Drew``                   drawer: ``Discard``, ``DeclareWin``,
+                                              ``DeclareConcealedKong``,
+                                              ``DeclareAddedKong``; others ``Pass``
+DISCARDED          ``Discarded``, ``Punged``,  others: ``Pass``, ``DeclareWin``,
+                   ``Chowed``                 ``ClaimPung``, ``ClaimKong``,
+                                              ``ClaimChow`` (next seat only);
+                                              discarder ``Pass``
+KONG_DECLARED      ``Konged``,                all ``Pass``; then the konger draws
+                   ``ConcealedKonged``
+KONG_ADDED         ``KongAdded``              others ``Pass`` or ``DeclareWin``
+                                              (robbing the kong); konger ``Pass``
+=================  =========================  ======================================
+
+The judge's order of checks (it decides who is blamed for a wrong action):
+
+1. any platform fault, first in seat order;
+2. after a draw: the other seats must pass (seat order), then the drawer acts;
+3. after a discard: the first ``HU`` in turn order after the discarder wins
+   (or is penalised for a false win), whatever the others answered; then the
+   first pung or kong claim in turn order is carried out (and penalised if it
+   fails); then a chow by the next seat; only if nobody claimed must all four
+   have passed (seat order);
+4. after an added kong: turn order from the konger; the first ``HU`` by
+   another seat robs the kong, the first answer that is neither ``HU`` nor
+   ``Pass`` is penalised.
+
+Wall rules: a seat whose next seat's wall is empty may not declare a kong,
+nor claim one on a discard after which the discarder's next seat's wall is
+empty; nor may a seat declare any kong with its own wall empty.  After a
+discard that nobody claims, the game is a draw if the next seat's wall is
+empty.  (The judge does not forbid a pung or chow then; the wiki does.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+
+import numpy as np
+from MahjongGB import MahjongFanCalculator
+
+from game.events import (
+    Action,
+    ActionKind,
+    Chowed,
+    ClaimChow,
+    ClaimKong,
+    ClaimPung,
+    ConcealedKonged,
+    Dealt,
+    DeclareAddedKong,
+    DeclareConcealedKong,
+    DeclareWin,
+    Discard,
+    Discarded,
+    Drew,
+    Event,
+    FanItem,
+    GameResult,
+    InvalidAction,
+    KongAdded,
+    Konged,
+    Pass,
+    Penalized,
+    PlatformFault,
+    Punged,
+    Response,
+    SeatAssigned,
+    WallExhausted,
+    Won,
+)
+from game.melds import Chow, ConcealedKong, Kong, Meld, Pung, pack_entries
+from game.rules import MCR_BOTZONE, Ruleset
+from game.tiles import NUM_KINDS, NUM_SUITED, Notation, tile_name
+
+SEATS = 4
+WALL_PER_SEAT = 34
+WALL_TILES = SEATS * WALL_PER_SEAT
+HAND_SIZE = MCR_BOTZONE.hand_size
+
+WRONG_ACTION = "WA"
+WRONG_WIN = "WH"
+WIN_BASE = 8
+"""Every loser pays 8 on top of the fan (Botzone scoring)."""
+PENALTY, PENALTY_BONUS = -30, 10
+
+
+class WallError(ValueError):
+    """``walltiles`` that do not make a 136-tile duplicate wall."""
+
+
+class TableError(RuntimeError):
+    """The table was driven wrongly (answers after the end, not four answers, ...)."""
+
+
+class Stage(Enum):
+    SEATING = "seating"
+    DEALING = "dealing"
+    DRAWN = "drawn"
+    DISCARDED = "discarded"
+    KONG_DECLARED = "kong declared"
+    KONG_ADDED = "kong added"
+    FINISHED = "finished"
+
+
+# ---------------------------------------------------------------- walls
+def check_walltiles(walltiles: Sequence[int]) -> tuple[int, ...]:
+    """The 136 tiles as a tuple; the error says which tile count is wrong."""
+    wall = tuple(int(t) for t in walltiles)
+    if len(wall) != WALL_TILES:
+        raise WallError(f"walltiles holds {len(wall)} tiles; the duplicate wall needs 136")
+    counts = [0] * NUM_KINDS
+    for position, t in enumerate(wall):
+        if not 0 <= t < NUM_KINDS:
+            raise WallError(f"walltiles[{position}] = {t} is not a tile of the 136-tile set")
+        counts[t] += 1
+    for t, n in enumerate(counts):
+        if n != 4:
+            raise WallError(
+                f"walltiles holds {n} of {tile_name(t, Notation.BOTZONE)}; every tile needs 4"
+            )
+    return wall
+
+
+def random_walltiles(rng: np.random.Generator) -> tuple[int, ...]:
+    """A shuffled duplicate wall (the judge shuffles when ``walltiles`` is empty)."""
+    tiles = np.repeat(np.arange(NUM_KINDS), 4)
+    return tuple(int(t) for t in rng.permutation(tiles))
+
+
+# ---------------------------------------------------------------- fan
+def mcr_fans(
+    hand: Sequence[int],
+    melds: Sequence[Meld],
+    owner: int,
+    win_tile: int,
+    *,
+    self_drawn: bool,
+    fourth_tile: bool,
+    about_kong: bool,
+    wall_last: bool,
+    prevalent_wind: int,
+    flower_count: int = 0,
+) -> tuple[FanItem, ...] | None:
+    """The fans of a winning hand by PyMahjongGB, or ``None`` if it is not a win.
+
+    ``hand`` is the concealed tiles without ``win_tile``; the seat wind is ``owner``.
+    """
+    try:
+        raw = MahjongFanCalculator(
+            pack=pack_entries(list(melds), owner),
+            hand=tuple(tile_name(t, Notation.BOTZONE) for t in hand),
+            winTile=tile_name(win_tile, Notation.BOTZONE),
+            flowerCount=flower_count,
+            isSelfDrawn=self_drawn,
+            is4thTile=fourth_tile,
+            isAboutKong=about_kong,
+            isWallLast=wall_last,
+            seatWind=owner,
+            prevalentWind=prevalent_wind,
+            verbose=True,
+        )
+    except TypeError:
+        return None
+    return tuple(
+        FanItem(name=name, value=value, count=count, english_name=english)
+        for value, count, name, english in raw
+    )
+
+
+# ---------------------------------------------------------------- views
+@dataclass(frozen=True)
+class PublicSeat:
+    """What every seat knows about ``seat``."""
+
+    seat: int
+    exposed_melds: tuple[Meld, ...]
+    concealed_kongs: int
+    river: tuple[int, ...]
+    """Its discards that nobody claimed, oldest first."""
+    wall_remaining: int
+    concealed_tiles: int
+    """Tiles in its hand, a just-drawn tile included."""
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """What ``seat`` knows: its own tiles and everything public."""
+
+    seat: int
+    prevalent_wind: int
+    stage: Stage
+    hand: tuple[int, ...]
+    """Concealed tiles, sorted, without the tile just drawn."""
+    drawn: int | None
+    melds: tuple[Meld, ...]
+    table: tuple[PublicSeat, ...]
+    current_seat: int
+    """The seat that drew, discarded or declared last."""
+    tile_in_play: int | None
+    """The discard or added-kong tile others may claim (or this seat's own draw)."""
+    request: Event | None
+
+
+# ---------------------------------------------------------------- state
+@dataclass
+class _SeatState:
+    wall: list[int]
+    dealt: tuple[int, ...]
+    hand: list[int] = field(default_factory=lambda: [0] * NUM_KINDS)
+    melds: list[Meld] = field(default_factory=list)
+    river: list[int] = field(default_factory=list)
+
+    def holds(self, tile: int, n: int = 1) -> bool:
+        return 0 <= tile < NUM_KINDS and self.hand[tile] >= n
+
+    def concealed(self) -> tuple[int, ...]:
+        return tuple(t for t in range(NUM_KINDS) for _ in range(self.hand[t]))
+
+
+def _name(tile: int) -> str:
+    return tile_name(tile, Notation.BOTZONE)
+
+
+def _describe(response: Response) -> str:
+    if isinstance(response, InvalidAction):
+        return f"{response.text!r} ({response.reason})"
+    return type(response).__name__
+
+
+def _attempts(response: Response, kind: ActionKind) -> bool:
+    """Is ``response`` shaped like a ``kind`` action (read or not)?"""
+    if isinstance(response, InvalidAction):
+        return response.attempted is kind
+    return not isinstance(response, PlatformFault) and response.kind is kind
+
+
+def _is_chow_middle(tile: int) -> bool:
+    return tile < NUM_SUITED and tile % 9 not in (0, 8)
+
+
+class BotzoneTable:
+    """One game under the Botzone judge's rules; see the module docstring."""
+
+    ruleset: Ruleset = MCR_BOTZONE
+
+    def __init__(self, walltiles: Sequence[int], prevalent_wind: int) -> None:
+        if not 0 <= prevalent_wind < 4:
+            raise ValueError(f"prevalent wind {prevalent_wind} is outside 0-3")
+        self.walltiles = check_walltiles(walltiles)
+        self.prevalent_wind = prevalent_wind
+        self._seats: list[_SeatState] = []
+        for i in range(SEATS):
+            wall = list(self.walltiles[i * WALL_PER_SEAT : (i + 1) * WALL_PER_SEAT])
+            dealt = tuple(wall.pop() for _ in range(HAND_SIZE))
+            seat = _SeatState(wall=wall, dealt=dealt)
+            for t in dealt:
+                seat.hand[t] += 1
+            self._seats.append(seat)
+        self._stage = Stage.SEATING
+        self._actor = 0
+        self._tile: int | None = None
+        self._wall_last = False
+        self._about_kong = False
+        self._next_draw_replaces_kong = False
+        self._shown = [0] * NUM_KINDS
+        self._history: list[Event] = []
+        self._result: GameResult | None = None
+
+    # ------------------------------------------------------------ queries
+    @property
+    def stage(self) -> Stage:
+        return self._stage
+
+    @property
+    def finished(self) -> bool:
+        return self._result is not None
+
+    @property
+    def result(self) -> GameResult | None:
+        return self._result
+
+    @property
+    def history(self) -> tuple[Event, ...]:
+        """Every event so far with every tile shown (deals included)."""
+        return tuple(self._history)
+
+    def events_seen_by(self, seat: int) -> tuple[Event, ...]:
+        """The history as ``seat`` saw it (others' deals left out, hidden tiles ``None``)."""
+        return tuple(
+            _as_seen_by(e, seat)
+            for e in self._history
+            if not (isinstance(e, Dealt) and e.seat != seat)
+        )
+
+    @property
+    def requests(self) -> tuple[Event, Event, Event, Event]:
+        """The pending request of each seat, as that seat sees it."""
+        if self._result is not None:
+            raise TableError("the game is over; there is no request")
+        r0, r1, r2, r3 = (self._request_for(s) for s in range(SEATS))
+        return (r0, r1, r2, r3)
+
+    def view(self, seat: int) -> SeatView:
+        """What ``seat`` knows now."""
+        _check_seat(seat)
+        own = self._seats[seat]
+        drawn = self._tile if self._stage is Stage.DRAWN and seat == self._actor else None
+        public_tile = self._tile if self._stage in (Stage.DISCARDED, Stage.KONG_ADDED) else None
+        return SeatView(
+            seat=seat,
+            prevalent_wind=self.prevalent_wind,
+            stage=self._stage,
+            hand=own.concealed(),
+            drawn=drawn,
+            melds=tuple(own.melds),
+            table=tuple(self._public(s) for s in range(SEATS)),
+            current_seat=self._actor,
+            tile_in_play=drawn if drawn is not None else public_tile,
+            request=None if self._result is not None else self._request_for(seat),
+        )
+
+    def legal_actions(self, seat: int) -> tuple[Action, ...]:
+        """Every action the judge would accept from ``seat`` now (wins checked by fan)."""
+        _check_seat(seat)
+        stage = self._stage
+        if stage is Stage.FINISHED:
+            return ()
+        if stage in (Stage.SEATING, Stage.DEALING, Stage.KONG_DECLARED):
+            return (Pass(),)
+        if stage is Stage.DRAWN:
+            return self._legal_after_draw(seat) if seat == self._actor else (Pass(),)
+        if stage is Stage.DISCARDED:
+            return self._legal_claims(seat) if seat != self._actor else (Pass(),)
+        if seat != self._actor and self._win_fans(seat, self_drawn=False, robbing=True):
+            return (Pass(), DeclareWin())
+        return (Pass(),)
+
+    # ------------------------------------------------------------ driving
+    def respond(self, responses: Sequence[Response]) -> None:
+        """Apply the four seats' responses to the pending requests."""
+        if self._result is not None:
+            raise TableError("the game is over; no more responses are taken")
+        if len(responses) != SEATS:
+            raise TableError(f"expected 4 responses, one per seat; got {len(responses)}")
+        for seat, response in enumerate(responses):
+            if isinstance(response, PlatformFault):
+                self._penalize(seat, response.verdict, "platform verdict")
+                return
+        if self._stage in (Stage.SEATING, Stage.DEALING, Stage.KONG_DECLARED):
+            self._after_acknowledgement(responses)
+        elif self._stage is Stage.DRAWN:
+            self._after_draw(responses)
+        elif self._stage is Stage.DISCARDED:
+            self._after_discard(responses)
+        else:
+            self._after_added_kong(responses)
+
+    # ------------------------------------------------------------ stages
+    def _after_acknowledgement(self, responses: Sequence[Response]) -> None:
+        for seat in range(SEATS):
+            if not isinstance(responses[seat], Pass):
+                detail = f"must PASS, answered {_describe(responses[seat])}"
+                self._penalize(seat, WRONG_ACTION, detail)
+                return
+        if self._stage is Stage.SEATING:
+            self._stage = Stage.DEALING
+            self._history.extend(Dealt(s, self._seats[s].dealt) for s in range(SEATS))
+        else:
+            self._draw(self._actor)
+
+    def _after_draw(self, responses: Sequence[Response]) -> None:
+        drawer = self._actor
+        for seat in range(SEATS):
+            if seat != drawer and not isinstance(responses[seat], Pass):
+                answered = _describe(responses[seat])
+                detail = f"must PASS while seat {drawer} plays, answered {answered}"
+                self._penalize(seat, WRONG_ACTION, detail)
+                return
+        response = responses[drawer]
+        if isinstance(response, DeclareWin):
+            self._declare_win(drawer, self_drawn=True, robbing=False)
+            return
+        assert self._tile is not None
+        state = self._seats[drawer]
+        state.hand[self._tile] += 1
+        if isinstance(response, Discard):
+            if not state.holds(response.tile):
+                self._penalize(drawer, WRONG_ACTION, f"PLAY {self._holding(drawer, response.tile)}")
+                return
+            state.hand[response.tile] -= 1
+            self._discard(drawer, Discarded(drawer, response.tile))
+        elif isinstance(response, DeclareConcealedKong):
+            self._concealed_kong(drawer, response.tile)
+        elif isinstance(response, DeclareAddedKong):
+            self._added_kong(drawer, response.tile)
+        else:
+            detail = f"after its draw must PLAY, GANG, BUGANG or HU; answered {_describe(response)}"
+            self._penalize(drawer, WRONG_ACTION, detail)
+
+    def _after_discard(self, responses: Sequence[Response]) -> None:
+        discarder = self._actor
+        turn_order = [(discarder + k) % SEATS for k in (1, 2, 3)]
+        for seat in turn_order:
+            if isinstance(responses[seat], DeclareWin):
+                self._declare_win(seat, self_drawn=False, robbing=False)
+                return
+        for seat in turn_order:
+            response = responses[seat]
+            if _attempts(response, ActionKind.KONG):
+                self._claim_kong(seat)
+                return
+            if _attempts(response, ActionKind.PUNG):
+                self._claim_pung(seat, response)
+                return
+        left = turn_order[0]
+        if _attempts(responses[left], ActionKind.CHOW):
+            self._claim_chow(left, responses[left])
+            return
+        for seat in range(SEATS):
+            if not isinstance(responses[seat], Pass):
+                detail = f"made no valid claim and did not PASS: {_describe(responses[seat])}"
+                self._penalize(seat, WRONG_ACTION, detail)
+                return
+        if self._wall_last:
+            self._finish(GameResult(WallExhausted(), (0, 0, 0, 0)))
+        else:
+            self._draw((discarder + 1) % SEATS)
+
+    def _after_added_kong(self, responses: Sequence[Response]) -> None:
+        konger = self._actor
+        for k in range(SEATS):
+            seat = (konger + k) % SEATS
+            response = responses[seat]
+            if isinstance(response, DeclareWin) and seat != konger:
+                self._declare_win(seat, self_drawn=False, robbing=True)
+                return
+            if not isinstance(response, Pass):
+                detail = f"may only PASS or rob the kong, answered {_describe(response)}"
+                self._penalize(seat, WRONG_ACTION, detail)
+                return
+        self._draw(konger)
+
+    # ------------------------------------------------------------ moves
+    def _draw(self, seat: int) -> None:
+        tile = self._seats[seat].wall.pop()
+        self._actor = seat
+        self._tile = tile
+        self._wall_last = not self._seats[(seat + 1) % SEATS].wall
+        self._about_kong = self._next_draw_replaces_kong
+        self._next_draw_replaces_kong = False
+        self._stage = Stage.DRAWN
+        self._history.append(Drew(seat, tile))
+
+    def _discard(self, seat: int, event: Discarded | Punged | Chowed) -> None:
+        tile = event.tile if isinstance(event, Discarded) else event.discard
+        self._shown[tile] += 1
+        self._seats[seat].river.append(tile)
+        self._actor = seat
+        self._tile = tile
+        self._wall_last = not self._seats[(seat + 1) % SEATS].wall
+        self._stage = Stage.DISCARDED
+        self._history.append(event)
+
+    def _kong_forbidden(self, seat: int) -> str | None:
+        if not self._seats[seat].wall:
+            return "its own wall is empty"
+        if self._wall_last:
+            return "the wall of the seat after the last discarder or drawer is empty"
+        return None
+
+    def _start_kong(self, seat: int, event: Konged | ConcealedKonged | KongAdded) -> None:
+        self._actor = seat
+        self._next_draw_replaces_kong = True
+        self._about_kong = False
+        self._stage = Stage.KONG_ADDED if isinstance(event, KongAdded) else Stage.KONG_DECLARED
+        self._history.append(event)
+
+    def _concealed_kong(self, seat: int, tile: int) -> None:
+        why = self._kong_forbidden(seat)
+        if why is None and not self._seats[seat].holds(tile, 4):
+            why = self._holding(seat, tile, needed=4)
+        if why is not None:
+            self._penalize(seat, WRONG_ACTION, f"GANG {_name(tile)}: {why}")
+            return
+        self._seats[seat].hand[tile] -= 4
+        self._seats[seat].melds.append(ConcealedKong(tile))
+        self._shown[tile] = 4
+        self._start_kong(seat, ConcealedKonged(seat, tile))
+
+    def _added_kong(self, seat: int, tile: int) -> None:
+        state = self._seats[seat]
+        pung_at = next(
+            (i for i, m in enumerate(state.melds) if isinstance(m, Pung) and m.tile == tile), None
+        )
+        why = self._kong_forbidden(seat)
+        if why is None and not state.holds(tile):
+            why = self._holding(seat, tile)
+        if why is None and pung_at is None:
+            why = "no pung of it to add to"
+        if why is not None or pung_at is None:
+            self._penalize(seat, WRONG_ACTION, f"BUGANG {_name(tile)}: {why}")
+            return
+        pung = state.melds[pung_at]
+        assert isinstance(pung, Pung)
+        state.hand[tile] -= 1
+        state.melds[pung_at] = pung.with_fourth_tile()
+        self._shown[tile] = 4
+        self._tile = tile
+        self._start_kong(seat, KongAdded(seat, tile))
+
+    def _take_discard(self) -> tuple[int, int]:
+        """The claimed discard leaves its discarder's river: ``(tile, discarder)``."""
+        assert self._tile is not None
+        discarder = self._actor
+        taken = self._seats[discarder].river.pop()
+        assert taken == self._tile
+        return taken, discarder
+
+    def _claim_kong(self, seat: int) -> None:
+        assert self._tile is not None
+        tile = self._tile
+        why = self._kong_forbidden(seat)
+        if why is None and not self._seats[seat].holds(tile, 3):
+            why = self._holding(seat, tile, needed=3)
+        if why is not None:
+            self._penalize(seat, WRONG_ACTION, f"GANG on {_name(tile)}: {why}")
+            return
+        tile, discarder = self._take_discard()
+        self._seats[seat].hand[tile] -= 3
+        self._seats[seat].melds.append(Kong(tile, discarder))
+        self._shown[tile] = 4
+        self._start_kong(seat, Konged(seat, tile))
+
+    def _claim_pung(self, seat: int, response: Response) -> None:
+        assert self._tile is not None
+        tile = self._tile
+        if not isinstance(response, ClaimPung):
+            self._penalize(seat, WRONG_ACTION, f"PENG: {_describe(response)}")
+            return
+        hand = self._seats[seat].hand
+        after = list(hand)
+        after[tile] -= 2
+        why = None
+        if not self._seats[seat].holds(tile, 2):
+            why = self._holding(seat, tile, needed=2)
+        elif not 0 <= response.discard < NUM_KINDS or after[response.discard] < 1:
+            why = f"cannot discard {_name(response.discard)} after the pung"
+        if why is not None:
+            self._penalize(seat, WRONG_ACTION, f"PENG on {_name(tile)}: {why}")
+            return
+        tile, discarder = self._take_discard()
+        hand[tile] -= 2
+        hand[response.discard] -= 1
+        self._seats[seat].melds.append(Pung(tile, discarder))
+        self._shown[tile] += 2
+        self._discard(seat, Punged(seat, tile, response.discard))
+
+    def _claim_chow(self, seat: int, response: Response) -> None:
+        assert self._tile is not None
+        tile = self._tile
+        if not isinstance(response, ClaimChow):
+            self._penalize(seat, WRONG_ACTION, f"CHI: {_describe(response)}")
+            return
+        middle, discard = response.middle, response.discard
+        why = None
+        after = list(self._seats[seat].hand)
+        if not _is_chow_middle(middle):
+            why = f"{_name(middle)} cannot be the middle of a chow"
+        elif not middle - 1 <= tile <= middle + 1:
+            why = f"the chow around {_name(middle)} does not use the discard {_name(tile)}"
+        else:
+            after[tile] += 1
+            for t in (middle - 1, middle, middle + 1):
+                after[t] -= 1
+            missing = [t for t in (middle - 1, middle, middle + 1) if after[t] < 0]
+            if missing:
+                why = self._holding(seat, missing[0])
+            elif not 0 <= discard < NUM_KINDS or after[discard] < 1:
+                why = f"cannot discard {_name(discard)} after the chow"
+        if why is not None:
+            self._penalize(seat, WRONG_ACTION, f"CHI {_name(middle)}: {why}")
+            return
+        tile, discarder = self._take_discard()
+        after[discard] -= 1
+        self._seats[seat].hand[:] = after
+        self._seats[seat].melds.append(Chow(middle, tile, discarder))
+        self._shown[tile] -= 1
+        for t in (middle - 1, middle, middle + 1):
+            self._shown[t] += 1
+        self._discard(seat, Chowed(seat, middle, tile, discard))
+
+    # ------------------------------------------------------------ winning
+    def _win_fans(self, seat: int, *, self_drawn: bool, robbing: bool) -> tuple[FanItem, ...]:
+        """The fans if ``seat`` declared a win now; empty if that would be a false win."""
+        assert self._tile is not None
+        tile = self._tile
+        fans = mcr_fans(
+            self._seats[seat].concealed(),
+            self._seats[seat].melds,
+            seat,
+            tile,
+            self_drawn=self_drawn,
+            fourth_tile=self._shown[tile] + int(self_drawn) == 4,
+            about_kong=self._about_kong if self_drawn else robbing,
+            wall_last=self._wall_last,
+            prevalent_wind=self.prevalent_wind,
+        )
+        if fans is None or sum(f.total for f in fans) < self.ruleset.min_fan:
+            return ()
+        return fans
+
+    def _declare_win(self, seat: int, *, self_drawn: bool, robbing: bool) -> None:
+        fans = self._win_fans(seat, self_drawn=self_drawn, robbing=robbing)
+        assert self._tile is not None
+        if not fans:
+            minimum = self.ruleset.min_fan
+            detail = f"HU on {_name(self._tile)} is not a winning hand of {minimum} fan"
+            self._penalize(seat, WRONG_WIN, detail)
+            return
+        fan = sum(f.total for f in fans)
+        payer = None if self_drawn else self._actor
+        scores = [0] * SEATS
+        for s in range(SEATS):
+            if self_drawn:
+                scores[s] = 3 * (WIN_BASE + fan) if s == seat else -(WIN_BASE + fan)
+            elif s == seat:
+                scores[s] = 3 * WIN_BASE + fan
+            else:
+                scores[s] = -(WIN_BASE + fan) if s == payer else -WIN_BASE
+        won = Won(seat, self._tile, self_drawn, robbing, payer, fans)
+        self._finish(GameResult(won, (scores[0], scores[1], scores[2], scores[3])))
+
+    # ------------------------------------------------------------ legal actions
+    def _legal_after_draw(self, seat: int) -> tuple[Action, ...]:
+        assert self._tile is not None
+        counts = list(self._seats[seat].hand)
+        counts[self._tile] += 1
+        actions: list[Action] = [Discard(t) for t in range(NUM_KINDS) if counts[t]]
+        if self._kong_forbidden(seat) is None:
+            actions += [DeclareConcealedKong(t) for t in range(NUM_KINDS) if counts[t] == 4]
+            actions += [
+                DeclareAddedKong(m.tile)
+                for m in self._seats[seat].melds
+                if isinstance(m, Pung) and counts[m.tile]
+            ]
+        if self._win_fans(seat, self_drawn=True, robbing=False):
+            actions.append(DeclareWin())
+        return tuple(actions)
+
+    def _legal_claims(self, seat: int) -> tuple[Action, ...]:
+        assert self._tile is not None
+        tile = self._tile
+        hand = self._seats[seat].hand
+        actions: list[Action] = [Pass()]
+        if self._win_fans(seat, self_drawn=False, robbing=False):
+            actions.append(DeclareWin())
+        if hand[tile] >= 2:
+            after = list(hand)
+            after[tile] -= 2
+            actions += [ClaimPung(d) for d in range(NUM_KINDS) if after[d]]
+        if hand[tile] >= 3 and self._kong_forbidden(seat) is None:
+            actions.append(ClaimKong())
+        if seat == (self._actor + 1) % SEATS:
+            for middle in (tile - 1, tile, tile + 1):
+                if not (_is_chow_middle(middle) and middle // 9 == tile // 9):
+                    continue
+                after = list(hand)
+                after[tile] += 1
+                for t in (middle - 1, middle, middle + 1):
+                    after[t] -= 1
+                if min(after) >= 0:
+                    actions += [ClaimChow(middle, d) for d in range(NUM_KINDS) if after[d]]
+        return tuple(actions)
+
+    # ------------------------------------------------------------ helpers
+    def _holding(self, seat: int, tile: int, needed: int = 1) -> str:
+        held = self._seats[seat].hand[tile] if 0 <= tile < NUM_KINDS else 0
+        return f"seat {seat} holds {held} of {_name(tile)}, needs {needed}"
+
+    def _penalize(self, seat: int, reason: str, detail: str) -> None:
+        s0, s1, s2, s3 = (PENALTY if s == seat else PENALTY_BONUS for s in range(SEATS))
+        self._finish(GameResult(Penalized(seat, reason, detail), (s0, s1, s2, s3)))
+
+    def _finish(self, result: GameResult) -> None:
+        self._result = result
+        self._stage = Stage.FINISHED
+
+    def _request_for(self, seat: int) -> Event:
+        if self._stage is Stage.SEATING:
+            return SeatAssigned(seat, self.prevalent_wind)
+        if self._stage is Stage.DEALING:
+            return Dealt(seat, self._seats[seat].dealt)
+        return _as_seen_by(self._history[-1], seat)
+
+    def _public(self, seat: int) -> PublicSeat:
+        state = self._seats[seat]
+        drawn = 1 if self._stage is Stage.DRAWN and seat == self._actor else 0
+        return PublicSeat(
+            seat=seat,
+            exposed_melds=tuple(m for m in state.melds if not m.is_concealed),
+            concealed_kongs=sum(1 for m in state.melds if m.is_concealed),
+            river=tuple(state.river),
+            wall_remaining=len(state.wall),
+            concealed_tiles=sum(state.hand) + drawn,
+        )
+
+
+def _check_seat(seat: int) -> None:
+    if not 0 <= seat < SEATS:
+        raise ValueError(f"seat {seat} is outside 0-3")
+
+
+def _as_seen_by(event: Event, viewer: int) -> Event:
+    if isinstance(event, Drew) and event.seat != viewer:
+        return Drew(event.seat, None)
+    if isinstance(event, ConcealedKonged) and event.seat != viewer:
+        return ConcealedKonged(event.seat, None)
+    return event
+
+
+# ---------------------------------------------------------------- driving a whole game
+SeatResponder = Callable[[int, Event], Response]
+"""``(seat, request) -> response``: one seat's answer to its request."""
+
+
+def play_game(
+    walltiles: Sequence[int],
+    prevalent_wind: int,
+    responder: SeatResponder | Iterable[Sequence[Response]],
+) -> BotzoneTable:
+    """Play a game to its end; returns the finished table (``result``, ``history``).
+
+    ``responder`` is either a callable asked once per seat and stage, or an
+    iterable of stages, each the four seats' responses.
+    """
+    table = BotzoneTable(walltiles, prevalent_wind)
+    if callable(responder):
+        answer = responder
+        while not table.finished:
+            requests = table.requests
+            table.respond([answer(seat, requests[seat]) for seat in range(SEATS)])
+        return table
+    stages = iter(responder)
+    while not table.finished:
+        try:
+            responses = next(stages)
+        except StopIteration:
+            raise TableError(
+                f"the responses ran out at stage {table.stage.value} "
+                f"after {len(table.history)} events"
+            ) from None
+        table.respond(responses)
+    return table

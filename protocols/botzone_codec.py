@@ -1,0 +1,316 @@
+"""Botzone Chinese Standard Mahjong wire text <-> ``game.events``.
+
+Requests (judge -> bot), one line each, as seat ``viewer`` receives them::
+
+    0 seat quan                    SeatAssigned
+    1 f0 f1 f2 f3 t1..t13 flowers  Dealt
+    2 T                            Drew (the viewer drew T)
+    3 p BUHUA H                    FlowerReplaced
+    3 p DRAW                       Drew (tile hidden)
+    3 p PLAY T                     Discarded
+    3 p PENG T                     Punged (T = the discard after the pung)
+    3 p CHI M T                    Chowed (M = middle of the chow)
+    3 p GANG                       Konged on the last discard, or ConcealedKonged
+    3 p BUGANG T                   KongAdded
+
+Responses (bot -> judge): ``PASS``, ``HU``, ``PLAY T``, ``GANG T`` (concealed),
+``BUGANG T``, ``PENG T``, ``CHI M T``, ``GANG`` (on a discard).
+
+A request does not name the claimed tile of ``PENG``/``CHI``/``GANG`` nor say
+which kind ``GANG`` is: :class:`RequestDecoder` keeps the little context that
+needs.  Errors are :class:`ProtocolError` and name the offending token; the
+judge side reads answers with :func:`decode_response`, which never raises and
+returns an :class:`~game.events.InvalidAction` instead.
+
+Standard library plus ``game`` only.
+"""
+
+from __future__ import annotations
+
+from game.events import (
+    Action,
+    ActionKind,
+    Chowed,
+    ClaimChow,
+    ClaimKong,
+    ClaimPung,
+    ConcealedKonged,
+    Dealt,
+    DeclareAddedKong,
+    DeclareConcealedKong,
+    DeclareWin,
+    Discard,
+    Discarded,
+    Drew,
+    Event,
+    FlowerReplaced,
+    InvalidAction,
+    KongAdded,
+    Konged,
+    Pass,
+    Punged,
+    SeatAssigned,
+)
+from game.tiles import NUM_KINDS, Notation, TileError, parse_tile, tile_name
+
+SEATS = 4
+HAND_SIZE = 13
+
+
+class ProtocolError(ValueError):
+    """Wire text that does not follow the Botzone protocol; the message names the token."""
+
+
+def _name(tile: int) -> str:
+    return tile_name(tile, Notation.BOTZONE)
+
+
+def _tile(token: str, text: str) -> int:
+    try:
+        return parse_tile(token, Notation.BOTZONE)
+    except TileError:
+        raise ProtocolError(f"unknown tile {token!r} in {text!r}") from None
+
+
+def _int(token: str, text: str, what: str, upper: int) -> int:
+    if not token.isdigit() or not 0 <= int(token) <= upper:
+        raise ProtocolError(f"bad {what} {token!r} in {text!r}: expected 0-{upper}")
+    return int(token)
+
+
+# ---------------------------------------------------------------- responses
+_RESPONSE_ARITY = {
+    "PASS": (0,),
+    "HU": (0,),
+    "PLAY": (1,),
+    "PENG": (1,),
+    "BUGANG": (1,),
+    "GANG": (0, 1),
+    "CHI": (2,),
+}
+_KIND_BY_VERB = {
+    "PASS": ActionKind.PASS,
+    "HU": ActionKind.WIN,
+    "PLAY": ActionKind.DISCARD,
+    "PENG": ActionKind.PUNG,
+    "BUGANG": ActionKind.ADDED_KONG,
+    "CHI": ActionKind.CHOW,
+}
+
+
+def _shape(text: str) -> tuple[list[str], ActionKind | None]:
+    """The tokens and the action the text is shaped like (verb and arity right)."""
+    tokens = text.split()
+    if not tokens:
+        return tokens, None
+    verb, args = tokens[0], len(tokens) - 1
+    if verb not in _RESPONSE_ARITY or args not in _RESPONSE_ARITY[verb]:
+        return tokens, None
+    if verb == "GANG":
+        return tokens, ActionKind.CONCEALED_KONG if args else ActionKind.KONG
+    return tokens, _KIND_BY_VERB[verb]
+
+
+def parse_response(text: str) -> Action:
+    """A bot's answer; raises :class:`ProtocolError` naming the bad token."""
+    tokens, kind = _shape(text)
+    if not tokens:
+        raise ProtocolError("empty response")
+    if kind is None:
+        verb = tokens[0]
+        if verb not in _RESPONSE_ARITY:
+            raise ProtocolError(f"unknown action {verb!r} in response {text!r}")
+        wanted = " or ".join(str(n) for n in _RESPONSE_ARITY[verb])
+        raise ProtocolError(
+            f"{verb} takes {wanted} argument(s), got {len(tokens) - 1} in response {text!r}"
+        )
+    tiles = [_tile(tok, text) for tok in tokens[1:]]
+    if kind is ActionKind.PASS:
+        return Pass()
+    if kind is ActionKind.WIN:
+        return DeclareWin()
+    if kind is ActionKind.KONG:
+        return ClaimKong()
+    if kind is ActionKind.DISCARD:
+        return Discard(tiles[0])
+    if kind is ActionKind.PUNG:
+        return ClaimPung(tiles[0])
+    if kind is ActionKind.CONCEALED_KONG:
+        return DeclareConcealedKong(tiles[0])
+    if kind is ActionKind.ADDED_KONG:
+        return DeclareAddedKong(tiles[0])
+    return ClaimChow(tiles[0], tiles[1])
+
+
+def decode_response(text: str) -> Action | InvalidAction:
+    """Like :func:`parse_response`, but an unreadable answer becomes an ``InvalidAction``."""
+    try:
+        return parse_response(text)
+    except ProtocolError as error:
+        return InvalidAction(text=text, reason=str(error), attempted=_shape(text)[1])
+
+
+def format_response(action: Action) -> str:
+    if isinstance(action, Pass):
+        return "PASS"
+    if isinstance(action, DeclareWin):
+        return "HU"
+    if isinstance(action, ClaimKong):
+        return "GANG"
+    if isinstance(action, Discard):
+        return f"PLAY {_name(action.tile)}"
+    if isinstance(action, ClaimPung):
+        return f"PENG {_name(action.discard)}"
+    if isinstance(action, DeclareConcealedKong):
+        return f"GANG {_name(action.tile)}"
+    if isinstance(action, DeclareAddedKong):
+        return f"BUGANG {_name(action.tile)}"
+    return f"CHI {_name(action.middle)} {_name(action.discard)}"
+
+
+# ---------------------------------------------------------------- requests
+def format_request(event: Event, viewer: int) -> str:
+    """The request line seat ``viewer`` receives for ``event``."""
+    if isinstance(event, SeatAssigned):
+        return f"0 {event.seat} {event.prevalent_wind}"
+    if isinstance(event, Dealt):
+        if event.seat != viewer:
+            raise ProtocolError(f"seat {viewer} is never sent seat {event.seat}'s deal")
+        parts = ["1", *map(str, event.flower_counts), *map(_name, event.tiles)]
+        return " ".join(parts + [_name(f) for f in event.flowers])
+    if isinstance(event, Drew):
+        if event.seat != viewer:
+            return f"3 {event.seat} DRAW"
+        if event.tile is None:
+            raise ProtocolError(f"seat {viewer}'s own draw needs its tile")
+        return f"2 {_name(event.tile)}"
+    prefix = f"3 {event.seat}"
+    if isinstance(event, FlowerReplaced):
+        return f"{prefix} BUHUA {_name(event.flower)}"
+    if isinstance(event, Discarded):
+        return f"{prefix} PLAY {_name(event.tile)}"
+    if isinstance(event, Punged):
+        return f"{prefix} PENG {_name(event.discard)}"
+    if isinstance(event, Chowed):
+        return f"{prefix} CHI {_name(event.middle)} {_name(event.discard)}"
+    if isinstance(event, Konged | ConcealedKonged):
+        return f"{prefix} GANG"
+    return f"{prefix} BUGANG {_name(event.tile)}"
+
+
+def format_requests(events: tuple[Event, ...] | list[Event]) -> tuple[str, ...]:
+    """One request line per seat from the per-seat events (``BotzoneTable.requests``)."""
+    return tuple(format_request(e, viewer) for viewer, e in enumerate(events))
+
+
+class RequestDecoder:
+    """Reads one seat's request lines in order, filling in what a line leaves out.
+
+    It remembers the last discard (the tile a ``PENG``/``CHI``/``GANG`` claims)
+    and whether the last event was a draw (then ``GANG`` is concealed).  A bad
+    line raises :class:`ProtocolError` and leaves the decoder as it was.
+    """
+
+    def __init__(self, viewer: int | None = None) -> None:
+        self.viewer = viewer
+        self._last_discard: tuple[int, int] | None = None
+        self._last_drawer: int | None = None
+
+    def decode(self, line: str) -> Event:
+        event = self._parse(line)
+        self._remember(event)
+        return event
+
+    def _remember(self, event: Event) -> None:
+        if isinstance(event, SeatAssigned):
+            self.viewer = event.seat
+        self._last_drawer = event.seat if isinstance(event, Drew) else None
+        if isinstance(event, Discarded):
+            self._last_discard = (event.seat, event.tile)
+        elif isinstance(event, Punged | Chowed):
+            self._last_discard = (event.seat, event.discard)
+        elif not isinstance(event, FlowerReplaced):
+            self._last_discard = None
+
+    def _claimed(self, seat: int, action: str, line: str) -> int:
+        if self._last_discard is None or self._last_discard[0] == seat:
+            raise ProtocolError(f"{action} by seat {seat} without a discard to claim in {line!r}")
+        return self._last_discard[1]
+
+    def _parse(self, line: str) -> Event:
+        tokens = line.split()
+        if not tokens:
+            raise ProtocolError("empty request")
+        kind = tokens[0]
+        if kind == "0":
+            if len(tokens) != 3:
+                raise ProtocolError(f"request 0 takes a seat and a wind, got {line!r}")
+            return SeatAssigned(
+                _int(tokens[1], line, "seat", 3), _int(tokens[2], line, "prevalent wind", 3)
+            )
+        if kind == "1":
+            return self._deal(tokens, line)
+        if kind == "2":
+            if len(tokens) != 2:
+                raise ProtocolError(f"request 2 takes one tile, got {line!r}")
+            return Drew(self._own_seat(line), _tile(tokens[1], line))
+        if kind == "3":
+            return self._table_event(tokens, line)
+        raise ProtocolError(f"unknown request type {kind!r} in {line!r}")
+
+    def _own_seat(self, line: str) -> int:
+        if self.viewer is None:
+            raise ProtocolError(f"{line!r} arrived before the seat was known (request 0)")
+        return self.viewer
+
+    def _deal(self, tokens: list[str], line: str) -> Dealt:
+        seat = self._own_seat(line)
+        if len(tokens) < 5 + HAND_SIZE:
+            raise ProtocolError(f"request 1 needs 4 flower counts and 13 tiles, got {line!r}")
+        c0, c1, c2, c3 = (_int(tok, line, "flower count", 8) for tok in tokens[1:5])
+        hand = tuple(_tile(tok, line) for tok in tokens[5 : 5 + HAND_SIZE])
+        for tok, t in zip(tokens[5 : 5 + HAND_SIZE], hand, strict=True):
+            if t >= NUM_KINDS:
+                raise ProtocolError(f"flower {tok!r} among the 13 dealt tiles in {line!r}")
+        flower_tokens = tokens[5 + HAND_SIZE :]
+        if len(flower_tokens) != c0 + c1 + c2 + c3:
+            raise ProtocolError(
+                f"request 1 announces {c0 + c1 + c2 + c3} flowers but lists "
+                f"{len(flower_tokens)} in {line!r}"
+            )
+        flowers = tuple(_tile(tok, line) for tok in flower_tokens)
+        for tok, t in zip(flower_tokens, flowers, strict=True):
+            if t < NUM_KINDS:
+                raise ProtocolError(f"{tok!r} is not a flower in {line!r}")
+        return Dealt(seat, hand, (c0, c1, c2, c3), flowers)
+
+    def _table_event(self, tokens: list[str], line: str) -> Event:
+        if len(tokens) < 3:
+            raise ProtocolError(f"request 3 needs a seat and an action, got {line!r}")
+        seat = _int(tokens[1], line, "seat", 3)
+        action, args = tokens[2], tokens[3:]
+        arity = {"DRAW": 0, "GANG": 0, "PLAY": 1, "PENG": 1, "BUGANG": 1, "BUHUA": 1, "CHI": 2}
+        if action not in arity:
+            raise ProtocolError(f"unknown action {action!r} in {line!r}")
+        if len(args) != arity[action]:
+            raise ProtocolError(
+                f"{action} takes {arity[action]} argument(s), got {len(args)} in {line!r}"
+            )
+        tiles = [_tile(tok, line) for tok in args]
+        if action == "DRAW":
+            return Drew(seat, None)
+        if action == "PLAY":
+            return Discarded(seat, tiles[0])
+        if action == "PENG":
+            return Punged(seat, self._claimed(seat, action, line), tiles[0])
+        if action == "CHI":
+            return Chowed(seat, tiles[0], self._claimed(seat, action, line), tiles[1])
+        if action == "BUGANG":
+            return KongAdded(seat, tiles[0])
+        if action == "BUHUA":
+            if tiles[0] < NUM_KINDS:
+                raise ProtocolError(f"{args[0]!r} is not a flower in {line!r}")
+            return FlowerReplaced(seat, tiles[0])
+        if self._last_drawer == seat:
+            return ConcealedKonged(seat, None)
+        return Konged(seat, self._claimed(seat, action, line))
