@@ -34,9 +34,7 @@ SEARCH_MAX = 2
 """Largest deficiency for which the exact step-value search runs."""
 
 
-def search_horizon(deficiency: int) -> int:
-    """Changes the search looks ahead: one more than needed when the hand is ready."""
-    return deficiency + 1 if deficiency <= 1 else deficiency
+
 
 WinCheck = Callable[[Counts], bool]
 
@@ -168,16 +166,25 @@ def choose_discard(
         method = "search"
         search = StepValue(melds, deadline=deadline,
                            complete=None if win_check is None else win_check)
-        order = sorted((r for r in rows if r[1] == best_d), key=lambda r: -r[2])
+        order = [r[0] for r in sorted((r for r in rows if r[1] == best_d), key=lambda r: -r[2])]
+        horizon = best_d
         try:
-            for i, _, _ in order:
-                before = deadline.spent
-                h[i] -= 1
-                try:
-                    values[i] = float(search.partial(h, unseen, search_horizon(best_d)))
-                finally:
-                    h[i] += 1
-                work[i] = deadline.spent - before
+            while True:
+                for i in order:
+                    before = deadline.spent
+                    h[i] -= 1
+                    try:
+                        values[i] = float(search.partial(h, unseen, horizon))
+                    finally:
+                        h[i] += 1
+                    work[i] = work.get(i, 0) + deadline.spent - before
+                # deepen by one change to break a tie at the top (Example 3: D5 and D9)
+                top = max(values[i] for i in order)
+                tied = [i for i in order if values[i] == top]
+                if len(tied) < 2 or horizon > best_d or horizon >= SEARCH_MAX + 1:
+                    break
+                order, horizon = tied, horizon + 1
+                method = f"search (ties deepened to k={horizon})"
         except OutOfTime:
             finished = False
             method = "search (cut by deadline)"

@@ -31,6 +31,7 @@ import numpy as np
 
 from game.tiles import NUM_KINDS, Counts
 from strategy.deficiency.kernel import UNREACHABLE, kernel_deficiency
+from strategy.jit import njit
 
 
 class OutOfTime(Exception):
@@ -64,14 +65,16 @@ def _dfncy(hand: Counts, unseen: Counts, melds: int, deadline: Deadline | None) 
     return int(kernel_deficiency(hand, unseen, melds))
 
 
-def delta(hand: Counts, unseen: Counts, melds: int) -> dict[int, int]:
-    """δ of eq. 11 for every distinct tile of a 3m+2 hand (knowledge-aware deficiency)."""
-    now = _dfncy(hand, unseen, melds, None)
-    out: dict[int, int] = {}
+@njit()
+def delta_vector(hand: np.ndarray, unseen: np.ndarray, melds: int, out: np.ndarray) -> None:
+    """out[i] = δ(i) (eq. 11) for every tile kind i the 3m+2 hand holds (0 elsewhere)."""
+    now = kernel_deficiency(hand, unseen, melds)
     h = hand.copy()
     kb = unseen.copy()
-    for i in np.nonzero(hand)[0]:
-        i = int(i)
+    for i in range(NUM_KINDS):
+        out[i] = 0
+        if hand[i] == 0:
+            continue
         h[i] -= 1
         total = 0
         for t in range(NUM_KINDS):
@@ -79,13 +82,19 @@ def delta(hand: Counts, unseen: Counts, melds: int) -> dict[int, int]:
                 continue
             h[t] += 1
             kb[t] -= 1
-            if _dfncy(h, kb, melds, None) < now:
-                total += int(unseen[t])
+            if kernel_deficiency(h, kb, melds) < now:
+                total += unseen[t]
             h[t] -= 1
             kb[t] += 1
         h[i] += 1
         out[i] = total
-    return out
+
+
+def delta(hand: Counts, unseen: Counts, melds: int) -> dict[int, int]:
+    """δ of eq. 11 for every distinct tile of a 3m+2 hand (knowledge-aware deficiency)."""
+    out = np.zeros(NUM_KINDS, dtype=np.int64)
+    delta_vector(hand, unseen, melds, out)
+    return {int(i): int(out[i]) for i in np.nonzero(hand)[0]}
 
 
 class StepValue:

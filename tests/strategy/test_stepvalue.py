@@ -38,7 +38,7 @@ def test_example_3_step_values() -> None:
     assert values.pop(tile["D2"]) == Fraction(1, 3)
     assert all(v == 0 for v in values.values())
     choice = choose_discard(hand, kb, 4, MAHJONG_0)
-    assert choice.tile == tile["D9"] and choice.method == "search"
+    assert choice.tile == tile["D9"] and choice.method.startswith("search")
     assert choice.chosen.value == pytest.approx(7 / 12)
 
 
