@@ -10,7 +10,7 @@ $(VENV)/.installed: pyproject.toml scripts/setup.sh
 	touch $@
 
 run: setup
-	$(BIN)/mjbot deficiency "W1 W1 W1 W2 W3 W4 W5 W6 W7 W8 W9 W9 W9"
+	$(BIN)/mjbot selfplay --agents mjbot greedy mjbot random --games 16 --seed 1
 
 test: setup
 	$(BIN)/pytest -q
