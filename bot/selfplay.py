@@ -165,7 +165,8 @@ def render(rows: list[dict[str, object]], games: int) -> str:
              f"{'player':<8} {'seat-games':>10} {'win rate':>18} {'self-draw':>9} "
              f"{'deal-in':>8} {'mean score':>15} {'mean fan':>13} {'illegal':>7} {'false HU':>8}"]
     for r in rows:
-        lo, hi = r["win_rate_ci"]  # type: ignore[misc]
+        ci: list[float] = r["win_rate_ci"]  # type: ignore[assignment]
+        lo, hi = ci
         lines.append(
             f"{r['player']:<8} {r['seat_games']:>10} "
             f"{r['win_rate']:>7.3f} [{lo:.3f},{hi:.3f}] {r['self_draw_rate']:>9.3f} "

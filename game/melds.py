@@ -13,6 +13,7 @@ its PyMahjongGB pack entry ``(type, tile, offer)`` is computed for the owner:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from game.tiles import NUM_KINDS, NUM_SUITED, Notation, TileError, tile_name
@@ -149,6 +150,6 @@ class ConcealedKong:
 Meld = Chow | Pung | Kong | ConcealedKong
 
 
-def pack_entries(melds: tuple[Meld, ...] | list[Meld], owner: int) -> tuple[PackEntry, ...]:
+def pack_entries(melds: Sequence[Meld], owner: int) -> tuple[PackEntry, ...]:
     """The ``pack`` argument of PyMahjongGB's fan calculator for ``owner``'s melds."""
     return tuple(m.pack_entry(owner) for m in melds)

@@ -178,7 +178,7 @@ def mcr_fans(
     """
     try:
         raw = MahjongFanCalculator(
-            pack=pack_entries(list(melds), owner),
+            pack=pack_entries(melds, owner),
             hand=tuple(tile_name(t, Notation.BOTZONE) for t in hand),
             winTile=tile_name(win_tile, Notation.BOTZONE),
             flowerCount=flower_count,
@@ -316,12 +316,14 @@ class BotzoneTable:
         return tuple(self._history)
 
     def events_seen_by(self, seat: int) -> tuple[Event, ...]:
-        """The history as ``seat`` saw it (others' deals left out, hidden tiles ``None``)."""
-        return tuple(
+        """Every request ``seat`` has received, in order: the history as it saw it."""
+        _check_seat(seat)
+        seen = tuple(
             _as_seen_by(e, seat)
             for e in self._history
             if not (isinstance(e, Dealt) and e.seat != seat)
         )
+        return (SeatAssigned(seat, self.prevalent_wind), *seen)
 
     @property
     def requests(self) -> tuple[Event, Event, Event, Event]:

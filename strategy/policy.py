@@ -147,15 +147,15 @@ def choose_discard(
     deadline = deadline or Deadline()
     total = int(unseen.sum())
     h = hand.copy()
-    rows = []
-    for i in np.nonzero(hand)[0]:
-        i = int(i)
+    rows: list[tuple[int, int, float]] = []
+    for kind in np.nonzero(hand)[0]:
+        i = int(kind)
         h[i] -= 1
         d = shape_deficiency_fast(h, unseen, melds, rules)
         d_regular, ways = completion_ways(h, unseen, melds)
         chance = chance_estimate(int(d_regular), float(ways), total, False)
         h[i] += 1
-        rows.append([i, d, chance])
+        rows.append((i, d, chance))
     best_d = min(r[1] for r in rows)
     deltas = delta(hand, unseen, melds) if with_delta and best_d < UNREACHABLE else {}
     values: dict[int, float] = {}

@@ -172,7 +172,7 @@ class StepValue:
                 acc += w * self.full(h, kb, k - 1)
                 h[t] -= 1
                 kb[t] += 1
-            value = Fraction(acc, total) if self.exact else float(acc) / total
+            value = acc / total if self.exact else float(acc) / total
         self._partial[key] = value
         return value
 

@@ -122,8 +122,12 @@ _ALL_MELDS: list[Group] = [(t, t, t) for t in range(NUM_KINDS)] + [
 class _Search:
     """The state of one tree search: remaining tiles S, holders, remainder."""
 
-    def __init__(self, hand: list[int], kb: list[int], melds: int, six: bool) -> None:
+    def __init__(
+        self, hand: list[int], kb: list[int], melds: int, six: bool, literal: bool = False
+    ) -> None:
         self.hand = hand
+        self.literal = literal
+        self.paper_setting = sum(hand) == 3 * melds + 2 and not any(hand[NUM_SUITED:])
         self.kb = kb
         self.avail = [hand[t] + kb[t] for t in range(NUM_KINDS)]
         self.melds = melds
@@ -152,7 +156,7 @@ class _Search:
         if self.best == 0:
             return
         if (len(self.groups) == self.melds and self.eye is not None) or self.n_S == 0:
-            value = self._leaf6() if self.six else self._leaf4()
+            value = self._leaf_exact() if self.six else self._leaf4()
             if value < self.best:
                 self.best = value
             return
@@ -263,6 +267,8 @@ class _Search:
         empties = empty_melds + int(empty_eye)
         if empties == 0:
             return base
+        if not (self.literal or self.paper_setting):
+            return self._leaf_exact()
         n_rem = self.n_R + self.n_S
         if not empty_eye or n_rem >= 4:  # Corollary 2
             return base - empties
@@ -272,7 +278,7 @@ class _Search:
             return base - 1
         return base
 
-    def _leaf6(self) -> int:
+    def _leaf_exact(self) -> int:
         """Exact leaf: complete every holder jointly within hand + KB, seeding empty ones."""
         groups = self.groups
         empty_melds = self.melds - len(groups)
@@ -367,16 +373,37 @@ class _Search:
         return best[0] if best[0] < self.best else UNREACHABLE
 
 
-def quadtree4(hand: CountsLike, melds_needed: int) -> int:
+def quadtree4(hand: CountsLike, melds_needed: int, *, literal: bool = False) -> int:
     """Hand-only deficiency by the quadtree of "Let's Play Mahjong!" (leaf rules of Sec. 4.2).
 
     Every copy of every tile not in the hand may come in (honours too), as
     the production kernel reads an empty KB.  ``melds_needed`` is 0-5; the
     hand holds 3m+1 or 3m+2 tiles.
+
+    The paper's tree and rules are for 14-tile hands: a 3m+1-tile hand first
+    draws each tile it can (definition 9 for 13-tiles), because the tree
+    never splits ``a a+1`` from an ``a+2`` it holds and so misses completions
+    such as 5 66 7777 88 9 + 4 (456 678 789 77: deficiency 1, the tree on the
+    10 tiles alone finds 2).  The paper proves its leaf rules for suits-only
+    hands; with honours a leaf with empty holders is refined exactly (as in
+    :func:`quadtree6`).  ``literal=True`` applies the rules everywhere, and
+    then e.g. 7m7m 1s1s1s EEEE SSSS 5z (4 melds) gets 2 where the
+    deficiency is 3: no remainder tile can seed the fourth meld.
     """
     h, _ = _prepare(hand, None, melds_needed)
-    search = _Search(h, [4 - n for n in h], melds_needed, six=False)
-    return search.run()
+    if sum(h) == 3 * melds_needed + 2:
+        return _Search(h, [4 - n for n in h], melds_needed, six=False, literal=literal).run()
+    best = UNREACHABLE
+    for t in range(NUM_KINDS):
+        if h[t] < 4 and best > 1:
+            h[t] += 1
+            search = _Search(h, [4 - n for n in h], melds_needed, six=False, literal=literal)
+            search.best = best - 1  # only a better answer matters
+            found = search.run()
+            h[t] -= 1
+            if found + 1 < best:
+                best = found + 1
+    return best
 
 
 def quadtree6(hand: CountsLike, unseen: CountsLike | None, melds_needed: int) -> int:

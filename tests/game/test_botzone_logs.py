@@ -14,13 +14,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import SHARED
 
 from game.events import InvalidAction, PlatformFault, Response, Won
 from game.table import WALL_TILES, BotzoneTable, Stage
 from game.tiles import Notation, parse_tile
-from protocols.botzone_codec import decode_response, format_requests
+from protocols.botzone_codec import decode_response, format_request, format_requests
 
-LOG_DIR = Path("/work/shared/data/botzone-match-logs")
+LOG_DIR = SHARED / "data" / "botzone-match-logs"
 LOGS = sorted(LOG_DIR.glob("*_lite.json"))
 
 # PyMahjongGB 1.4 names the three waits differently from the judge's fan table.
@@ -52,7 +53,10 @@ def responses_of(entry: dict[str, Any]) -> list[Response]:
 def judge_entries(match: dict[str, Any]) -> list[tuple[dict[str, Any], dict[str, Any] | None]]:
     """``(judge output, the bots' answers to it)`` pairs, in log order."""
     logs = match["logs"]
-    return [(logs[k]["output"], logs[k + 1] if k + 1 < len(logs) else None) for k in range(0, len(logs), 2)]
+    return [
+        (logs[k]["output"], logs[k + 1] if k + 1 < len(logs) else None)
+        for k in range(0, len(logs), 2)
+    ]
 
 
 def tile_census(table: BotzoneTable) -> Counter[int]:
@@ -100,7 +104,7 @@ def test_requests_and_scores_match_the_platform(path: Path) -> None:
 def test_fans_match_the_judges_display(path: Path) -> None:
     match = load(path)
     table = table_of(match)
-    for output, answers in judge_entries(match):
+    for _, answers in judge_entries(match):
         if answers is not None:
             table.respond(responses_of(answers))
     final = match["logs"][-1]["output"]["display"]
@@ -145,3 +149,19 @@ def test_every_recorded_answer_was_legal(path: Path) -> None:
             assert response in table.legal_actions(seat), (table.stage, seat, response)
         table.respond(responses)
     assert table.stage is Stage.FINISHED
+
+
+@pytest.mark.parametrize("path", LOGS, ids=lambda p: p.name[:24])
+def test_events_seen_by_a_seat_are_the_requests_it_received(path: Path) -> None:
+    match = load(path)
+    table = table_of(match)
+    received: list[list[str]] = [[], [], [], []]
+    for output, answers in judge_entries(match):
+        if output["command"] == "request":
+            for seat in range(4):
+                received[seat].append(output["content"][str(seat)])
+        if answers is not None:
+            table.respond(responses_of(answers))
+    for seat in range(4):
+        seen = [format_request(e, seat) for e in table.events_seen_by(seat)]
+        assert seen == received[seat]

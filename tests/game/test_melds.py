@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from MahjongGB import MahjongFanCalculator
 
-from game.melds import Chow, ConcealedKong, Kong, Pung, pack_entries
+from game.melds import Chow, ConcealedKong, Kong, Meld, Pung, pack_entries
 from game.tiles import Notation, TileError, parse_tile
 
 
@@ -37,8 +37,12 @@ def test_adding_to_a_pung_keeps_its_provider() -> None:
 
 @pytest.mark.parametrize(
     ("middle", "claimed", "message"),
-    [("W1", "W1", "middle tile"), ("T9", "T8", "middle tile"), ("F2", "F2", "middle tile"),
-     ("W5", "W7", "cannot contain")],
+    [
+        ("W1", "W1", "middle tile"),
+        ("T9", "T8", "middle tile"),
+        ("F2", "F2", "middle tile"),
+        ("W5", "W7", "cannot contain"),
+    ],
 )
 def test_impossible_chows_are_refused(middle: str, claimed: str, message: str) -> None:
     with pytest.raises(TileError, match=message):
@@ -53,7 +57,7 @@ def test_seats_are_checked() -> None:
 
 
 def test_pack_entries_feed_the_fan_calculator() -> None:
-    melds = [Chow(t("W5"), t("W4"), 3), Pung(t("J1"), 2), ConcealedKong(t("F1"))]
+    melds: list[Meld] = [Chow(t("W5"), t("W4"), 3), Pung(t("J1"), 2), ConcealedKong(t("F1"))]
     fans = MahjongFanCalculator(
         pack=pack_entries(melds, 0),
         hand=("B1", "B2", "B3", "T5"),
