@@ -5,9 +5,15 @@ answers the last event with a legal action and the reasons for it.  One
 agent class serves every protocol; it never sees wire text.
 
 Wins under mcr-botzone are declared only when PyMahjongGB's fan total, with
-flags the seat can be sure of, reaches 8 + flowers.  Flags the seat cannot be
-sure of (the fourth tile) are taken as false: that can only lower the fan, so
-a declared win is never short of 8 on the judge's count.
+the judge's flags as the seat can know them, reaches 8 + flowers: self-drawn,
+fourth tile (the copies this seat has seen, plus the drawn one, make four —
+the judge counts discards and exposed melds the same way), about-kong,
+wall-last (the next seat's wall is empty), seat and prevalent wind.
+
+Fan awareness: under mcr-botzone the step-value search counts a completed
+hand as a win only if it reaches 8 fan (PyMahjongGB on the completion, with
+the hand's declared melds), so among discards of equal deficiency the search
+prefers those whose completions can actually be declared.
 """
 
 from __future__ import annotations
@@ -36,6 +42,7 @@ from strategy.deficiency.kernel import kernel_deficiency
 from strategy.policy import (
     Candidate,
     Choice,
+    WinCheck,
     choose_added_kong,
     choose_claim,
     choose_discard,
@@ -104,7 +111,8 @@ class Agent:
         wall_last = v.wall_left[v.next_seat(v.seat if self_drawn else (v.provider or 0))] <= 0
         fans = mcr_fans(
             hand, v.melds, v.seat, tile,
-            self_drawn=self_drawn, fourth_tile=False,
+            self_drawn=self_drawn,
+            fourth_tile=int(v.kb.known[tile]) + int(self_drawn) == 4,
             about_kong=(v.after_kong and self_drawn) or robbing,
             wall_last=wall_last, prevalent_wind=v.prevalent_wind,
             flower_count=v.kb.flowers[v.seat],
@@ -118,6 +126,29 @@ class Agent:
         if fan is None:
             return False, None
         return fan >= self.rules.min_fan + self.view.kb.flowers[self.view.seat], fan
+
+    def _fan_check(self) -> WinCheck | None:
+        """For the search's leaves: does a completed hand reach the minimum fan?"""
+        if not self.rules.special_shapes or self.rules.min_fan <= 0:
+            return None
+        v = self.view
+        cache: dict[bytes, bool] = {}
+        need = self.rules.min_fan + v.kb.flowers[v.seat]
+
+        def check(counts: np.ndarray) -> bool:
+            key = counts.tobytes()
+            hit = cache.get(key)
+            if hit is None:
+                tiles = [t for t in range(len(counts)) for _ in range(int(counts[t]))]
+                win = tiles.pop()
+                fans = mcr_fans(tiles, v.melds, v.seat, win, self_drawn=False,
+                                fourth_tile=False, about_kong=False, wall_last=False,
+                                prevalent_wind=v.prevalent_wind)
+                hit = fans is not None and sum(f.total for f in fans) >= need
+                cache[key] = hit
+            return hit
+
+        return check
 
     # ------------------------------------------------------------------ decisions
     def decide(self, deadline: Deadline | None = None) -> Decision:
@@ -141,7 +172,8 @@ class Agent:
         ok, fan = self.can_win(v.drawn, self_drawn=True)
         if ok:
             return Decision(DeclareWin(), "win", note="self-drawn", fan=fan)
-        choice = choose_discard(v.hand, v.unseen, v.melds_needed, self.rules, deadline)
+        choice = choose_discard(v.hand, v.unseen, v.melds_needed, self.rules, deadline,
+                                win_check=self._fan_check())
         legal = v.legal_actions()
         kong = choose_kong_on_draw(v.hand, v.unseen, v.melds_needed, self.rules, choice)
         if kong is not None and DeclareConcealedKong(kong.tile or 0) in legal:
