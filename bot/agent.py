@@ -121,7 +121,9 @@ class Agent:
             return None
         return sum(f.total for f in fans)
 
-    def can_win(self, tile: int, self_drawn: bool, robbing: bool = False) -> tuple[bool, int | None]:
+    def can_win(
+        self, tile: int, self_drawn: bool, robbing: bool = False
+    ) -> tuple[bool, int | None]:
         fan = self.win_fan(tile, self_drawn, robbing)
         if fan is None:
             return False, None

@@ -86,7 +86,7 @@ class BotzoneSeat:
 
 
 def _is_legal(action: Action, legal: list[Action]) -> bool:
-    return isinstance(action, DeclareWin) and DeclareWin() in legal or action in legal
+    return action in legal
 
 
 # ---------------------------------------------------------------- the stdin/stdout loop

@@ -185,7 +185,8 @@ class SeatView:
         hand = self.hand
         if asked == "draw":
             out: list[Action] = [Discard(int(t)) for t in np.nonzero(hand)[0]]
-            walls_ok = self.wall_left[self.seat] > 0 and self.wall_left[self.next_seat(self.seat)] > 0
+            own, following = self.wall_left[self.seat], self.wall_left[self.next_seat(self.seat)]
+            walls_ok = own > 0 and following > 0
             if walls_ok and self.melds_needed >= 1:
                 out += [DeclareConcealedKong(int(t)) for t in np.nonzero(hand >= 4)[0]]
                 out += [DeclareAddedKong(t) for t in self.pungs() if hand[t] >= 1]
@@ -202,9 +203,8 @@ class SeatView:
             if hand[t] >= 3:
                 out.append(ClaimKong())
             if self.next_seat(self.provider) == self.seat and t < 27:
-                r = t % 9
                 for middle in (t - 1, t, t + 1):
-                    if middle // 9 != t // 9 or not 1 <= middle % 9 <= 7 or not 0 <= r:
+                    if middle // 9 != t // 9 or not 1 <= middle % 9 <= 7:
                         continue
                     need = [x for x in (middle - 1, middle, middle + 1) if x != t]
                     if all(hand[x] >= 1 for x in need):
