@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from bot.agent import Agent, Decision
-from game.events import Action, DeclareWin
+from game.events import Action
 from game.rules import MCR_BOTZONE, Ruleset
 from protocols.botzone_codec import ProtocolError, RequestDecoder, format_response
 from strategy.knowledge import KnowledgeError
