@@ -7,7 +7,7 @@ deficiency maths reads ``melds_needed``, ``has_honours`` and
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 
 
@@ -57,17 +57,8 @@ MCR_BOTZONE = Ruleset(
     wall_layout=WallLayout.PER_SEAT,
     dead_wall=0,
 )
-MCR_BOTZONE_FLOWERS = Ruleset(
-    name="mcr-botzone-flowers",
-    tile_kinds=34,
-    flowers=True,
-    hand_size=13,
-    melds_needed=4,
-    special_shapes=True,
-    min_fan=8,
-    wall_layout=WallLayout.PER_SEAT,
-    dead_wall=0,
-)
+MCR_BOTZONE_FLOWERS = replace(MCR_BOTZONE, name="mcr-botzone-flowers", flowers=True)
+"""The 144-tile variant with flowers (BUHUA), on request."""
 TAIWAN_16 = Ruleset(
     name="taiwan-16",
     tile_kinds=34,
