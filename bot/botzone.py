@@ -21,7 +21,12 @@ from typing import TextIO
 from bot.agent import Agent, Decision
 from game.events import Action
 from game.rules import MCR_BOTZONE, Ruleset
-from protocols.botzone_codec import ProtocolError, RequestDecoder, format_response
+from protocols.botzone_codec import (
+    ProtocolError,
+    RequestDecoder,
+    format_response,
+    parse_response,
+)
 from strategy.knowledge import KnowledgeError
 from strategy.stepvalue import Deadline
 
@@ -50,9 +55,14 @@ class BotzoneSeat:
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
 
-    def observe_only(self, request: str) -> None:
-        """Apply a past request (history replay without keep-running)."""
+    def observe_only(self, request: str, response: str = "") -> None:
+        """Apply a past request and note the answer given to it (history replay)."""
         self.agent.observe(self.decoder.decode(request))
+        if response:
+            try:
+                self.agent.view.answered(parse_response(response))
+            except ProtocolError:
+                pass
 
     def answer(self, request: str) -> Answer:
         self.turns += 1
@@ -70,6 +80,7 @@ class BotzoneSeat:
             decision = self.agent.fallback(
                 f"strategy answered {decision.action!r}, which is not legal here")
         debug = decision.note if decision.method == "fallback" else ""
+        self.agent.view.answered(decision.action)
         return Answer(format_response(decision.action), debug, decision)
 
     def _decide(self) -> Decision:
@@ -135,17 +146,19 @@ def run(stdin: TextIO, stdout: TextIO, stderr: TextIO, *, rules: Ruleset = MCR_B
         if json_mode:
             obj = json.loads(first)
             requests = [str(r) for r in obj.get("requests", [])]
+            responses = [str(r) for r in obj.get("responses", [])]
         else:
             n = int(first.strip())
             history = [next(lines, "") for _ in range(2 * n - 1)]
             requests = history[0::2]
+            responses = history[1::2]
     except (ValueError, json.JSONDecodeError) as exc:
         stderr.write(f"mjbot: unreadable first input ({exc}); answering PASS\n")
         _write(stdout, "PASS", "", json_mode)
         return 0
-    for past in requests[:-1]:
+    for i, past in enumerate(requests[:-1]):
         try:
-            seat.observe_only(past)
+            seat.observe_only(past, responses[i] if i < len(responses) else "")
         except (ProtocolError, KnowledgeError, ValueError) as exc:
             stderr.write(f"mjbot: history line {past!r} skipped: {exc}\n")
     current = requests[-1] if requests else ""

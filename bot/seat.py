@@ -63,6 +63,9 @@ class SeatView:
     provider: int | None = None
     dealt: bool = False
     events: int = 0
+    own_answer: Action | None = None
+    """This seat's last answer: Botzone's ``3 p GANG`` does not name the tile of the
+    seat's own concealed kong, so the view fills it in from here."""
 
     # ------------------------------------------------------------------ events
     def observe(self, event: Event) -> None:
@@ -102,9 +105,13 @@ class SeatView:
             self._claimed(kb, melds, event.seat, [event.tile] * 3,
                           Kong(event.tile, self.provider if self.provider is not None else 0))
         elif isinstance(event, ConcealedKonged):
-            if event.seat == me and event.tile is not None:
-                kb.own_concealed_kong(event.tile)
-                melds.append(ConcealedKong(event.tile))
+            tile = event.tile
+            if event.seat == me and tile is None and isinstance(self.own_answer,
+                                                                  DeclareConcealedKong):
+                tile = self.own_answer.tile
+            if event.seat == me and tile is not None:
+                kb.own_concealed_kong(tile)
+                melds.append(ConcealedKong(tile))
             else:
                 kb.seen_concealed_kong(event.tile)
         elif isinstance(event, KongAdded):
@@ -119,6 +126,10 @@ class SeatView:
         self.last_event = event
         self.events += 1
         self._track_play(event, was_kong)
+
+    def answered(self, action: Action) -> None:
+        """Remember what this seat answered (the next request may leave out its tile)."""
+        self.own_answer = action
 
     def _claimed(self, kb: KnowledgeBase, melds: list[Meld], seat: int, from_hand: list[int],
                  meld: Meld) -> None:

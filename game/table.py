@@ -319,7 +319,7 @@ class BotzoneTable:
         """Every request ``seat`` has received, in order: the history as it saw it."""
         _check_seat(seat)
         seen = tuple(
-            _as_seen_by(e, seat)
+            as_seen_by(e, seat)
             for e in self._history
             if not (isinstance(e, Dealt) and e.seat != seat)
         )
@@ -723,7 +723,7 @@ class BotzoneTable:
             return SeatAssigned(seat, self.prevalent_wind)
         if self._stage is Stage.DEALING:
             return Dealt(seat, self._seats[seat].dealt)
-        return _as_seen_by(self._history[-1], seat)
+        return as_seen_by(self._history[-1], seat)
 
     def _public(self, seat: int) -> PublicSeat:
         state = self._seats[seat]
@@ -743,7 +743,8 @@ def _check_seat(seat: int) -> None:
         raise ValueError(f"seat {seat} is outside 0-3")
 
 
-def _as_seen_by(event: Event, viewer: int) -> Event:
+def as_seen_by(event: Event, viewer: int) -> Event:
+    """``event`` as ``viewer`` is shown it: another seat's drawn tile and concealed kong hidden."""
     if isinstance(event, Drew) and event.seat != viewer:
         return Drew(event.seat, None)
     if isinstance(event, ConcealedKonged) and event.seat != viewer:

@@ -387,8 +387,8 @@ def quadtree4(hand: CountsLike, melds_needed: int, *, literal: bool = False) -> 
     10 tiles alone finds 2).  The paper proves its leaf rules for suits-only
     hands; with honours a leaf with empty holders is refined exactly (as in
     :func:`quadtree6`).  ``literal=True`` applies the rules everywhere, and
-    then e.g. 7m7m 1s1s1s EEEE SSSS 5z (4 melds) gets 2 where the
-    deficiency is 3: no remainder tile can seed the fourth meld.
+    then e.g. 44p 4444z 6666z 7777z (4 melds) gets 2 where the deficiency
+    is 3: no remainder tile (the fourth copy of an honour) can seed a meld.
     """
     h, _ = _prepare(hand, None, melds_needed)
     if sum(h) == 3 * melds_needed + 2:
