@@ -11,6 +11,7 @@ reason goes to stderr (JSON: the debug field), never to the answer line.
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import json
 import sys
 import time
@@ -59,10 +60,8 @@ class BotzoneSeat:
         """Apply a past request and note the answer given to it (history replay)."""
         self.agent.observe(self.decoder.decode(request))
         if response:
-            try:
+            with contextlib.suppress(ProtocolError):
                 self.agent.view.answered(parse_response(response))
-            except ProtocolError:
-                pass
 
     def answer(self, request: str) -> Answer:
         self.turns += 1

@@ -18,7 +18,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "bench": ("bench", "benchmarks that print a table (and --json)"),
     "play": ("play", "play on a platform (Botzone stdin/stdout)"),
     "selfplay": ("selfplay", "in-process games between named players, with statistics"),
-    "replay": ("replay", "rebuild a seat's view from a record or a Botzone log and re-ask the agent"),
+    "replay": ("replay", "rebuild a seat's view from a record or a Botzone log; re-ask the agent"),
 }
 
 

@@ -14,6 +14,7 @@ the agent what it would play now, with its reasons.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from dataclasses import dataclass
@@ -127,10 +128,9 @@ def replay(lines: list[tuple[str, str]], budget: int = 20_000) -> list[Turn]:
         if agent.view.asked() != "none":
             ours = agent.decide(Deadline(budget=budget))
         if played:
-            try:  # the view follows what was played, not what today's agent would play
+            # the view follows what was played, not what today's agent would play
+            with contextlib.suppress(ProtocolError):
                 agent.view.answered(parse_response(played))
-            except ProtocolError:
-                pass
         turns.append(Turn(i, request, played, ours, format_tiles(np.repeat(
             np.arange(34), agent.view.hand).tolist()), agent.view.kb.unseen_total()))
     return turns
