@@ -56,6 +56,8 @@ class Candidate:
     delta: int | None = None
     work: int = 0
     """Kernel calls spent on this candidate."""
+    time_us: float | None = None
+    """Wall time spent on this candidate, when the deadline was handed a clock."""
     note: str = ""
 
     def describe(self) -> str:
@@ -63,8 +65,10 @@ class Candidate:
         dfn = "∞" if self.deficiency >= UNREACHABLE else str(self.deficiency)
         value = "-" if self.value is None else f"{self.value:.4f}"
         delta_s = "-" if self.delta is None else str(self.delta)
+        spent = "" if self.time_us is None else f", {self.time_us:.0f} µs"
         return (f"{self.action}{tile}: deficiency {dfn}, val {value}, chance {self.chance:.4f}, "
-                f"δ {delta_s}, work {self.work}{' (' + self.note + ')' if self.note else ''}")
+                f"δ {delta_s}, work {self.work}{spent}"
+                f"{' (' + self.note + ')' if self.note else ''}")
 
 
 @dataclass(frozen=True)
@@ -146,16 +150,21 @@ def choose_discard(
     _require_size(hand, 3 * melds + 2, "a discard")
     deadline = deadline or Deadline()
     total = int(unseen.sum())
+    clock = deadline.clock
+    spent: dict[int, float] = {}
     h = hand.copy()
     rows: list[tuple[int, int, float]] = []
     for kind in np.nonzero(hand)[0]:
         i = int(kind)
+        t0 = clock() if clock is not None else 0.0
         h[i] -= 1
         d = shape_deficiency_fast(h, unseen, melds, rules)
         d_regular, ways = completion_ways(h, unseen, melds)
         chance = chance_estimate(int(d_regular), float(ways), total, False)
         h[i] += 1
         rows.append((i, d, chance))
+        if clock is not None:
+            spent[i] = (clock() - t0) * 1e6
     best_d = min(r[1] for r in rows)
     deltas = delta(hand, unseen, melds) if with_delta and best_d < UNREACHABLE else {}
     values: dict[int, float] = {}
@@ -172,12 +181,15 @@ def choose_discard(
             while True:
                 for i in order:
                     before = deadline.spent
+                    t0 = clock() if clock is not None else 0.0
                     h[i] -= 1
                     try:
                         values[i] = float(search.partial(h, unseen, horizon))
                     finally:
                         h[i] += 1
                     work[i] = work.get(i, 0) + deadline.spent - before
+                    if clock is not None:
+                        spent[i] = spent.get(i, 0.0) + (clock() - t0) * 1e6
                 # deepen by one change to break a tie at the top (Example 3: D5 and D9)
                 top = max(values[i] for i in order)
                 tied = [i for i in order if values[i] == top]
@@ -189,7 +201,8 @@ def choose_discard(
             finished = False
             method = "search (cut by deadline)"
     candidates = tuple(
-        Candidate("discard", i, d, values.get(i), chance, deltas.get(i), work.get(i, 0))
+        Candidate("discard", i, d, values.get(i), chance, deltas.get(i), work.get(i, 0),
+                  spent.get(i))
         for i, d, chance in rows
     )
     chosen = min(candidates, key=_rank_key)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from dataclasses import asdict
 
 import numpy as np
@@ -13,6 +14,7 @@ from bot.commands.deficiency import parse_unseen
 from game.rules import RULESETS, get_ruleset
 from game.tiles import Notation, TileError, counts_of, parse_counts, parse_tiles, tile_name
 from strategy.policy import Choice, PolicyError, choose_claim, choose_discard
+from strategy.stepvalue import Deadline
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -65,11 +67,12 @@ def run(args: argparse.Namespace) -> int:
             bad = int(np.nonzero(unseen < 0)[0][0])
             raise TileError(f"more than four {tile_name(bad)} between hand, melds and claim")
         melds_needed = rules.melds_needed - len(meld_groups)
+        deadline = Deadline(clock=time.perf_counter, until=time.perf_counter() + 5.0)
         if claim is None:
-            choice = choose_discard(hand, unseen, melds_needed, rules)
+            choice = choose_discard(hand, unseen, melds_needed, rules, deadline)
         else:
             choice = choose_claim(hand, unseen, melds_needed, rules, claim,
-                                  can_chow=args.from_left, can_win=False)
+                                  can_chow=args.from_left, can_win=False, deadline=deadline)
     except (TileError, PolicyError, ValueError) as exc:
         print(f"mjbot advise: {exc}", file=sys.stderr)
         return 2

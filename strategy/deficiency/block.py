@@ -44,16 +44,24 @@ import numpy as np
 from strategy.deficiency.kernel import ERR_SIZE, UNREACHABLE
 from strategy.jit import HAVE_NUMBA, njit
 
-__all__ = ["UNREACHABLE", "block_deficiency", "block_deficiency_py", "block_type_set"]
+__all__ = [
+    "UNREACHABLE",
+    "block_deficiency",
+    "block_deficiency_py",
+    "block_type_set",
+    "decide",
+    "kb_blocks",
+]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-if HAVE_NUMBA:
-    from numba.extending import register_jitable as _inline_helper
-else:  # pragma: no cover - exercised without numba
+def _inline_helper(func: F) -> F:
+    """Plain Python that numba compiles inline when a jitted caller uses it."""
+    if HAVE_NUMBA:
+        from numba.extending import register_jitable
 
-    def _inline_helper(func: F) -> F:
-        return func
+        return register_jitable(func)  # type: ignore[no-any-return]
+    return func
 
 
 PAPER_INFINITY = 100
@@ -377,6 +385,36 @@ def _kb_attributes(kb: np.ndarray) -> int:
 
 
 @_inline_helper
+def _block_end(hand: np.ndarray, kb: np.ndarray, base: int, width: int, suited: bool,
+               lo: int) -> int:
+    """The last rank of the KB-block (definition 14) that starts at rank ``lo`` of a suit.
+
+    Neighbouring hand kinds are KB-connected when a chow holds both and its
+    third tile is in the hand or the KB; blocks are runs of such neighbours
+    (a kind between two connected kinds is connected to both).  Honours are
+    blocks of one kind.
+    """
+    hi = lo
+    if not suited:
+        return hi
+    while True:
+        nxt = hi + 1
+        while nxt < width and hand[base + nxt] == 0:
+            nxt += 1
+        if nxt >= width or nxt - hi > 2:
+            return hi
+        if nxt - hi == 1:
+            below = hi >= 1 and (hand[base + hi - 1] > 0 or kb[base + hi - 1] > 0)
+            above = nxt <= 7 and (hand[base + nxt + 1] > 0 or kb[base + nxt + 1] > 0)
+            linked = below or above
+        else:
+            linked = kb[base + hi + 1] > 0
+        if not linked:
+            return hi
+        hi = nxt
+
+
+@_inline_helper
 def _global_types(
     hand: np.ndarray, kb: np.ndarray, melds: int, acc: np.ndarray
 ) -> int:
@@ -392,8 +430,7 @@ def _global_types(
         base = 9 * s
         width = 9 if s < 3 else 7
         suited = s < 3
-        for i in range(_LOCAL):
-            k[i] = 0
+        k[:] = 0
         for r in range(width):
             k[_PAD + r] = kb[base + r]
         r = 0
@@ -402,41 +439,42 @@ def _global_types(
                 r += 1
                 continue
             lo = r
-            hi = r
-            if suited:  # extend while the next hand kind is KB-connected (definition 14)
-                while True:
-                    nxt = hi + 1
-                    while nxt < width and hand[base + nxt] == 0:
-                        nxt += 1
-                    if nxt >= width or nxt - hi > 2:
-                        break
-                    if nxt - hi == 1:
-                        below = hi - 1 >= 0 and (hand[base + hi - 1] > 0 or kb[base + hi - 1] > 0)
-                        above = nxt + 1 < 9 and (hand[base + nxt + 1] > 0
-                                                 or kb[base + nxt + 1] > 0)
-                        linked = below or above
-                    else:
-                        linked = kb[base + hi + 1] > 0
-                    if not linked:
-                        break
-                    hi = nxt
-            for i in range(_LOCAL):
-                c[i] = 0
+            hi = _block_end(hand, kb, base, width, suited, lo)
+            c[:] = 0
             for q in range(lo, hi + 1):
                 c[_PAD + q] = hand[base + q]
-            for i in range(_N_CODES):
-                seen[i] = False
+            seen[:] = False
             n_loc = _block_types(c, k, _PAD + lo, _PAD + hi, suited, melds, seen, loc)
-            for i in range(_N_CODES):
-                seen[i] = False
+            seen[:] = False
             n_acc = _join(acc, n_acc, loc, n_loc, melds, seen, tmp)
-            for i in range(n_acc):
-                acc[i] = tmp[i]
+            acc[:n_acc] = tmp[:n_acc]
             r = hi + 1
     return n_acc
 
 
-def block_type_set(hand: np.ndarray, unseen: np.ndarray, melds_needed: int) -> list[tuple[int, ...]]:
+def kb_blocks(hand: np.ndarray, unseen: np.ndarray) -> list[list[int]]:
+    """The KB-blocks of a hand (definition 14) as lists of tile indices, one per copy."""
+    h = np.asarray(hand, dtype=np.int64)
+    kb = np.zeros(34, np.int64)
+    if h.shape[0] != 34 or _unseen_vector(h, np.asarray(unseen, dtype=np.int64), kb) != 0:
+        raise ValueError("hand and unseen must be compatible count vectors of 34")
+    out = []
+    for s in range(4):
+        base, width = 9 * s, (9 if s < 3 else 7)
+        r = 0
+        while r < width:
+            if h[base + r] == 0:
+                r += 1
+                continue
+            hi = _block_end(h, kb, base, width, s < 3, r)
+            out.append([base + q for q in range(r, hi + 1) for _ in range(int(h[base + q]))])
+            r = hi + 1
+    return out
+
+
+def block_type_set(
+    hand: np.ndarray, unseen: np.ndarray, melds_needed: int
+) -> list[tuple[int, ...]]:
     """The global type set (m, n, p, e, re, rm, em) of Alg. 2, sorted; for tests and study."""
     h = np.asarray(hand, dtype=np.int64)
     kb = np.zeros(34, np.int64)

@@ -158,10 +158,9 @@ def brute_deficiency(
     did not decide.  Raises :class:`TileError` on a bad vector or hand size.
     """
     h = _as_vector(hand, "hand")
-    if unseen is None or len(unseen) == 0:
-        kb = [4 - n for n in h]
-    else:
-        kb = _as_vector(unseen, "unseen")
+    kb = (
+        [4 - n for n in h] if unseen is None or len(unseen) == 0 else _as_vector(unseen, "unseen")
+    )
     for t in range(NUM_KINDS):
         if h[t] + kb[t] > 4:
             raise TileError(

@@ -5,7 +5,8 @@ meld holders and one eye holder, filled from the hand's tiles in sorted
 order, the tiles left over forming the remainder.  By Theorem 2 of that
 paper the deficiency is the least cost (missing tiles) over all
 p-decompositions; the search builds them as a tree whose node acts on the
-first unprocessed tile ``a``.
+first unprocessed tile ``a`` of S, depth first, a branch being cut when its
+bound cannot beat the best value found (the paper's ``val``).
 
 :func:`quadtree4` — the paper's quadtree, hand only (definition 8: any tile
 may come in while no kind exceeds four).  Four children: pass ``a``; a chow
@@ -16,9 +17,9 @@ together with no kind above four) or when S is empty; then the paper's leaf
 rules refine the empty holders from the remainder: by Corollary 2 each empty
 holder saves one tile when the eye holder is filled or four or more tiles
 remain; otherwise only the eye is empty and it saves one unless every
-remainder tile is a kind the hand already holds four of (the kong
-exception).  Honours take no chows; ``m`` is 1-5 and 3m+1-tile hands use the
-same costs (missing tiles of a 3m+2-tile completion).
+remainder tile is a kind the hand holds four of (the kong exception).
+Generalised here to 0-5 melds and honours (no chows); a 3m+1-tile hand
+draws first (see :func:`quadtree4` for what the tests found).
 
 :func:`quadtree6` — the 6-ary tree of Yan, Li & Li, "A Fast Algorithm for
 Computing the Deficiency Number of a Mahjong Hand", Sec. 6, knowledge-aware
@@ -31,10 +32,10 @@ hand C never holds more of a kind than hand plus KB (the tiles brought in all
 come from the KB, and a changed-out tile never returns), and each empty
 holder is either seeded with one remainder tile plus KB tiles or made wholly
 from KB tiles.  The leaf value |C| - |tiles kept| is never below the true
-cost of reaching C, and the leaf that keeps exactly C ∩ H reaches it, so
-the minimum is the knowledge-aware deficiency.  Passing a copy of ``a``
-means the rest of its copies are passed too (a pure symmetry cut: tiles of
-one kind are interchangeable).
+cost |C - H| of reaching C, and the leaf that keeps exactly C ∩ H reaches
+it, so the minimum is the knowledge-aware deficiency, for 3m+1 and 3m+2
+hands alike.  Passing a copy of ``a`` means the rest of its copies are
+passed too (a pure symmetry cut: copies of a kind are interchangeable).
 
 Both are plain Python: the slow, exhaustive baselines of the benchmark.
 """
@@ -109,14 +110,13 @@ def _meld_options(t: int) -> list[Group]:
     r = _rank(t)
     if r >= 0:
         for lo in (t - 2, t - 1, t):
-            if lo // 9 == t // 9 and 0 <= _rank(lo) <= 6 and lo >= 0:
+            if lo >= 0 and lo // 9 == t // 9 and _rank(lo) <= 6:
                 out.append((lo, lo + 1, lo + 2))
     return out
 
 
-_ALL_MELDS: list[Group] = [(t, t, t) for t in range(NUM_KINDS)] + [
-    (t, t + 1, t + 2) for t in range(NUM_SUITED) if _rank(t) <= 6
-]
+_ALL_MELDS: list[Group] = [(t, t, t) for t in range(NUM_KINDS)]
+_ALL_MELDS += [(t, t + 1, t + 2) for t in range(NUM_SUITED) if _rank(t) <= 6]
 
 
 class _Search:
@@ -183,7 +183,7 @@ class _Search:
         self.n_R -= 1
 
     def _actions(self, a: int, r: int) -> list[Group]:
-        """Groups to place at the first tile ``a``, melds first; ``(a, a)`` first is the eye."""
+        """Groups to place at the first tile ``a``, melds first; ``(-1, a)`` stands for the eye."""
         S, kb = self.S, self.kb
         out: list[Group] = []
         free = len(self.groups) < self.melds
@@ -380,15 +380,18 @@ def quadtree4(hand: CountsLike, melds_needed: int, *, literal: bool = False) -> 
     the production kernel reads an empty KB.  ``melds_needed`` is 0-5; the
     hand holds 3m+1 or 3m+2 tiles.
 
-    The paper's tree and rules are for 14-tile hands: a 3m+1-tile hand first
-    draws each tile it can (definition 9 for 13-tiles), because the tree
-    never splits ``a a+1`` from an ``a+2`` it holds and so misses completions
-    such as 5 66 7777 88 9 + 4 (456 678 789 77: deficiency 1, the tree on the
-    10 tiles alone finds 2).  The paper proves its leaf rules for suits-only
-    hands; with honours a leaf with empty holders is refined exactly (as in
-    :func:`quadtree6`).  ``literal=True`` applies the rules everywhere, and
-    then e.g. 44p 4444z 6666z 7777z (4 melds) gets 2 where the deficiency
-    is 3: no remainder tile (the fourth copy of an honour) can seed a meld.
+    Not exact everywhere, because the tree never splits ``a a+1`` from an
+    ``a+2`` in S: the one-suit hands 2222 5 66 7777 88 9 and
+    1111 5 66 7777 88 9 have deficiency 1 (change a 2 or a 1 for a 4:
+    222 456 678 789 77) and the tree finds 2 — the only two of the 118,800
+    one-suit 14-tile hands.  A 3m+1-tile hand therefore first draws each
+    tile it can (definition 9 for 13-tiles): on its own tiles the tree would
+    miss e.g. 5 66 7777 88 9 + 4.  The paper proves its leaf rules for
+    suits-only hands; with honours a leaf with empty holders is refined
+    exactly (as in :func:`quadtree6`).  ``literal=True`` applies the rules
+    everywhere, and then e.g. 44p 4444z 6666z 7777z (4 melds) gets 2 where
+    the deficiency is 3: no remainder tile (the fourth copy of an honour)
+    can seed a meld.
     """
     h, _ = _prepare(hand, None, melds_needed)
     if sum(h) == 3 * melds_needed + 2:
