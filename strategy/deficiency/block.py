@@ -23,10 +23,21 @@ Pseudocode line 5 of Alg. 1 reads ``m + n > 4`` twice; the outer test is
 ``m + n >= 4`` (Lemma 3 covers m + n >= 4, and m + n = 4 with e = 0 would
 otherwise fall through).
 
-Theorem 3 claims the result is exact when the deficiency is at most 4 and
-never above it otherwise; the tests measure both claims against the exact
-kernel.  The answer is the algorithm's: its "100" (no type can be completed)
-becomes :data:`UNREACHABLE`.
+Theorem 3 claims the result is never above the deficiency and equal to it
+when the deficiency is at most 4.  Against the exact kernel (see the tests)
+the first half held on every sample, the second does not always: a type
+checks each pmeld against the KB on its own, so pmelds waiting on the last
+unseen copy of one tile are all priced at one change.  E.g. 1224899s with
+22344488s unseen, two melds needed: 12 and 24 both wait on the one 3s, the
+algorithm says 2, the deficiency is 3 (in the paper's own setting:
+1222235689s 4669p, unseen 1567888s 114455779p, 2 against 3).  With every
+copy unseen (hand only) it matched the kernel on every sample.  The answer
+is the algorithm's: its "100" (no type can be completed) becomes
+:data:`UNREACHABLE`.
+
+The em attribute of a block needs e = 0 in that block (Sec. 4.3); Alg. 3
+then joins em without looking at e, which only matters for types with an
+incompletable pair, where Decide never reads em.
 
 Hot parts run under numba's nopython mode (count vectors and type codes in
 numpy arrays); the helpers are plain Python that numba compiles inline, so
@@ -54,6 +65,7 @@ __all__ = [
 ]
 
 F = TypeVar("F", bound=Callable[..., Any])
+
 
 def _inline_helper(func: F) -> F:
     """Plain Python that numba compiles inline when a jitted caller uses it."""
@@ -188,9 +200,8 @@ def _block_types(
     """
     limit = melds + 1
     rem = np.zeros(_LOCAL, np.int64)
-    depth_cap = 24
+    depth_cap = 24  # at most M + 1 groups and ten rank steps
     st_r = np.zeros(depth_cap, np.int64)
-    st_floor = np.zeros(depth_cap, np.int64)
     st_cursor = np.zeros(depth_cap, np.int64)
     st_applied = np.full(depth_cap, -1, np.int64)
     st_passed = np.zeros(depth_cap, np.int64)
@@ -245,8 +256,9 @@ def _block_types(
                 if cur == 0:
                     ok = suited and m + n < limit and c[r + 1] > 0 and c[r + 2] > 0
                 elif cur == 1:
-                    ok = (suited and m + n < limit and c[r + 1] > 0
-                          and (k[r - 1] > 0 or k[r + 2] > 0))
+                    ok = (
+                        suited and m + n < limit and c[r + 1] > 0 and (k[r - 1] > 0 or k[r + 2] > 0)
+                    )
                 elif cur == 2:
                     ok = suited and m + n < limit and c[r + 2] > 0 and k[r + 1] > 0
                 elif cur == 3:
@@ -285,7 +297,6 @@ def _block_types(
             st_cursor[depth] = cur
             depth += 1
             st_r[depth] = r
-            st_floor[depth] = child
             st_cursor[depth] = child
             st_applied[depth] = -1
         elif cur <= 5:  # pass: the copies left go to the remainder
@@ -296,7 +307,6 @@ def _block_types(
             st_cursor[depth] = 6
             depth += 1
             st_r[depth] = r + 1
-            st_floor[depth] = 0
             st_cursor[depth] = 0
             st_applied[depth] = -1
         else:
@@ -335,15 +345,14 @@ def _join(
             m = x_m + y_rest // 98
             if e > 1 or m + n > limit or (m + n == limit and p == 0):
                 continue
-            if p > 6 or n > 6 or m > 6:  # pragma: no cover - excluded by m + n <= 6
-                continue
             em = 0
             if (x_bits & 1) == 1 and (y_bits & 6) == 0:
                 em = 1
             if (y_bits & 1) == 1 and (x_bits & 6) == 0:
                 em = 1
-            code = encode_type(m, n, p, e, ((x_bits | y_bits) >> 2) & 1,
-                               ((x_bits | y_bits) >> 1) & 1, em)
+            code = encode_type(
+                m, n, p, e, ((x_bits | y_bits) >> 2) & 1, ((x_bits | y_bits) >> 1) & 1, em
+            )
             count = _add_code(code, seen, out, count)
     return count
 
@@ -385,8 +394,9 @@ def _kb_attributes(kb: np.ndarray) -> int:
 
 
 @_inline_helper
-def _block_end(hand: np.ndarray, kb: np.ndarray, base: int, width: int, suited: bool,
-               lo: int) -> int:
+def _block_end(
+    hand: np.ndarray, kb: np.ndarray, base: int, width: int, suited: bool, lo: int
+) -> int:
     """The last rank of the KB-block (definition 14) that starts at rank ``lo`` of a suit.
 
     Neighbouring hand kinds are KB-connected when a chow holds both and its
@@ -415,9 +425,7 @@ def _block_end(hand: np.ndarray, kb: np.ndarray, base: int, width: int, suited: 
 
 
 @_inline_helper
-def _global_types(
-    hand: np.ndarray, kb: np.ndarray, melds: int, acc: np.ndarray
-) -> int:
+def _global_types(hand: np.ndarray, kb: np.ndarray, melds: int, acc: np.ndarray) -> int:
     """Alg. 2, lines 1-16: the joined type set of all KB-blocks, written to ``acc``."""
     c = np.zeros(_LOCAL, np.int64)
     k = np.zeros(_LOCAL, np.int64)
@@ -485,8 +493,17 @@ def block_type_set(
     out = []
     for code in acc[:size].tolist():
         bits, rest = code & 7, code >> 3
-        out.append((rest // 98, (rest // 14) % 7, (rest // 2) % 7, rest % 2,
-                    bits >> 2, (bits >> 1) & 1, bits & 1))
+        out.append(
+            (
+                rest // 98,
+                (rest // 14) % 7,
+                (rest // 2) % 7,
+                rest % 2,
+                bits >> 2,
+                (bits >> 1) & 1,
+                bits & 1,
+            )
+        )
     return sorted(out)
 
 
@@ -495,9 +512,10 @@ def _block_deficiency(hand: np.ndarray, unseen: np.ndarray, melds_needed: int) -
 
     ``hand`` is a count vector of 34; ``unseen`` the KB (34 or 27 entries, or
     empty for every copy not in the hand).  Returns the algorithm's answer
-    (exact when the deficiency is at most 4, Theorem 3), :data:`UNREACHABLE`
-    for its 100, :data:`ERR_SIZE` for a bad size, or ``-(1 + t)`` for a tile
-    with a negative count or more than four copies between hand and KB.
+    (Theorem 3 promises it exact up to deficiency 4; the module docstring
+    says where it is not), :data:`UNREACHABLE` for its 100,
+    :data:`ERR_SIZE` for a bad size, or ``-(1 + t)`` for a tile with a
+    negative count or more than four copies between hand and KB.
     """
     if hand.shape[0] != 34:
         return ERR_SIZE
@@ -522,8 +540,18 @@ def _block_deficiency(hand: np.ndarray, unseen: np.ndarray, melds_needed: int) -
         code = acc[i]
         bits = code & 7
         rest = code >> 3
-        cost = decide(rest // 98, (rest // 14) % 7, (rest // 2) % 7, rest % 2,
-                      bits >> 2, (bits >> 1) & 1, bits & 1, ke, km, melds_needed)
+        cost = decide(
+            rest // 98,
+            (rest // 14) % 7,
+            (rest // 2) % 7,
+            rest % 2,
+            bits >> 2,
+            (bits >> 1) & 1,
+            bits & 1,
+            ke,
+            km,
+            melds_needed,
+        )
         if cost == 0:
             return 0
         if cost < best:

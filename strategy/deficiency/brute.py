@@ -11,8 +11,9 @@ never returns to the KB.
 
 :func:`brute_deficiency` is a breadth-first search over exactly these
 changes.  It is meant for small cases (few tiles, one or two suits, small
-``melds_needed``) and knows nothing of melds beyond :func:`is_complete`, so it
-is an independent oracle for the other implementations.
+``melds_needed``) and knows nothing of melds beyond :func:`is_complete` (which
+splits a hand by suit and remembers each suit's verdict), so it is an
+independent oracle for the other implementations.
 
 Visited set.  States are keyed by the hand alone.  A hand h is first met at
 depth |(h - H0)+| (each change brings in one tile), and at that depth the tiles
@@ -158,9 +159,7 @@ def brute_deficiency(
     did not decide.  Raises :class:`TileError` on a bad vector or hand size.
     """
     h = _as_vector(hand, "hand")
-    kb = (
-        [4 - n for n in h] if unseen is None or len(unseen) == 0 else _as_vector(unseen, "unseen")
-    )
+    kb = [4 - n for n in h] if unseen is None or len(unseen) == 0 else _as_vector(unseen, "unseen")
     for t in range(NUM_KINDS):
         if h[t] + kb[t] > 4:
             raise TileError(
