@@ -74,7 +74,8 @@ def time_each(fn: Callable[[int], int], n: int) -> tuple[list[float], list[int]]
 
 def optional_methods() -> dict[str, tuple[bool, Callable[[np.ndarray, np.ndarray], int], int]]:
     """name -> (knowledge aware, fn(hand, unseen), sample cap) for the papers' algorithms."""
-    from strategy.deficiency import block, quadtree
+    import strategy.deficiency.block as block
+    import strategy.deficiency.quadtree as quadtree
 
     return {
         "quadtree 6-ary (Python)": (True, lambda h, u: quadtree.quadtree6(h, u, 4), 60),
