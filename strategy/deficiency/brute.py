@@ -124,7 +124,8 @@ def _key_complete(key: int) -> bool:
     return pairs == 1
 
 
-def _as_vector(values: CountsLike, what: str) -> list[int]:
+def as_count_list(values: CountsLike, what: str) -> list[int]:
+    """A 27- or 34-entry count vector as a list of 34 ints, each 0-4 (the error names the tile)."""
     arr = np.asarray(values, dtype=np.int64)
     if arr.ndim != 1 or arr.shape[0] not in (NUM_SUITED, NUM_KINDS):
         raise TileError(f"{what} must be a count vector of 27 or 34 entries")
@@ -137,10 +138,29 @@ def _as_vector(values: CountsLike, what: str) -> list[int]:
 
 def is_complete(counts: CountsLike, melds: int) -> bool:
     """Is ``counts`` exactly ``melds`` melds (pongs, or chows within a suit) and one pair?"""
-    c = _as_vector(counts, "hand")
+    c = as_count_list(counts, "hand")
     if sum(c) != 3 * melds + 2:
         return False
     return _key_complete(sum(n << (_BITS * t) for t, n in enumerate(c)))
+
+
+def prepare_lists(
+    hand: CountsLike, unseen: CountsLike | None, melds_needed: int
+) -> tuple[list[int], list[int]]:
+    """Hand and unseen counts as lists, checked: at most four of a tile between them, and
+    3m+1 or 3m+2 tiles for m = ``melds_needed`` (0-5).  ``unseen`` None or empty = full KB."""
+    h = as_count_list(hand, "hand")
+    kb = [4 - n for n in h] if unseen is None or len(unseen) == 0 else as_count_list(
+        unseen, "unseen")
+    for t in range(NUM_KINDS):
+        if h[t] + kb[t] > 4:
+            raise TileError(
+                f"hand ({h[t]}) and unseen ({kb[t]}) hold {h[t] + kb[t]} of {tile_name(t)}"
+            )
+    total = sum(h)
+    if not 0 <= melds_needed <= 5 or total not in (3 * melds_needed + 1, 3 * melds_needed + 2):
+        raise TileError(f"a hand of {total} tiles cannot need {melds_needed} melds")
+    return h, kb
 
 
 def brute_deficiency(
@@ -158,17 +178,9 @@ def brute_deficiency(
     when ``max_depth`` changes (the first draw of a 3m+1 hand counts as one)
     did not decide.  Raises :class:`TileError` on a bad vector or hand size.
     """
-    h = _as_vector(hand, "hand")
-    kb = [4 - n for n in h] if unseen is None or len(unseen) == 0 else _as_vector(unseen, "unseen")
-    for t in range(NUM_KINDS):
-        if h[t] + kb[t] > 4:
-            raise TileError(
-                f"hand ({h[t]}) and unseen ({kb[t]}) hold {h[t] + kb[t]} of {tile_name(t)}"
-            )
+    h, kb = prepare_lists(hand, unseen, melds_needed)
     target = 3 * melds_needed + 2
     total = sum(h)
-    if melds_needed < 0 or total not in (target - 1, target):
-        raise TileError(f"a hand of {total} tiles cannot need {melds_needed} melds")
 
     weight = [1 << (_BITS * t) for t in range(NUM_KINDS)]
     active = [t for t in range(NUM_KINDS) if h[t] > 0 or kb[t] > 0]

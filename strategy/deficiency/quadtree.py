@@ -44,9 +44,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
-
-from game.tiles import NUM_KINDS, NUM_SUITED, Counts, TileError, tile_name
+from game.tiles import NUM_KINDS, NUM_SUITED, Counts
+from strategy.deficiency.brute import prepare_lists
 from strategy.deficiency.kernel import UNREACHABLE
 
 __all__ = ["UNREACHABLE", "quadtree4", "quadtree6"]
@@ -58,33 +57,6 @@ Group = tuple[int, ...]
 def _rank(t: int) -> int:
     """0-8 for a suited tile, -1 for an honour."""
     return t % 9 if t < NUM_SUITED else -1
-
-
-def _vector(values: CountsLike, what: str) -> list[int]:
-    arr = np.asarray(values, dtype=np.int64)
-    if arr.ndim != 1 or arr.shape[0] not in (NUM_SUITED, NUM_KINDS):
-        raise TileError(f"{what} must be a count vector of 27 or 34 entries")
-    out = [int(x) for x in arr] + [0] * (NUM_KINDS - arr.shape[0])
-    for t, n in enumerate(out):
-        if not 0 <= n <= 4:
-            raise TileError(f"{what} holds {n} of {tile_name(t)}")
-    return out
-
-
-def _prepare(
-    hand: CountsLike, unseen: CountsLike | None, melds_needed: int
-) -> tuple[list[int], list[int]]:
-    h = _vector(hand, "hand")
-    kb = [4 - n for n in h] if unseen is None or len(unseen) == 0 else _vector(unseen, "unseen")
-    for t in range(NUM_KINDS):
-        if h[t] + kb[t] > 4:
-            raise TileError(
-                f"hand ({h[t]}) and unseen ({kb[t]}) hold {h[t] + kb[t]} of {tile_name(t)}"
-            )
-    total = sum(h)
-    if not 0 <= melds_needed <= 5 or total not in (3 * melds_needed + 1, 3 * melds_needed + 2):
-        raise TileError(f"a hand of {total} tiles cannot need {melds_needed} melds")
-    return h, kb
 
 
 def _fills(group: Group) -> list[Group]:
@@ -393,7 +365,7 @@ def quadtree4(hand: CountsLike, melds_needed: int, *, literal: bool = False) -> 
     the deficiency is 3: no remainder tile (the fourth copy of an honour)
     can seed a meld.
     """
-    h, _ = _prepare(hand, None, melds_needed)
+    h, _ = prepare_lists(hand, None, melds_needed)
     if sum(h) == 3 * melds_needed + 2:
         return _Search(h, [4 - n for n in h], melds_needed, six=False, literal=literal).run()
     best = UNREACHABLE
@@ -416,5 +388,5 @@ def quadtree6(hand: CountsLike, unseen: CountsLike | None, melds_needed: int) ->
     every copy not in the hand.  Returns :data:`UNREACHABLE` when the KB
     cannot complete the hand.
     """
-    h, kb = _prepare(hand, unseen, melds_needed)
+    h, kb = prepare_lists(hand, unseen, melds_needed)
     return _Search(h, kb, melds_needed, six=True).run()
