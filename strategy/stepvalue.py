@@ -59,12 +59,6 @@ class Deadline:
             raise OutOfTime
 
 
-def _dfncy(hand: Counts, unseen: Counts, melds: int, deadline: Deadline | None) -> int:
-    if deadline is not None:
-        deadline.tick()
-    return int(kernel_deficiency(hand, unseen, melds))
-
-
 @njit()
 def delta_vector(hand: np.ndarray, unseen: np.ndarray, melds: int, out: np.ndarray) -> None:
     """out[i] = δ(i) (eq. 11) for every tile kind i the 3m+2 hand holds (0 elsewhere)."""
@@ -97,13 +91,46 @@ def delta(hand: Counts, unseen: Counts, melds: int) -> dict[int, int]:
     return {int(i): int(out[i]) for i in np.nonzero(hand)[0]}
 
 
+@njit()
+def deficiency_after_draws(hand: np.ndarray, unseen: np.ndarray, melds: int,
+                           out: np.ndarray) -> None:
+    """out[t] = deficiency of the 3m+2 hand hand+t with unseen-t (UNREACHABLE where unseen[t]=0)."""
+    h = hand.copy()
+    kb = unseen.copy()
+    for t in range(NUM_KINDS):
+        out[t] = UNREACHABLE
+        if kb[t] <= 0:
+            continue
+        h[t] += 1
+        kb[t] -= 1
+        out[t] = kernel_deficiency(h, kb, melds)
+        h[t] -= 1
+        kb[t] += 1
+
+
+@njit()
+def deficiency_after_discards(hand: np.ndarray, unseen: np.ndarray, melds: int,
+                              out: np.ndarray) -> None:
+    """out[i] = deficiency of the 3m+1 hand hand-i (UNREACHABLE where the hand holds no i)."""
+    h = hand.copy()
+    for i in range(NUM_KINDS):
+        out[i] = UNREACHABLE
+        if h[i] <= 0:
+            continue
+        h[i] -= 1
+        out[i] = kernel_deficiency(h, unseen, melds)
+        h[i] += 1
+
+
 class StepValue:
     """Memoised val_k / P(S, l) over (hand, unseen, changes left).
 
     ``exact=True`` computes with Fractions (tests reproduce the paper's
-    numbers); otherwise floats.  ``complete`` decides whether a 3m+2 hand is a
-    win; by default it is deficiency 0, and the MCR agent passes a check that
-    also demands 8 fan.
+    numbers); otherwise floats.  ``complete`` decides whether a 3m+2 hand of
+    deficiency 0 is a win (the MCR agent passes a check that demands 8 fan).
+    Each node asks the kernel once for the deficiency after every draw (or
+    every discard), so only the branches that can still complete in time are
+    visited: a 3m+2 hand whose deficiency exceeds the changes left is worth 0.
     """
 
     def __init__(
@@ -119,37 +146,48 @@ class StepValue:
         self.complete = complete
         self._full: dict[tuple[bytes, bytes, int], float | Fraction] = {}
         self._partial: dict[tuple[bytes, bytes, int], float | Fraction] = {}
+        self._buf = np.empty(NUM_KINDS, dtype=np.int64)
         self.nodes = 0
 
     def _zero(self) -> float | Fraction:
         return Fraction(0) if self.exact else 0.0
 
-    def _is_win(self, hand: Counts, d: int) -> bool:
-        if d != 0:
-            return False
+    def _one(self) -> float | Fraction:
+        return Fraction(1) if self.exact else 1.0
+
+    def _tick(self, units: int) -> None:
+        if self.deadline is not None:
+            self.deadline.tick(units)
+
+    def _wins(self, hand: Counts) -> bool:
         return True if self.complete is None else self.complete(hand)
 
-    def full(self, hand: Counts, unseen: Counts, k: int) -> float | Fraction:
+    def full(self, hand: Counts, unseen: Counts, k: int, d: int | None = None) -> float | Fraction:
         """val_k of a 3m+2 hand: 1 if it wins, else its best discard's value."""
+        if d is None:
+            self._tick(1)
+            d = int(kernel_deficiency(hand, unseen, self.melds))
+        if d == 0 and self._wins(hand):
+            return self._one()
+        if k == 0 or d > k or d >= UNREACHABLE:
+            return self._zero()
         key = (hand.tobytes(), unseen.tobytes(), k)
         hit = self._full.get(key)
         if hit is not None:
             return hit
         self.nodes += 1
-        d = _dfncy(hand, unseen, self.melds, self.deadline)
-        if self._is_win(hand, d):
-            value: float | Fraction = Fraction(1) if self.exact else 1.0
-        elif k == 0 or d > k or d >= UNREACHABLE:
-            value = self._zero()
-        else:
-            value = self._zero()
-            h = hand.copy()
-            for i in np.nonzero(hand)[0]:
-                h[i] -= 1
-                v = self.partial(h, unseen, k)
-                h[i] += 1
-                if v > value:
-                    value = v
+        after = self._buf
+        self._tick(NUM_KINDS)
+        deficiency_after_discards(hand, unseen, self.melds, after)
+        candidates = [int(i) for i in np.nonzero(after <= k)[0]]
+        value = self._zero()
+        h = hand.copy()
+        for i in candidates:
+            h[i] -= 1
+            v = self.partial(h, unseen, k)
+            h[i] += 1
+            if v > value:
+                value = v
         self._full[key] = value
         return value
 
@@ -161,15 +199,18 @@ class StepValue:
             return hit
         total = int(unseen.sum())
         value = self._zero()
-        if k > 0 and total > 0 and _dfncy(hand, unseen, self.melds, self.deadline) <= k:
+        if k > 0 and total > 0:
+            after = np.empty(NUM_KINDS, dtype=np.int64)
+            self._tick(NUM_KINDS)
+            deficiency_after_draws(hand, unseen, self.melds, after)
             h = hand.copy()
             kb = unseen.copy()
             acc = self._zero()
-            for t in np.nonzero(unseen)[0]:
+            for t in np.nonzero(after <= k - 1)[0]:
                 w = int(unseen[t])
                 h[t] += 1
                 kb[t] -= 1
-                acc += w * self.full(h, kb, k - 1)
+                acc += w * self.full(h, kb, k - 1, int(after[t]))
                 h[t] -= 1
                 kb[t] += 1
             value = acc / total if self.exact else float(acc) / total

@@ -6,8 +6,10 @@ import numpy as np
 
 
 def warm_up() -> None:
+    from strategy.completions import completion_ways
     from strategy.deficiency import shapes
     from strategy.deficiency.kernel import kernel_deficiency, kernel_deficiency_batch
+    from strategy.stepvalue import deficiency_after_discards, deficiency_after_draws, delta_vector
 
     hand = np.zeros(34, dtype=np.int8)
     hand[:14] = 1
@@ -21,6 +23,12 @@ def warm_up() -> None:
     shapes.thirteen_orphans(hand, avail)
     shapes.honors_and_knitted(hand, avail)
     shapes.knitted_straight(hand, avail, 4)
+    buf = np.zeros(34, dtype=np.int64)
+    kb = (4 - hand).astype(np.int8)
+    delta_vector(hand, kb, 4, buf)
+    deficiency_after_discards(hand, kb, 4, buf)
+    deficiency_after_draws(hand, kb, 4, buf)
+    completion_ways(hand, kb, 4)
 
 
 if __name__ == "__main__":
