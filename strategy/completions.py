@@ -45,8 +45,8 @@ def completion_ways(hand: np.ndarray, unseen: np.ndarray, melds: int) -> tuple[i
     ways[0, 0, 0] = 1.0
     cur = 0
     for r in range(34):
-        h = hand[r]
-        kb = unseen[r]
+        h = int(hand[r])
+        kb = int(unseen[r])
         a = h + kb
         nxt = 1 - cur
         for s in range(9):
@@ -55,7 +55,8 @@ def completion_ways(hand: np.ndarray, unseen: np.ndarray, melds: int) -> tuple[i
                 ways[nxt, s, lane] = 0.0
         kmax = 0
         if r < 27 and r % 9 <= 6:
-            kmax = min(2, hand[r + 1] + unseen[r + 1], hand[r + 2] + unseen[r + 2])
+            kmax = min(2, int(hand[r + 1]) + int(unseen[r + 1]),
+                       int(hand[r + 2]) + int(unseen[r + 2]))
         for s in range(9):
             p1 = s // 3
             p2 = s - 3 * p1

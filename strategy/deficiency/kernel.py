@@ -43,8 +43,8 @@ def _availability(hand: np.ndarray, unseen: np.ndarray, full_kb: bool, avail: np
     """avail[t] = H[t] + KB[t] (capped at 4); returns -(1+t) for a bad tile, else 0."""
     n = hand.shape[0]
     for t in range(34):
-        h = hand[t] if t < n else 0
-        k = 4 - h if full_kb else (unseen[t] if t < unseen.shape[0] else 0)
+        h = int(hand[t]) if t < n else 0
+        k = 4 - h if full_kb else (int(unseen[t]) if t < unseen.shape[0] else 0)
         if h < 0 or k < 0 or h + k > 4:
             return -(1 + t)
         avail[t] = h + k
@@ -87,15 +87,15 @@ def _overlap_words(hand: np.ndarray, avail: np.ndarray, max_melds: int, work: np
     cur = 0
     active = 1
     for r in range(34):
-        h = hand[r]
-        a = avail[r]
+        h = int(hand[r])
+        a = int(avail[r])
         nxt = 18 - cur
         next_active = 0
         kmax = 0
         nxt_avail = 4
         if r < 27 and r % 9 <= 6:
-            nxt_avail = avail[r + 1]
-            kmax = min(2, nxt_avail, avail[r + 2])
+            nxt_avail = int(avail[r + 1])
+            kmax = min(2, nxt_avail, int(avail[r + 2]))
         for k in range(kmax + 1):
             for p1 in range(3):
                 if k + p1 > nxt_avail:
@@ -178,7 +178,7 @@ def kernel_deficiency(hand: np.ndarray, unseen: np.ndarray, melds_needed: int) -
         return err
     total = 0
     for t in range(hand.shape[0]):
-        total += hand[t]
+        total += int(hand[t])
     if melds_needed < 0 or melds_needed > 5 or not hand_size_ok(total, melds_needed):
         return ERR_SIZE
     work = np.empty(36, np.int64)
@@ -209,7 +209,7 @@ def kernel_deficiency_batch(
             continue
         total = 0
         for t in range(hand.shape[0]):
-            total += hand[t]
+            total += int(hand[t])
         if not hand_size_ok(total, melds_needed):
             out[row] = ERR_SIZE
             continue
