@@ -16,6 +16,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "deficiency": ("deficiency", "deficiency per winning shape and the useful tiles of a hand"),
     "advise": ("advise", "the recommended discard or call with every candidate's numbers"),
     "bench": ("bench", "benchmarks that print a table (and --json)"),
+    "package": ("package", "build a Botzone upload (a zip with __main__.py at its root)"),
     "play": ("play", "play on a platform (Botzone stdin/stdout)"),
     "selfplay": ("selfplay", "in-process games between named players, with statistics"),
     "replay": ("replay", "rebuild a seat's view from a record or a Botzone log; re-ask the agent"),
