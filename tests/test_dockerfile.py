@@ -34,6 +34,7 @@ def test_dockerfile_installs_every_package_and_warms_the_cache() -> None:
     # the cache directory is fixed before the warm-up so the runtime finds it
     env = " ".join(rest for op, rest in steps if op == "ENV")
     assert "NUMBA_CACHE_DIR" in env
-    assert [i for i, (op, _) in enumerate(steps) if op == "ENV"][0] < [
-        i for i, (op, _) in enumerate(steps) if op == "RUN"][0]
+    first_env = next(i for i, (op, _) in enumerate(steps) if op == "ENV")
+    first_run = next(i for i, (op, _) in enumerate(steps) if op == "RUN")
+    assert first_env < first_run
     assert steps[-1] == ("ENTRYPOINT", '["mjbot", "play", "botzone"]')
