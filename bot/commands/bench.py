@@ -8,6 +8,7 @@ import importlib
 BENCHES = {
     "deficiency": "bot.bench.deficiency",
     "decide": "bot.bench.decide",
+    "selfplay": "bot.bench.selfplay",
 }
 
 

@@ -49,3 +49,11 @@ def test_bench_deficiency_quick_json(capsys: pytest.CaptureFixture[str]) -> None
 def test_bench_decide_quick_json(capsys: pytest.CaptureFixture[str]) -> None:
     out = run_json(capsys, "bench", "decide", "--quick", "--json")
     assert out["rows"][0]["rules"] == "all" and out["rows"][0]["n"] > 40
+
+
+def test_bench_selfplay_quick_json(capsys: pytest.CaptureFixture[str]) -> None:
+    out = run_json(capsys, "bench", "selfplay", "--quick", "--json")
+    rows = out["rows"]
+    assert rows["start-up to first answer, s (median)"] > 0
+    assert 20 < rows["peak resident memory over a game, MB"] < 1000
+    assert all(v > 0 for v in rows.values())

@@ -1,0 +1,133 @@
+"""``mjbot bench selfplay``: how fast games go, how fast the bot starts, how much it holds.
+
+- in-process games per second with four ``mjbot`` players (one process, and
+  ``--workers`` processes);
+- start-up of ``mjbot play botzone``: wall time from spawning the process to
+  its first answer, and to its first real decision (the answer to its first
+  draw, which loads every kernel from numba's cache);
+- peak resident memory (VmHWM) of one ``mjbot play botzone`` process that
+  plays a whole game in keep-running mode against the judge mock.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numpy as np
+
+from bot.botzone import KEEP_RUNNING
+from bot.players import make_player
+from bot.selfplay import play_one
+from game.rules import MCR_BOTZONE
+from game.table import BotzoneTable, random_walltiles
+from protocols.botzone_codec import decode_response, format_request
+
+
+def _mjbot() -> list[str]:
+    exe = shutil.which("mjbot") or str(Path(sys.executable).parent / "mjbot")
+    return [exe] if Path(exe).exists() else [sys.executable, "-m", "bot"]
+
+
+def games_per_second(games: int, workers: int, seed: int) -> float:
+    jobs = [(g, seed, ["mjbot"] * 4, "mcr-botzone", None) for g in range(games)]
+    t0 = time.perf_counter()
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as pool:
+            list(pool.map(play_one, jobs, chunksize=2))
+    else:
+        for job in jobs:
+            play_one(job)
+    return games / (time.perf_counter() - t0)
+
+
+def startup(seed: int) -> tuple[float, float]:
+    """Seconds to the first answer and to the first decision (own draw), fresh process."""
+    table = BotzoneTable(random_walltiles(np.random.default_rng(seed)), 0)
+    proc = subprocess.Popen(_mjbot() + ["play", "botzone"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    assert proc.stdin is not None and proc.stdout is not None
+    t0 = time.perf_counter()
+    try:
+        first = decision = 0.0
+        turn = 0
+        while decision == 0.0 and not table.finished:
+            requests = table.requests
+            line = format_request(requests[0], 0)
+            proc.stdin.write(("1\n" + line + "\n\n\n") if turn == 0 else line + "\n")
+            proc.stdin.flush()
+            answer = proc.stdout.readline().strip()
+            proc.stdout.readline()
+            now = time.perf_counter() - t0
+            first = first or now
+            if line.startswith("2 "):
+                decision = now
+            table.respond([decode_response(answer)] + [decode_response("PASS")] * 3)
+            turn += 1
+        return first, decision
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def peak_memory_mb(seed: int) -> float:
+    """VmHWM of a keep-running bot process over a whole game (seat 0; greedy opponents)."""
+    table = BotzoneTable(random_walltiles(np.random.default_rng(seed)), 0)
+    others = [make_player(n, MCR_BOTZONE, s) for s, n in ((1, "greedy"), (2, "mjbot"),
+                                                          (3, "greedy"))]
+    proc = subprocess.Popen(_mjbot() + ["play", "botzone"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        first = True
+        while not table.finished:
+            requests = table.requests
+            line = format_request(requests[0], 0)
+            proc.stdin.write(("1\n" + line + "\n\n\n") if first else line + "\n")
+            proc.stdin.flush()
+            first = False
+            answer = proc.stdout.readline().strip()
+            if proc.stdout.readline().strip() != KEEP_RUNNING:
+                raise RuntimeError("the bot left keep-running mode")
+            responses = [decode_response(answer)]
+            responses += [others[s - 1].answer(requests[s]) for s in (1, 2, 3)]
+            table.respond(responses)
+        status = Path(f"/proc/{proc.pid}/status").read_text()
+        kb = next(int(line.split()[1]) for line in status.splitlines()
+                  if line.startswith("VmHWM:"))
+        return kb / 1024.0
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def main(args: argparse.Namespace) -> int:
+    games = 8 if args.quick else 40
+    workers = min(2, os.cpu_count() or 1)
+    play_one((0, args.seed, ["mjbot"] * 4, "mcr-botzone", None))  # load kernels
+    rows = {
+        "in-process games/s (1 process, 4 mjbot seats)": games_per_second(games, 1, args.seed),
+        f"in-process games/s ({workers} workers, 4 mjbot seats)":
+            games_per_second(games, workers, args.seed + 1),
+    }
+    starts = [startup(args.seed + i) for i in range(3 if args.quick else 5)]
+    rows["start-up to first answer, s (median)"] = statistics.median(s[0] for s in starts)
+    rows["start-up to first decision, s (median)"] = statistics.median(s[1] for s in starts)
+    rows["peak resident memory over a game, MB"] = peak_memory_mb(args.seed)
+    if args.json:
+        print(json.dumps({"bench": "selfplay", "games": games, "rows": rows}))
+        return 0
+    width = max(len(k) for k in rows)
+    for name, value in rows.items():
+        print(f"{name:<{width}}  {value:8.2f}")
+    print("targets: >= 20 games/s in-process; <= 1.5 s to the first answer (warm cache); "
+          "<= 200 MB peak")
+    return 0
