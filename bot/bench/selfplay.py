@@ -52,7 +52,7 @@ def games_per_second(games: int, workers: int, seed: int) -> float:
 def startup(seed: int) -> tuple[float, float]:
     """Seconds to the first answer and to the first decision (own draw), fresh process."""
     table = BotzoneTable(random_walltiles(np.random.default_rng(seed)), 0)
-    proc = subprocess.Popen(_mjbot() + ["play", "botzone"], stdin=subprocess.PIPE,
+    proc = subprocess.Popen([*_mjbot(), "play", "botzone"], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     assert proc.stdin is not None and proc.stdout is not None
     t0 = time.perf_counter()
@@ -78,13 +78,16 @@ def startup(seed: int) -> tuple[float, float]:
         proc.wait()
 
 
-def peak_memory_mb(seed: int) -> float:
-    """VmHWM of a keep-running bot process over a whole game (seat 0; greedy opponents)."""
+def play_subprocess_seat(command: list[str], seed: int, cwd: Path | None = None
+                         ) -> tuple[BotzoneTable, float]:
+    """A whole game with ``command`` (a keep-running Botzone bot) at seat 0 against the judge
+    mock (greedy, mjbot, greedy in-process); returns the finished table and the bot's peak
+    resident memory in MB (VmHWM, read before the process is killed)."""
     table = BotzoneTable(random_walltiles(np.random.default_rng(seed)), 0)
     others = [make_player(n, MCR_BOTZONE, s) for s, n in ((1, "greedy"), (2, "mjbot"),
                                                           (3, "greedy"))]
-    proc = subprocess.Popen(_mjbot() + ["play", "botzone"], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True, cwd=cwd)
     assert proc.stdin is not None and proc.stdout is not None
     try:
         first = True
@@ -103,10 +106,15 @@ def peak_memory_mb(seed: int) -> float:
         status = Path(f"/proc/{proc.pid}/status").read_text()
         kb = next(int(line.split()[1]) for line in status.splitlines()
                   if line.startswith("VmHWM:"))
-        return kb / 1024.0
+        return table, kb / 1024.0
     finally:
         proc.kill()
         proc.wait()
+
+
+def peak_memory_mb(seed: int) -> float:
+    """VmHWM of a keep-running ``mjbot play botzone`` over a whole game."""
+    return play_subprocess_seat([*_mjbot(), "play", "botzone"], seed)[1]
 
 
 def main(args: argparse.Namespace) -> int:
