@@ -211,7 +211,7 @@ class SeatView:
                 return out
             if hand[t] >= 2:
                 out += [ClaimPung(int(d)) for d in self._discards_after(remove=[t, t])]
-            if hand[t] >= 3:
+            if hand[t] >= 3 and self.wall_left[self.seat] > 0:  # a kong needs a replacement
                 out.append(ClaimKong())
             if self.next_seat(self.provider) == self.seat and t < 27:
                 for middle in (t - 1, t, t + 1):
