@@ -19,6 +19,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "package": ("package", "build a Botzone upload (a zip with __main__.py at its root)"),
     "play": ("play", "play on a platform (Botzone stdin/stdout)"),
     "selfplay": ("selfplay", "in-process games between named players, with statistics"),
+    "referee": ("referee", "run four programs as a platform does and referee their games"),
     "replay": ("replay", "rebuild a seat's view from a record or a Botzone log; re-ask the agent"),
 }
 

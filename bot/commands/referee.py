@@ -1,0 +1,99 @@
+"""``mjbot referee botzone``: four programs play under the Botzone judge; see :mod:`bot.referee`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import shutil
+import sys
+from pathlib import Path
+
+from bot.logging import configure_logging
+from bot.referee import (
+    DEFAULT_MEMORY_LIMIT,
+    DEFAULT_TIME_LIMIT,
+    Interaction,
+    MatchConfig,
+    MatchInterrupted,
+    WallsFileError,
+    play_match,
+    read_walls,
+    render,
+)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    sub = p.add_subparsers(dest="platform", required=True)
+    bz = sub.add_parser("botzone", help="Botzone Chinese Standard Mahjong over stdin/stdout",
+                        description="Run four programs as Botzone does and referee their games.")
+    bz.add_argument("--bots", nargs=4, required=True, metavar="CMD",
+                    help="four commands, one per seat 0-3 (each split like a shell would)")
+    bz.add_argument("--games", type=int, default=None,
+                    help="games to play (default: 1, or every wall in --walls)")
+    bz.add_argument("--seed", type=int, default=1, help="walls from this seed (no --walls)")
+    bz.add_argument("--walls", type=Path, metavar="FILE",
+                    help="one wall per line: 136 Botzone tile names, or a JSON list")
+    bz.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT, metavar="SECONDS",
+                    help="per turn, wall clock (a seat's first turn of a game gets double)")
+    bz.add_argument("--memory-limit", type=int, default=DEFAULT_MEMORY_LIMIT, metavar="MB",
+                    help="passed on in JSON input; not enforced")
+    bz.add_argument("--interaction", choices=[m.value for m in Interaction],
+                    default=Interaction.SIMPLE.value)
+    bz.add_argument("--records", type=Path, metavar="DIR", help="write one record per game here")
+    bz.add_argument("--log-level", default="INFO", help="structlog level on stderr")
+    bz.add_argument("--json", action="store_true", help="print the totals as JSON")
+
+
+def _check_commands(commands: list[str]) -> str | None:
+    for seat, command in enumerate(commands):
+        try:
+            argv = shlex.split(command)
+        except ValueError as exc:
+            return f"seat {seat}: cannot split command {command!r}: {exc}"
+        if not argv:
+            return f"seat {seat}: empty command"
+        if shutil.which(argv[0]) is None and not Path(argv[0]).is_file():
+            return f"seat {seat}: program {argv[0]!r} not found"
+    return None
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.platform != "botzone":
+        raise SystemExit(f"unknown platform {args.platform}")
+    configure_logging(args.log_level)
+    problem = _check_commands(args.bots)
+    walls = None
+    if problem is None and args.walls is not None:
+        try:
+            walls = tuple(read_walls(args.walls))
+        except (OSError, WallsFileError) as exc:
+            problem = str(exc)
+    games = args.games if args.games is not None else (len(walls) if walls else 1)
+    if problem is None and games < 1:
+        problem = f"--games must be at least 1, got {games}"
+    if problem is None and walls is not None and games > len(walls):
+        problem = f"--games {games} but {args.walls} holds {len(walls)} walls"
+    if problem is None and args.time_limit <= 0:
+        problem = f"--time-limit must be positive, got {args.time_limit}"
+    if problem is not None:
+        print(f"mjbot referee: {problem}", file=sys.stderr)
+        return 2
+    c0, c1, c2, c3 = args.bots
+    config = MatchConfig(
+        commands=(c0, c1, c2, c3), games=games, seed=args.seed, walls=walls,
+        time_limit=args.time_limit, memory_limit=args.memory_limit,
+        interaction=Interaction(args.interaction), records=args.records)
+    try:
+        report = play_match(config)
+    except MatchInterrupted as exc:
+        print(f"mjbot referee: {exc}; every bot process was killed", file=sys.stderr)
+        return 128 + exc.signal_number
+    except KeyboardInterrupt:
+        print("mjbot referee: interrupted; every bot process was killed", file=sys.stderr)
+        return 130
+    if args.json:
+        print(json.dumps(report.to_json()))
+    else:
+        print(render(report))
+    return 0
