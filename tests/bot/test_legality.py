@@ -1,4 +1,5 @@
-"""Everything the seat view calls legal, the judge mock accepts (wins aside: fan decides).
+"""The seat view and the judge mock agree: on the seat's hand, melds and walls after every
+request, and everything the view calls legal the judge accepts (wins aside: fan decides).
 
 Checked at every request of seeded whole games, including the late turns when walls run
 empty — where the view once allowed a kong claim with the claimer's own wall empty."""
@@ -26,6 +27,16 @@ def test_the_views_legal_actions_are_the_judges(lineup: tuple[str, ...], games: 
             answers = []
             for seat, player in enumerate(players):
                 answers.append(player.answer(requests[seat]))
+                # the seat and the judge agree on the seat's state
+                truth = table.view(seat)
+                held = sorted([*truth.hand, *([] if truth.drawn is None else [truth.drawn])])
+                view = player.agent.view
+                if not view.dealt:
+                    continue
+                assert view.concealed_tiles() == held, (game, seat, requests[seat])
+                assert view.melds == list(truth.melds), (game, seat)
+                walls = [p.wall_remaining for p in truth.table]
+                assert view.wall_left == walls, (game, seat, view.wall_left, walls)
                 judge = set(table.legal_actions(seat))
                 ours = [a for a in player.agent.view.legal_actions()
                         if not isinstance(a, DeclareWin)]
