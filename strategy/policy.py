@@ -26,8 +26,8 @@ import numpy as np
 from game.rules import Ruleset
 from game.tiles import NUM_KINDS, Counts, tile_name
 from strategy.completions import chance_estimate, completion_ways
-from strategy.deficiency import shapes
-from strategy.deficiency.kernel import UNREACHABLE, kernel_deficiency
+from strategy.deficiency import shapes_of
+from strategy.deficiency.kernel import UNREACHABLE
 from strategy.stepvalue import Deadline, OutOfTime, StepValue, delta
 
 SEARCH_MAX = 2
@@ -95,20 +95,7 @@ class Choice:
 # ---------------------------------------------------------------- deficiency with shapes
 def shape_deficiency_fast(hand: Counts, unseen: Counts, melds: int, rules: Ruleset) -> int:
     """Least deficiency over the shapes the rules allow (the regular one alone if none)."""
-    d = int(kernel_deficiency(hand, unseen, melds))
-    if not rules.special_shapes:
-        return d
-    avail = (hand + unseen).astype(np.int8)
-    if melds == 4:
-        d = min(
-            d,
-            int(shapes.seven_pairs(hand, avail)),
-            int(shapes.thirteen_orphans(hand, avail)),
-            int(shapes.honors_and_knitted(hand, avail)),
-        )
-    if melds >= 3:
-        d = min(d, int(shapes.knitted_straight(hand, avail, melds)))
-    return d
+    return shapes_of(hand, unseen, melds, rules).best
 
 
 class PolicyError(ValueError):

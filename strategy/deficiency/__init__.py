@@ -32,6 +32,7 @@ __all__ = [
     "ShapeDeficiency",
     "deficiency",
     "shape_deficiency",
+    "shapes_of",
     "useful_tiles",
 ]
 
@@ -158,19 +159,27 @@ def shape_deficiency(
     """The deficiency of every winning shape the rule set allows."""
     melds_needed = ruleset.melds_needed - declared_melds
     h, kb = _prepare(hand, melds_needed, unseen, ruleset.has_honours)
-    regular = int(kernel_deficiency(h, kb, melds_needed))
+    return shapes_of(h, kb, melds_needed, ruleset)
+
+
+def shapes_of(hand: Counts, unseen: Counts, melds_needed: int, ruleset: Ruleset
+              ) -> ShapeDeficiency:
+    """:func:`shape_deficiency` without the checks, for callers that hold valid int8
+    34-vectors already (the policy's hot path).  The hand-only shapes need a concealed
+    hand: all ``ruleset.melds_needed`` melds still to make."""
+    regular = int(kernel_deficiency(hand, unseen, melds_needed))
     if not ruleset.special_shapes:
         return ShapeDeficiency(regular=regular)
-    avail = (h + kb).astype(np.int8)
-    concealed = declared_melds == 0 and melds_needed == 4
+    avail = (hand + unseen).astype(np.int8)
+    concealed = melds_needed == ruleset.melds_needed
     return ShapeDeficiency(
         regular=regular,
-        seven_pairs=int(shapes.seven_pairs(h, avail)) if concealed else UNREACHABLE,
-        thirteen_orphans=int(shapes.thirteen_orphans(h, avail)) if concealed else UNREACHABLE,
-        honors_and_knitted=int(shapes.honors_and_knitted(h, avail))
+        seven_pairs=int(shapes.seven_pairs(hand, avail)) if concealed else UNREACHABLE,
+        thirteen_orphans=int(shapes.thirteen_orphans(hand, avail)) if concealed else UNREACHABLE,
+        honors_and_knitted=int(shapes.honors_and_knitted(hand, avail))
         if concealed
         else UNREACHABLE,
-        knitted_straight=int(shapes.knitted_straight(h, avail, melds_needed)),
+        knitted_straight=int(shapes.knitted_straight(hand, avail, melds_needed)),
     )
 
 
