@@ -73,9 +73,8 @@ class Decision:
 
 
 def _describe(action: Action) -> str:
-    fields = {k: v for k, v in vars(action).items()}
     named = " ".join(
-        f"{k}={tile_name(v) if isinstance(v, int) else v}" for k, v in fields.items()
+        f"{k}={tile_name(v) if isinstance(v, int) else v}" for k, v in vars(action).items()
     )
     return f"{action.kind.value}{' ' + named if named else ''}"
 

@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from bot.agent import Agent, Decision
-from game.events import Action
 from game.rules import MCR_BOTZONE, Ruleset
 from protocols.botzone_codec import (
     ProtocolError,
@@ -75,7 +74,7 @@ class BotzoneSeat:
             return Answer("PASS", "", None)
         decision = self._decide()
         legal = self.agent.view.legal_actions()
-        if not _is_legal(decision.action, legal):
+        if decision.action not in legal:
             decision = self.agent.fallback(
                 f"strategy answered {decision.action!r}, which is not legal here")
         debug = decision.note if decision.method == "fallback" else ""
@@ -93,10 +92,6 @@ class BotzoneSeat:
             return self.agent.fallback(f"strategy took longer than {limit:.1f} s")
         except Exception as exc:  # the bot must answer whatever the strategy did
             return self.agent.fallback(f"strategy failed: {type(exc).__name__}: {exc}")
-
-
-def _is_legal(action: Action, legal: list[Action]) -> bool:
-    return action in legal
 
 
 # ---------------------------------------------------------------- the stdin/stdout loop

@@ -12,7 +12,6 @@ Each answers one seat's requests (``game.events``) with an action:
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -86,5 +85,3 @@ def _least_shanten_discard(hand: np.ndarray, melds: int, held: list[int]) -> int
 def make_player(name: str, rules: Ruleset, seed: int = 0) -> Player:
     return Player(name, rules, seed)
 
-
-PlayerFactory = Callable[[str, Ruleset, int], Player]

@@ -74,6 +74,7 @@ class SeatView:
         melds = list(self.melds)
         me = self.seat
         was_kong = isinstance(self.last_event, Konged | ConcealedKonged | KongAdded)
+        discarder = self.provider if self.provider is not None else 0  # of a claimed tile
         if isinstance(event, SeatAssigned):
             self.seat, self.prevalent_wind = event.seat, event.prevalent_wind
         elif isinstance(event, Dealt):
@@ -92,18 +93,17 @@ class SeatView:
             (kb.discard if event.seat == me else kb.seen_discard)(event.tile)
         elif isinstance(event, Punged):
             self._claimed(kb, melds, event.seat, [event.tile] * 2,
-                          Pung(event.tile, self.provider if self.provider is not None else 0))
+                          Pung(event.tile, discarder))
             (kb.discard if event.seat == me else kb.seen_discard)(event.discard)
         elif isinstance(event, Chowed):
             chow = [event.middle - 1, event.middle, event.middle + 1]
             chow.remove(event.claimed)
             self._claimed(kb, melds, event.seat, chow,
-                          Chow(event.middle, event.claimed,
-                               self.provider if self.provider is not None else 0))
+                          Chow(event.middle, event.claimed, discarder))
             (kb.discard if event.seat == me else kb.seen_discard)(event.discard)
         elif isinstance(event, Konged):
             self._claimed(kb, melds, event.seat, [event.tile] * 3,
-                          Kong(event.tile, self.provider if self.provider is not None else 0))
+                          Kong(event.tile, discarder))
         elif isinstance(event, ConcealedKonged):
             tile = event.tile
             if event.seat == me and tile is None and isinstance(self.own_answer,

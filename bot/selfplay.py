@@ -127,11 +127,9 @@ def mean_ci(xs: list[int]) -> tuple[float, float]:
 def tally(summaries: list[GameSummary]) -> dict[str, Tally]:
     out: dict[str, Tally] = {}
     for g in summaries:
-        seen = set()
         for s in g.seats:
             t = out.setdefault(s.player, Tally())
             t.games += 1
-            seen.add(s.player)
             t.wins += s.won
             t.self_draws += s.self_drawn
             t.deal_ins += s.dealt_in

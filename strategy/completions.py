@@ -91,13 +91,11 @@ def completion_ways(hand: np.ndarray, unseen: np.ndarray, melds: int) -> tuple[i
     return 3 * melds + 2 - v, ways[cur, 0, 6 + melds]
 
 
-def chance_estimate(deficiency: int, ways: float, unseen_total: int, hand_is_full: bool) -> float:
+def chance_estimate(deficiency: int, ways: float, unseen_total: int) -> float:
     """ways / C(unseen, tiles to draw), capped at 1 (0 for an unreachable hand).
 
-    A 3m+1 hand draws ``deficiency`` tiles; a 3m+2 hand ``deficiency`` too
-    (each change is a draw), so the two cases differ only in wording.
+    Each change is one draw, so a hand of either size draws ``deficiency`` tiles.
     """
-    del hand_is_full
     if deficiency >= UNREACHABLE or ways <= 0:
         return 0.0
     if deficiency == 0:

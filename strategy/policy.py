@@ -147,7 +147,7 @@ def choose_discard(
         h[i] -= 1
         d = shape_deficiency_fast(h, unseen, melds, rules)
         d_regular, ways = completion_ways(h, unseen, melds)
-        chance = chance_estimate(int(d_regular), float(ways), total, False)
+        chance = chance_estimate(int(d_regular), float(ways), total)
         h[i] += 1
         rows.append((i, d, chance))
         if clock is not None:
@@ -227,7 +227,7 @@ def choose_claim(
     d_pass = shape_deficiency_fast(hand, unseen, melds, rules)
     dr, ways = completion_ways(hand, unseen, melds)
     pass_c = Candidate("pass", None, d_pass, None,
-                       chance_estimate(int(dr), float(ways), int(unseen.sum()), False))
+                       chance_estimate(int(dr), float(ways), int(unseen.sum())))
     candidates = [pass_c]
     if can_win:
         win = Candidate("win", tile, 0, 1.0, 1.0, note="the hand is complete")
@@ -245,8 +245,8 @@ def choose_claim(
                 rest = [t for t in chow if t != tile]
                 if all(hand[t] >= 1 for t in rest):
                     options.append(("chow", tuple(rest), chow))
-    best_choice: Choice | None = None
     best_c = pass_c
+    best_meld: tuple[int, ...] = ()
     for kind, remove, meld_tiles in options:
         if kind == "kong":
             h = hand.copy()
@@ -256,7 +256,7 @@ def choose_claim(
             candidates.append(c)
             # a kong keeps the hand's shape and gives a free draw: take it when it costs nothing
             if d <= best_c.deficiency and best_c.action in ("pass", "kong"):
-                best_c, best_choice = c, None
+                best_c, best_meld = c, ()
             continue
         after = _after_meld(hand, unseen, melds, rules, remove, deadline)
         c = Candidate(kind, after.chosen.tile, after.chosen.deficiency, after.chosen.value,
@@ -267,10 +267,8 @@ def choose_claim(
                   or (c.deficiency == best_c.deficiency and c.chance > best_c.chance
                       and best_c.action != "pass"))
         if better:
-            best_c = c
-            best_choice = Choice(c, (), kind, meld_tiles=meld_tiles)
-    meld = best_choice.meld_tiles if best_choice is not None else ()
-    return Choice(best_c, tuple(candidates), best_c.action, meld_tiles=meld)
+            best_c, best_meld = c, meld_tiles
+    return Choice(best_c, tuple(candidates), best_c.action, meld_tiles=best_meld)
 
 
 def choose_kong_on_draw(
