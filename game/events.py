@@ -41,6 +41,17 @@ def _wind(wind: int, what: str) -> None:
 
 
 # ---------------------------------------------------------------- events
+class ActionKind(Enum):
+    PASS = "pass"
+    WIN = "win"
+    DISCARD = "discard"
+    CHOW = "chow"
+    PUNG = "pung"
+    KONG = "kong"
+    CONCEALED_KONG = "concealed kong"
+    ADDED_KONG = "added kong"
+
+
 @dataclass(frozen=True)
 class SeatAssigned:
     """The game starts: ``seat`` is the receiver's seat; the prevalent wind is 0-3."""
@@ -76,10 +87,15 @@ class Dealt:
 
 @dataclass(frozen=True)
 class Drew:
-    """``seat`` drew ``tile`` (``None`` when the viewer may not see it)."""
+    """``seat`` drew ``tile`` (``None`` when the viewer may not see it).
+
+    ``replacement``: the tile came from the back of a single wall, after a
+    flower or a kong (taiwan-16); Botzone's per-seat walls leave it False.
+    """
 
     seat: int
     tile: int | None
+    replacement: bool = False
 
     def __post_init__(self) -> None:
         _seat(self.seat, "draw")
@@ -176,6 +192,32 @@ class KongAdded:
         _tile(self.tile, "added kong")
 
 
+@dataclass(frozen=True)
+class Melded:
+    """``seat`` claimed ``from_seat``'s discard ``claimed`` into a chow or pung ``tiles``.
+
+    The Olympiad flow (taiwan-16): unlike Botzone's ``Punged``/``Chowed`` the
+    claimer's discard is asked for and shown as a separate ``Discarded``.
+    """
+
+    seat: int
+    kind: ActionKind
+    tiles: tuple[int, int, int]
+    claimed: int
+    from_seat: int
+
+    def __post_init__(self) -> None:
+        _seat(self.seat, "meld")
+        _seat(self.from_seat, "meld")
+        if self.kind not in (ActionKind.CHOW, ActionKind.PUNG):
+            raise ValueError(f"meld: kind {self.kind.value!r} is not chow or pung")
+        for t in (*self.tiles, self.claimed):
+            if not 0 <= t < NUM_KINDS:
+                raise ValueError(f"meld: tile index {t} cannot be in a meld")
+        if self.claimed not in self.tiles:
+            raise ValueError(f"meld: claimed tile {self.claimed} is not among {self.tiles}")
+
+
 Event = (
     SeatAssigned
     | Dealt
@@ -187,21 +229,11 @@ Event = (
     | Konged
     | ConcealedKonged
     | KongAdded
+    | Melded
 )
 
 
 # ---------------------------------------------------------------- actions
-class ActionKind(Enum):
-    PASS = "pass"
-    WIN = "win"
-    DISCARD = "discard"
-    CHOW = "chow"
-    PUNG = "pung"
-    KONG = "kong"
-    CONCEALED_KONG = "concealed kong"
-    ADDED_KONG = "added kong"
-
-
 @dataclass(frozen=True)
 class Pass:
     kind: ClassVar[ActionKind] = ActionKind.PASS
@@ -274,6 +306,24 @@ class DeclareAddedKong:
         _tile(self.tile, "added kong")
 
 
+@dataclass(frozen=True)
+class CallPung:
+    """Pung the last discard without naming the discard (the Olympiad flow asks for it next)."""
+
+    kind: ClassVar[ActionKind] = ActionKind.PUNG
+
+
+@dataclass(frozen=True)
+class CallChow:
+    """Chow the last discard into the chow around ``middle``; the discard is asked for next."""
+
+    middle: int
+    kind: ClassVar[ActionKind] = ActionKind.CHOW
+
+    def __post_init__(self) -> None:
+        _tile(self.middle, "chow")
+
+
 Action = (
     Pass
     | DeclareWin
@@ -283,6 +333,8 @@ Action = (
     | ClaimKong
     | DeclareConcealedKong
     | DeclareAddedKong
+    | CallPung
+    | CallChow
 )
 
 

@@ -165,7 +165,9 @@ def format_response(action: Action) -> str:
         return f"GANG {_name(action.tile)}"
     if isinstance(action, DeclareAddedKong):
         return f"BUGANG {_name(action.tile)}"
-    return f"CHI {_name(action.middle)} {_name(action.discard)}"
+    if isinstance(action, ClaimChow):
+        return f"CHI {_name(action.middle)} {_name(action.discard)}"
+    raise ProtocolError(f"{type(action).__name__} has no Botzone response (the discard is missing)")
 
 
 # ---------------------------------------------------------------- requests
@@ -195,7 +197,9 @@ def format_request(event: Event, viewer: int) -> str:
         return f"{prefix} CHI {_name(event.middle)} {_name(event.discard)}"
     if isinstance(event, Konged | ConcealedKonged):
         return f"{prefix} GANG"
-    return f"{prefix} BUGANG {_name(event.tile)}"
+    if isinstance(event, KongAdded):
+        return f"{prefix} BUGANG {_name(event.tile)}"
+    raise ProtocolError(f"{type(event).__name__} has no Botzone request")
 
 
 def format_requests(events: tuple[Event, ...] | list[Event]) -> tuple[str, ...]:
