@@ -21,13 +21,15 @@ from game.events import Event, GameResult
 EVENT_TYPES: dict[str, type] = {
     cls.__name__: cls
     for cls in (ev.SeatAssigned, ev.Dealt, ev.Drew, ev.FlowerReplaced, ev.Discarded, ev.Chowed,
-                ev.Punged, ev.Konged, ev.ConcealedKonged, ev.KongAdded)
+                ev.Punged, ev.Konged, ev.ConcealedKonged, ev.KongAdded, ev.Melded)
 }
 VERSION = "mjbot 0.1.0"
 
 
 def event_to_json(event: Event) -> dict[str, Any]:
     data = dataclasses.asdict(event)
+    if isinstance(event, ev.Melded):
+        data["kind"] = event.kind.value
     return {"type": type(event).__name__, **data}
 
 
@@ -39,6 +41,8 @@ def event_from_json(data: dict[str, Any]) -> Event:
     for key, value in fields.items():
         if isinstance(value, list):
             fields[key] = tuple(value)
+    if cls is ev.Melded:
+        fields["kind"] = ev.ActionKind(fields["kind"])
     event: Event = cls(**fields)
     return event
 

@@ -1,0 +1,319 @@
+"""``mjbot play olympiad`` and ``mjbot wrap``: one seat of an Olympiad-style table.
+
+:func:`play_seat` is the session loop: connect, ``join`` (with ``resume_from``
+= the last seq seen), read the referee's messages, hand each to a
+:class:`SeatPlayer` and send its ``act`` for every ``ask``.  When the
+connection drops it reconnects with exponential backoff and resumes: messages
+already seen (``seq``) are dropped, an ``ask`` already answered gets the same
+``act`` again (the referee ignores repeats), so nothing is lost and nothing
+is done twice.  A ``join`` that gets no ``welcome`` is sent again (over MQTT
+the referee may not be subscribed yet).
+
+Players:
+
+- :class:`AgentPlayer` — the same :class:`bot.agent.Agent` as on Botzone: it
+  decides in a worker thread under a deadline and falls back to the safest
+  option (pass, or discard the drawn tile) when it fails or is late; every
+  answer is checked against the ask's options before it is sent.
+- :class:`ProgramPlayer` — any program that reads the messages as JSON lines
+  on stdin and writes ``act`` lines on stdout (``mjbot wrap``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from bot.agent import Agent, Decision
+from bot.logging import get_logger
+from game.events import ClaimChow, ClaimPung
+from game.rules import TAIWAN_16
+from protocols.olympiad import (
+    Act,
+    Ask,
+    Deal,
+    End,
+    ErrorMsg,
+    Join,
+    MessageError,
+    Welcome,
+    parse_referee_message,
+    tile_str,
+)
+from protocols.olympiad_codec import EventDecoder, act_allowed, act_for
+from protocols.olympiad_transport import ClientTransport, ConnectionLost
+from strategy.knowledge import KnowledgeError
+from strategy.stepvalue import Deadline
+
+log = get_logger("mjbot.olympiad")
+
+
+class SeatPlayer(Protocol):
+    async def on_message(self, msg: Any, text: str) -> Act | None:
+        """Apply one referee message; for an ``ask``, return the ``act``."""
+        ...
+
+    async def close(self) -> None: ...
+
+
+def safest_act(ask: Ask, drawn: str | None = None) -> Act:
+    """Pass if allowed, else discard the drawn tile if allowed, else the first discard option."""
+    kinds = {o.kind: o for o in ask.options}
+    if "pass" in kinds:
+        return Act(id=ask.id, kind="pass")
+    discard = kinds.get("discard")
+    if discard is not None and discard.tiles:
+        tiles = [t for t in discard.tiles if isinstance(t, str)]
+        pick = drawn if drawn in tiles else tiles[-1]
+        return Act(id=ask.id, kind="discard", tile=pick)
+    first = ask.options[0]
+    return Act(id=ask.id, kind=first.kind)
+
+
+# ---------------------------------------------------------------- our agent
+@dataclass
+class AgentPlayer:
+    """Our agent on one seat.  ``deterministic``: a work budget instead of a clock."""
+
+    think_fraction: float = 0.5
+    deterministic: bool = False
+    work_budget: int = 20_000
+    agent: Agent = field(default_factory=lambda: Agent(TAIWAN_16))
+    decoder: EventDecoder = field(default_factory=EventDecoder)
+    decisions: list[dict[str, Any]] = field(default_factory=list)
+    seat: int = 0
+    _planned_discard: int | None = None
+    _drawn: str | None = None
+    _broken: str = ""
+
+    async def on_message(self, msg: Any, text: str) -> Act | None:
+        if isinstance(msg, Welcome):
+            self.seat = self.decoder.seat = msg.seat
+            return None
+        if isinstance(msg, Ask):
+            return await self._answer(msg)
+        if isinstance(msg, Deal):
+            self.agent.reset()
+            self._broken, self._planned_discard = "", None
+        if hasattr(msg, "tile") and getattr(msg, "type", "") == "draw":
+            self._drawn = msg.tile if msg.seat == self.seat else None
+        try:
+            for event in self.decoder.decode(msg):
+                self.agent.observe(event)
+        except (KnowledgeError, MessageError, ValueError) as exc:
+            self._broken = f"{type(exc).__name__}: {exc}"
+            log.warning("state_lost", seat=self.seat, error=self._broken)
+        if isinstance(msg, Deal):
+            # one shared wall: the seat view counts normal draws left before the dead wall
+            self.agent.view.wall_left = [max(0, msg.wall - TAIWAN_16.dead_wall)] * 4
+        return None
+
+    async def _answer(self, ask: Ask) -> Act:
+        held = self.decoder.holding_meld
+        if held is not None and held.seat == self.seat:
+            plan = self._planned_discard
+            act = (Act(id=ask.id, kind="discard", tile=tile_str(plan)) if plan is not None
+                   else safest_act(ask))
+            why = "the discard planned with the claim"
+            if not act_allowed(act, ask.options):
+                act, why = safest_act(ask), "planned discard not offered"
+            self._note(ask, act, why)
+            return act
+        if self._broken:
+            act = safest_act(ask, self._drawn)
+            self._note(ask, act, f"fallback: state lost ({self._broken})")
+            return act
+        decision = await self._decide(ask.deadline_ms)
+        action = decision.action
+        act = act_for(action, ask.id, self.agent.view.tile_in_play)
+        if not act_allowed(act, ask.options):
+            act = safest_act(ask, self._drawn)
+            decision = Decision(action, "fallback",
+                                note=f"strategy answered {action!r}, not among the options")
+        if isinstance(action, ClaimPung | ClaimChow) and act.kind in ("pong", "chow"):
+            self._planned_discard = action.discard
+        self.agent.view.answered(action)
+        self._note(ask, act, decision.method, decision)
+        return act
+
+    async def _decide(self, deadline_ms: int) -> Decision:
+        if self.deterministic:
+            deadline = Deadline(budget=self.work_budget)
+            return await asyncio.to_thread(self.agent.decide, deadline)
+        limit = max(0.005, deadline_ms / 1000.0 * self.think_fraction)
+        deadline = Deadline(clock=time.monotonic, until=time.monotonic() + limit * 0.8)
+        try:
+            return await asyncio.wait_for(asyncio.to_thread(self.agent.decide, deadline),
+                                          timeout=limit)
+        except TimeoutError:
+            return self.agent.fallback(f"strategy took longer than {limit:.3f} s")
+        except Exception as exc:  # the seat must answer whatever the strategy did
+            return self.agent.fallback(f"strategy failed: {type(exc).__name__}: {exc}")
+
+    def _note(self, ask: Ask, act: Act, method: str, decision: Decision | None = None) -> None:
+        self.decisions.append({"ask": ask.id, "act": act.model_dump(exclude_none=True),
+                               "method": method,
+                               **({"info": decision.info()} if decision is not None else {})})
+
+    async def close(self) -> None:
+        return None
+
+
+# ---------------------------------------------------------------- any program
+class ProgramPlayer:
+    """A program on stdin/stdout: every message goes in as a JSON line; acts come out."""
+
+    def __init__(self, argv: Sequence[str]) -> None:
+        if not argv:
+            raise ValueError("mjbot wrap needs a program to run after --")
+        self.argv = list(argv)
+        self.proc: asyncio.subprocess.Process | None = None
+        self.seat = 0
+
+    async def start(self) -> None:
+        self.proc = await asyncio.create_subprocess_exec(
+            *self.argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+
+    async def on_message(self, msg: Any, text: str) -> Act | None:
+        proc = self.proc
+        if proc is None or proc.stdin is None or proc.stdout is None:
+            raise RuntimeError("the program is not running")
+        if proc.returncode is not None:
+            raise ProgramExited(f"{self.argv[0]} exited with code {proc.returncode}")
+        try:
+            proc.stdin.write(text.encode() + b"\n")
+            await proc.stdin.drain()
+        except (BrokenPipeError, ConnectionResetError):
+            raise ProgramExited(f"{self.argv[0]} closed its stdin") from None
+        if not isinstance(msg, Ask):
+            return None
+        limit = max(0.05, msg.deadline_ms / 1000.0)
+        end = time.monotonic() + limit
+        while True:
+            left = end - time.monotonic()
+            if left <= 0:
+                log.warning("program_late", program=self.argv[0], ask=msg.id)
+                return None  # the referee applies its policy at the deadline
+            try:
+                line = await asyncio.wait_for(proc.stdout.readline(), left)
+            except TimeoutError:
+                continue
+            if not line:
+                raise ProgramExited(f"{self.argv[0]} closed its stdout")
+            try:
+                data = json.loads(line)
+                if isinstance(data, dict):
+                    data.setdefault("v", 1)
+                    data.setdefault("type", "act")
+                    data.setdefault("id", msg.id)
+                act = Act.model_validate(data)
+            except (ValueError, TypeError) as exc:
+                log.warning("program_said", program=self.argv[0], line=line[:200].decode(
+                    errors="replace"), error=str(exc)[:200])
+                continue
+            return act
+
+    async def close(self) -> None:
+        proc = self.proc
+        if proc is not None and proc.returncode is None:
+            if proc.stdin is not None:
+                with contextlib.suppress(Exception):
+                    proc.stdin.close()
+            try:
+                await asyncio.wait_for(proc.wait(), 2)
+            except TimeoutError:
+                proc.kill()
+                await proc.wait()
+
+
+class ProgramExited(RuntimeError):
+    """The wrapped program is gone."""
+
+
+# ---------------------------------------------------------------- the session loop
+@dataclass
+class SessionReport:
+    games: int = 0
+    reconnects: int = 0
+    acts: int = 0
+    errors: list[str] = field(default_factory=list)
+    scores: list[list[int]] = field(default_factory=list)
+    last_seq: int = 0
+
+
+async def play_seat(transport: ClientTransport, player: SeatPlayer, *, table: str, seat: int,
+                    name: str = "mjbot", max_backoff: float = 2.0, join_timeout: float = 1.0,
+                    report: SessionReport | None = None) -> SessionReport:
+    """Play one seat until the table's last game ends (``end`` with ``more`` false)."""
+    report = report or SessionReport()
+    answered: dict[str, str] = {}
+    backoff = 0.05
+    first = True
+    while True:
+        if not first:
+            report.reconnects += 1
+            await asyncio.sleep(backoff)
+            backoff = min(backoff * 2, max_backoff)
+        first = False
+        try:
+            await transport.connect()
+            join = Join(name=name, table=table, seat=seat,
+                        resume_from=report.last_seq or None).to_json()
+            await transport.send(join)
+            welcomed = False
+            while True:
+                if welcomed:
+                    text = await transport.recv()
+                else:
+                    try:
+                        text = await asyncio.wait_for(transport.recv(), join_timeout)
+                    except TimeoutError:
+                        await transport.send(join)
+                        continue
+                try:
+                    msg = parse_referee_message(text)
+                except MessageError as exc:
+                    report.errors.append(f"unreadable message: {exc}")
+                    log.warning("unreadable", error=str(exc), text=text[:200])
+                    continue
+                if isinstance(msg, Welcome):
+                    welcomed, backoff = True, 0.05
+                    await player.on_message(msg, text)
+                    continue
+                if isinstance(msg, ErrorMsg):
+                    report.errors.append(f"{msg.code}: {msg.message}")
+                    log.warning("referee_error", code=msg.code, message=msg.message)
+                    if msg.fatal:
+                        return report
+                    continue
+                if isinstance(msg, Ask):
+                    if msg.id in answered:
+                        await transport.send(answered[msg.id])
+                        continue
+                elif msg.seq <= report.last_seq:
+                    continue  # seen before this reconnect, or a QoS 1 duplicate
+                report.last_seq = max(report.last_seq, msg.seq)
+                act = await player.on_message(msg, text)
+                if isinstance(msg, Ask) and act is not None:
+                    body = act.model_copy(update={"id": msg.id}).to_json()
+                    answered[msg.id] = body
+                    report.acts += 1
+                    await transport.send(body)
+                if isinstance(msg, End):
+                    report.games += 1
+                    report.scores.append(list(msg.scores))
+                    if not msg.more:
+                        await transport.close()
+                        return report
+        except ConnectionLost as exc:
+            log.info("reconnecting", seat=seat, table=table, error=str(exc), backoff=backoff)
+            with contextlib.suppress(Exception):
+                await transport.close()
+
+
+__all__ = ["AgentPlayer", "ProgramPlayer", "SessionReport", "play_seat", "safest_act"]

@@ -1,0 +1,96 @@
+"""A whole local Olympiad match in one process: referee, transport and four seats per table.
+
+``run_match`` serves the referee over WebSocket (a free loopback port) or
+MQTT (an embedded amqtt broker unless a broker URL is given), connects four
+seats per table through the same client session loop ``mjbot play
+olympiad`` uses, and returns the referee's game summaries and each seat's
+session report.  Used by ``mjbot match olympiad``, ``mjbot bench olympiad``
+and the end-to-end tests.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+
+from bot.olympiad_client import AgentPlayer, SeatPlayer, SessionReport, play_seat
+from bot.olympiad_referee import GameSummary, Referee, RefereeConfig
+from protocols.olympiad_transport import (
+    ClientTransport,
+    MqttClient,
+    MqttServer,
+    WsClient,
+    embedded_broker,
+    serve_ws,
+)
+
+PlayerFactory = Callable[[str, int], SeatPlayer]
+
+
+def our_agents(deterministic: bool = False) -> PlayerFactory:
+    def make(table: str, seat: int) -> SeatPlayer:
+        return AgentPlayer(deterministic=deterministic)
+
+    return make
+
+
+@dataclass
+class MatchResult:
+    summaries: list[GameSummary]
+    sessions: dict[tuple[str, int], SessionReport] = field(default_factory=dict)
+    referee: Referee | None = None
+    url: str = ""
+
+
+@contextlib.asynccontextmanager
+async def serving(referee: Referee, transport: str, *, listen: str = "127.0.0.1:0",
+                  broker: str | None = None) -> AsyncIterator[str]:
+    """Serve ``referee`` over ``transport``; yields the URL players connect to."""
+    if transport == "ws":
+        host, _, port = listen.rpartition(":")
+        async with serve_ws(referee, host or "127.0.0.1", int(port or 0)) as bound:
+            yield f"ws://{host or '127.0.0.1'}:{bound}/"
+        return
+    if transport != "mqtt":
+        raise ValueError(f"transport {transport!r}: expected ws or mqtt")
+    async with contextlib.AsyncExitStack() as stack:
+        url = broker or await stack.enter_async_context(embedded_broker())
+        server = MqttServer(referee, url, list(referee.tables))
+        task = asyncio.create_task(server.run())
+        try:
+            await asyncio.wait_for(server.connected.wait(), 10)
+            yield url
+        finally:
+            await server.close()
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+
+def transport_for(kind: str, url: str, table: str, seat: int) -> ClientTransport:
+    return WsClient(url) if kind == "ws" else MqttClient(url, table, seat)
+
+
+async def run_match(config: RefereeConfig, transport: str = "ws", *,
+                    players: PlayerFactory | None = None, broker: str | None = None,
+                    names: tuple[str, str, str, str] = ("mjbot-0", "mjbot-1", "mjbot-2",
+                                                        "mjbot-3")) -> MatchResult:
+    referee = Referee(config)
+    make = players or our_agents()
+    result = MatchResult([], referee=referee)
+    async with serving(referee, transport, broker=broker) as url:
+        result.url = url
+        seats = []
+        for table in referee.tables:
+            for seat in range(4):
+                report = SessionReport()
+                result.sessions[(table, seat)] = report
+                seats.append(play_seat(transport_for(transport, url, table, seat),
+                                       make(table, seat), table=table, seat=seat,
+                                       name=names[seat], report=report))
+        referee_task = asyncio.create_task(referee.run())
+        await asyncio.gather(*seats)
+        result.summaries = await referee_task
+    return result

@@ -1,0 +1,465 @@
+"""The Olympiad-style referee: taiwan-16 tables served over WebSocket or MQTT.
+
+It deals from seeded walls (table ``k``, game ``g``: ``default_rng([seed, k, g])``),
+asks only the seats that have a real choice, enforces each ask's deadline
+and the legality of every answer (policy ``default``: pass, or discard the
+drawn tile; ``forfeit``: that seat pays 30 to each other seat), and writes
+one game record per game (JSON Lines, :mod:`bot.records`).
+
+Each seat has one message log for the whole table session, numbered by
+``seq``.  A ``join`` with ``resume_from`` gets a ``welcome`` and then every
+logged message after that seq, in order, except asks that are already
+closed; the open ask, if any, is sent again with its original seq and id and
+the time it has left.  An ``act`` is taken once per ask id: a repeat is
+ignored, an unknown or closed id gets a non-fatal ``error``.  An ``act``
+that reads but is not among the ask's options gets ``illegal_action`` and the
+policy; one that does not read (malformed JSON, unknown type, missing
+field) gets its ``error`` and the ask stays open.  The game loop never reads
+from a transport: transports call :meth:`Referee.on_text`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from game.taiwan import TaiwanTable
+
+from bot.logging import get_logger
+from bot.records import write_record
+from game.events import (
+    Action,
+    Dealt,
+    Discarded,
+    Drew,
+    GameResult,
+    Penalized,
+    WallExhausted,
+    Won,
+)
+from game.rules import TAIWAN_16
+from game.walls import shuffled_wall
+from protocols.olympiad import (
+    Act,
+    Ask,
+    End,
+    ErrorMsg,
+    Join,
+    MessageError,
+    TaiItem,
+    Welcome,
+    parse_player_message,
+    tile_str,
+)
+from protocols.olympiad_codec import action_for, event_fields, options_for
+from protocols.olympiad_transport import ConnectionLost, Link
+
+POLICIES = ("default", "forfeit")
+FORFEIT_PAYMENT = 30
+
+log = get_logger("mjbot.referee.olympiad")
+
+
+@dataclass(frozen=True)
+class RefereeConfig:
+    tables: int = 1
+    games: int = 1
+    seed: int = 1
+    decision_ms: int = 1000
+    policy: str = "default"
+    records: Path | None = None
+    table_prefix: str = "t"
+
+    def __post_init__(self) -> None:
+        if self.policy not in POLICIES:
+            raise ValueError(f"policy {self.policy!r}: expected one of {', '.join(POLICIES)}")
+        if self.tables < 1 or self.games < 1 or self.decision_ms < 1:
+            raise ValueError("tables, games and decision_ms must be at least 1")
+
+    def table_ids(self) -> list[str]:
+        return [f"{self.table_prefix}{k + 1}" for k in range(self.tables)]
+
+
+@dataclass(frozen=True)
+class Violation:
+    """An ask that ended without a legal answer: ``timeout`` or ``illegal``."""
+
+    kind: str
+    detail: str
+
+
+@dataclass
+class OpenAsk:
+    id: str
+    seq: int
+    legal: tuple[Action, ...]
+    fields: dict[str, Any]
+    sent_at: float
+    future: asyncio.Future[Action | Violation]
+    answered_at: float | None = None
+
+
+@dataclass
+class LogEntry:
+    seq: int
+    text: str
+    ask_id: str | None
+
+
+@dataclass
+class SeatChannel:
+    """One seat of one table: its connection, message log and open ask."""
+
+    table: str
+    seat: int
+    name: str = ""
+    link: Link | None = None
+    seq: int = 0
+    log: list[LogEntry] = field(default_factory=list)
+    open_ask: OpenAsk | None = None
+    answered: set[str] = field(default_factory=set)
+    closed: set[str] = field(default_factory=set)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    joined: bool = False
+
+    def stamp(self, fields: dict[str, Any]) -> tuple[int, str]:
+        self.seq += 1
+        msg = {"v": 1, "type": fields["type"], "table": self.table, "seq": self.seq,
+               **{k: v for k, v in fields.items() if k not in ("v", "type")}}
+        return self.seq, json.dumps(msg, separators=(",", ":"))
+
+    async def emit(self, fields: dict[str, Any], ask_id: str | None = None) -> int:
+        async with self.lock:
+            seq, text = self.stamp(fields)
+            self.log.append(LogEntry(seq, text, ask_id))
+            await self._send(text)
+            return seq
+
+    async def send_unlogged(self, fields: dict[str, Any]) -> None:
+        msg = {"v": 1, "type": fields["type"], "table": self.table, "seq": self.seq,
+               **{k: v for k, v in fields.items() if k not in ("v", "type")}}
+        async with self.lock:
+            await self._send(json.dumps(msg, separators=(",", ":")))
+
+    async def _send(self, text: str) -> None:
+        link = self.link
+        if link is None:
+            return
+        try:
+            await link.send(text)
+        except ConnectionLost:
+            if self.link is link:
+                self.link = None
+
+    async def replay(self, after: int, remaining_ms: Callable[[OpenAsk], int]) -> None:
+        """Re-send every message after ``after`` (closed asks left out), then the open ask."""
+        async with self.lock:
+            ask = self.open_ask
+            resent_open = False
+            for entry in self.log:
+                if entry.seq <= after:
+                    continue
+                if entry.ask_id is not None:
+                    if ask is None or entry.ask_id != ask.id:
+                        continue
+                    await self._send(self._ask_text(ask, remaining_ms(ask)))
+                    resent_open = True
+                    continue
+                await self._send(entry.text)
+            if ask is not None and not resent_open:
+                await self._send(self._ask_text(ask, remaining_ms(ask)))
+
+    def _ask_text(self, ask: OpenAsk, remaining: int) -> str:
+        msg = {"v": 1, "type": "ask", "table": self.table, "seq": ask.seq,
+               **{k: v for k, v in ask.fields.items() if k not in ("v", "type")},
+               "deadline_ms": remaining}
+        return json.dumps(msg, separators=(",", ":"))
+
+
+@dataclass
+class GameSummary:
+    table: str
+    game: int
+    result: GameResult
+    violations: list[dict[str, Any]]
+    seconds: float
+    asks: int
+
+
+class TableSession:
+    """The games of one table, one after another, once all four seats have joined."""
+
+    def __init__(self, table: str, index: int, config: RefereeConfig,
+                 clock: Callable[[], float]) -> None:
+        self.table, self.index, self.config, self.clock = table, index, config, clock
+        self.seats = [SeatChannel(table, s) for s in range(4)]
+        self.all_joined = asyncio.Event()
+        self.summaries: list[GameSummary] = []
+        self.round_trips_ms: list[float] = []
+        self.records: list[Path] = []
+        self.finished = False
+
+    def remaining_ms(self, ask: OpenAsk) -> int:
+        left = self.config.decision_ms - (self.clock() - ask.sent_at) * 1000.0
+        return max(0, int(left))
+
+    async def run(self) -> list[GameSummary]:
+        await self.all_joined.wait()
+        for g in range(self.config.games):
+            self.summaries.append(await self.play_game(g))
+        self.finished = True
+        return self.summaries
+
+    # ------------------------------------------------------------------ one game
+    async def play_game(self, game: int) -> GameSummary:
+        cfg = self.config
+        rng = np.random.default_rng([cfg.seed, self.index, game])
+        wall = shuffled_wall(TAIWAN_16, rng)
+        dealer, prevalent = game % 4, (game // 4) % 4
+        table = TaiwanTable(wall, prevalent_wind=prevalent, dealer=dealer)
+        started = self.clock()
+        header = {
+            "rules": TAIWAN_16.name, "table": self.table, "game": game, "seed": cfg.seed,
+            "wall": [tile_str(t) for t in wall], "dealer": dealer, "prevalent_wind": prevalent,
+            "seats": [s.name for s in self.seats], "decision_ms": cfg.decision_ms,
+            "policy": cfg.policy,
+        }
+        decisions: list[dict[str, Any]] = []
+        violations: list[dict[str, Any]] = []
+        state = _Broadcast(game=game, dealer=dealer, prevalent_wind=prevalent)
+        await self._broadcast(table, state)
+        step = 0
+        asks = 0
+        while not table.finished:
+            step += 1
+            asked = table.asked_seats
+            answers = await self._ask_round(table, game, step, state, decisions)
+            asks += len(asked)
+            forfeit: tuple[int, str] | None = None
+            chosen: dict[int, Action] = {}
+            for seat in asked:
+                answer = answers[seat]
+                if isinstance(answer, Violation):
+                    violations.append({"seat": seat, "step": step, "kind": answer.kind,
+                                       "detail": answer.detail, "policy": cfg.policy})
+                    if cfg.policy == "forfeit" and forfeit is None:
+                        forfeit = (seat, f"{answer.kind}: {answer.detail}")
+                    chosen[seat] = table.default_action(seat)
+                else:
+                    chosen[seat] = answer
+            if forfeit is not None:
+                table.forfeit(*forfeit)
+            else:
+                table.respond(chosen)
+            await self._broadcast(table, state)
+        result = table.result
+        assert result is not None
+        await self._send_end(table, game, result)
+        if cfg.records is not None:
+            path = cfg.records / f"{self.table}-game{game:04d}.jsonl"
+            write_record(path, header, table.history,
+                         [*decisions, *({"violation": v} for v in violations)], result)
+            self.records.append(path)
+        return GameSummary(self.table, game, result, violations, self.clock() - started, asks)
+
+    async def _ask_round(self, table: TaiwanTable, game: int, step: int, state: _Broadcast,
+                         decisions: list[dict[str, Any]]) -> dict[int, Action | Violation]:
+        loop = asyncio.get_running_loop()
+        opened: dict[int, OpenAsk] = {}
+        for seat in table.asked_seats:
+            legal = tuple(table.legal_actions(seat))
+            ask_id = f"{self.table}-{game}-{step}-{seat}"
+            options = options_for(legal, state.last_discard)
+            fields = Ask(table=self.table, seq=0, id=ask_id, options=options,
+                         deadline_ms=self.config.decision_ms).model_dump(
+                exclude={"table", "seq"}, exclude_none=True)
+            channel = self.seats[seat]
+            ask = OpenAsk(ask_id, 0, legal, fields, self.clock(), loop.create_future())
+            channel.open_ask = ask
+            ask.seq = await channel.emit(fields, ask_id=ask_id)
+            ask.sent_at = self.clock()
+            opened[seat] = ask
+        answers: dict[int, Action | Violation] = {}
+        for seat, ask in opened.items():
+            timeout = self.remaining_ms(ask) / 1000.0
+            try:
+                answers[seat] = await asyncio.wait_for(asyncio.shield(ask.future), timeout)
+            except TimeoutError:
+                late = f"no answer within {self.config.decision_ms} ms"
+                answers[seat] = Violation("timeout", late)
+                if not ask.future.done():
+                    ask.future.set_result(answers[seat])
+            channel = self.seats[seat]
+            channel.open_ask = None
+            channel.closed.add(ask.id)
+            answer = answers[seat]
+            decisions.append({"seat": seat, "ask": ask.id,
+                              "answer": _describe(answer),
+                              "options": ask.fields["options"]})
+            if ask.answered_at is not None:
+                self.round_trips_ms.append((ask.answered_at - ask.sent_at) * 1000.0)
+        return answers
+
+    async def _broadcast(self, table: TaiwanTable, state: _Broadcast) -> None:
+        """Send every table event not sent yet to each seat, as that seat may see it."""
+        for event in table.history[state.sent:]:
+            if isinstance(event, Dealt) and state.wall < 0:
+                state.wall = (TAIWAN_16.total_tiles - 4 * TAIWAN_16.hand_size
+                              - len(event.flowers))
+            elif isinstance(event, Drew):
+                state.wall -= 1
+            for seat in range(4):
+                for fields in event_fields(event, seat, wall=state.wall,
+                                           from_seat=state.last_discarder,
+                                           dealer=state.dealer, game=state.game):
+                    if fields["type"] == "deal":
+                        fields["prevalent_wind"] = state.prevalent_wind
+                    await self.seats[seat].emit(fields)
+            if isinstance(event, Discarded):
+                state.last_discarder, state.last_discard = event.seat, event.tile
+            state.sent += 1
+
+    async def _send_end(self, table: TaiwanTable, game: int, result: GameResult) -> None:
+        ending = result.ending
+        fields: dict[str, Any] = {"game": game, "scores": list(result.scores),
+                                  "hands": [[tile_str(t) for t in table.hand(s)] for s in range(4)],
+                                  "more": game + 1 < self.config.games}
+        if isinstance(ending, Won):
+            fields.update(result="win", winner=ending.seat, from_seat=ending.payer,
+                          tai=[TaiItem(name=f.name, tai=f.value, count=f.count).model_dump()
+                               for f in ending.fans])
+        elif isinstance(ending, WallExhausted):
+            fields.update(result="draw")
+        elif isinstance(ending, Penalized):
+            fields.update(result="forfeit", from_seat=ending.seat, reason=ending.detail)
+        end = End(table=self.table, seq=0, **fields)
+        for channel in self.seats:
+            await channel.emit(end.model_dump(exclude={"table", "seq"}, exclude_none=True))
+
+
+@dataclass
+class _Broadcast:
+    """What the referee remembers while turning table events into messages."""
+
+    game: int
+    dealer: int
+    prevalent_wind: int
+    sent: int = 0
+    wall: int = -1
+    last_discarder: int | None = None
+    last_discard: int | None = None
+
+
+def _describe(answer: Action | Violation) -> str:
+    if isinstance(answer, Violation):
+        return f"{answer.kind}: {answer.detail}"
+    fields = ", ".join(f"{k}={v}" for k, v in vars(answer).items())
+    return f"{answer.kind.value}{' ' + fields if fields else ''}"
+
+
+class Referee:
+    """Every table of a match, behind the transports' :class:`Endpoint` interface."""
+
+    def __init__(self, config: RefereeConfig, clock: Callable[[], float] = time.monotonic) -> None:
+        self.config = config
+        self.clock = clock
+        self.tables = {tid: TableSession(tid, k, config, clock)
+                       for k, tid in enumerate(config.table_ids())}
+        self._bound: dict[int, tuple[str, int]] = {}
+        self.errors: list[tuple[str, str]] = []
+
+    async def run(self) -> list[GameSummary]:
+        results = await asyncio.gather(*(t.run() for t in self.tables.values()))
+        return [s for table in results for s in table]
+
+    # ------------------------------------------------------------------ transport side
+    def on_close(self, link: Link) -> None:
+        where = self._bound.pop(id(link), None)
+        if where is not None:
+            channel = self.tables[where[0]].seats[where[1]]
+            if channel.link is link:
+                channel.link = None
+
+    async def on_text(self, link: Link, text: str | bytes) -> None:
+        try:
+            msg = parse_player_message(text)
+        except MessageError as exc:
+            await self._error(link, exc.code, exc.message)
+            return
+        if isinstance(msg, Join):
+            await self._join(link, msg)
+        else:
+            await self._act(link, msg)
+
+    async def _error(self, link: Link, code: str, message: str, fatal: bool = False) -> None:
+        self.errors.append((code, message))
+        where = self._bound.get(id(link)) or link.bound
+        table, seq = (where[0], 0) if where else ("", 0)
+        if where and where[0] in self.tables:
+            seq = self.tables[where[0]].seats[where[1]].seq
+        err = ErrorMsg(table=table, seq=seq, code=code, message=message, fatal=fatal)
+        with contextlib.suppress(ConnectionLost):
+            await link.send(err.to_json())
+
+    async def _join(self, link: Link, join: Join) -> None:
+        if link.bound is not None and link.bound != (join.table, join.seat):
+            await self._error(link, "wrong_seat", f"join for table {join.table} seat "
+                              f"{join.seat} arrived on {link.describe()}")
+            return
+        session = self.tables.get(join.table)
+        if session is None:
+            await self._error(link, "unknown_table", f"no table {join.table!r}; tables: "
+                              f"{', '.join(self.tables)}")
+            return
+        channel = session.seats[join.seat]
+        channel.link, channel.name = link, join.name
+        self._bound[id(link)] = (join.table, join.seat)
+        channel.joined = True
+        welcome = Welcome(table=join.table, seq=channel.seq, seat=join.seat,
+                          rules=TAIWAN_16.name, players=[s.name for s in session.seats],
+                          decision_ms=self.config.decision_ms, policy=self.config.policy)  # type: ignore[arg-type]
+        await channel.send_unlogged(welcome.model_dump(exclude={"table", "seq"}))
+        await channel.replay(join.resume_from or 0, session.remaining_ms)
+        log.info("joined", table=join.table, seat=join.seat, name=join.name,
+                 resume_from=join.resume_from, via=link.describe())
+        if all(s.joined for s in session.seats):
+            session.all_joined.set()
+
+    async def _act(self, link: Link, act: Act) -> None:
+        where = self._bound.get(id(link))
+        if where is None:
+            await self._error(link, "not_joined", "send join before act")
+            return
+        channel = self.tables[where[0]].seats[where[1]]
+        if act.id in channel.answered:
+            return  # a repeated act (e.g. a QoS 1 duplicate or a resumed player): ignored
+        ask = channel.open_ask
+        if ask is None or ask.id != act.id:
+            if act.id in channel.closed:
+                await self._error(link, "closed_id", f"ask {act.id} is closed")
+            elif ask is None:
+                await self._error(link, "out_of_turn", f"no ask is open for seat {where[1]}")
+            else:
+                await self._error(link, "unknown_id",
+                                  f"unknown ask id {act.id!r}; the open ask is {ask.id}")
+            return
+        try:
+            action: Action | Violation = action_for(act, ask.legal)
+        except MessageError as exc:
+            if exc.code != "illegal_action":
+                await self._error(link, exc.code, exc.message)
+                return
+            policy = self.config.policy
+            await self._error(link, exc.code, f"{exc.message}; policy {policy} applies")
+            action = Violation("illegal", exc.message)
+        channel.answered.add(act.id)
+        if not ask.future.done():
+            ask.answered_at = self.clock()
+            ask.future.set_result(action)

@@ -1,0 +1,283 @@
+"""The Olympiad-style protocol, version 1: messages and their JSON edge.
+
+The contract is ``docs/olympiad-protocol.md`` (kept in step with this file).
+Every message is a JSON object with ``"v": 1`` and ``"type"``; the referee's
+also carry ``"table"`` and ``"seq"`` (1, 2, 3 ... per seat).  Tiles are
+compact strings: ``1m``-``9m``, ``1p``-``9p``, ``1s``-``9s``, ``1z``-``7z``
+and flowers ``1f``-``8f``.
+
+pydantic validates at this edge only: :func:`parse_referee_message` and
+:func:`parse_player_message` turn a text into one model or raise
+:class:`MessageError` whose ``code`` is what the ``error`` message reports
+(``malformed_json``, ``unknown_type``, ``invalid_message``, ``bad_version``).
+Inside the program tiles are indices (``game.tiles``); :func:`tile_index`
+and :func:`tile_str` convert.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
+
+from game.tiles import NUM_INDICES, NUM_KINDS, Notation, TileError, parse_tile, tile_name
+
+VERSION = 1
+
+MeldKind = Literal["chow", "pong", "kong", "concealed_kong", "added_kong"]
+OptionKind = Literal["discard", "win", "kong", "pong", "chow", "pass"]
+ResultKind = Literal["win", "draw", "forfeit"]
+
+
+class MessageError(ValueError):
+    """A message that cannot be read; ``code`` names the kind of problem."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+# ---------------------------------------------------------------- tiles
+def tile_str(tile: int) -> str:
+    return tile_name(tile, Notation.COMPACT)
+
+
+def tile_index(text: str, *, in_hand: bool = False) -> int:
+    """The index of a compact tile string; ``in_hand`` refuses flowers."""
+    try:
+        tile = parse_tile(text, Notation.COMPACT)
+    except TileError as exc:
+        raise MessageError("invalid_message", f"unknown tile {text!r}: {exc}") from None
+    if in_hand and tile >= NUM_KINDS:
+        raise MessageError("invalid_message", f"tile {text!r} is a flower, not a playing tile")
+    return tile
+
+
+def _check_tile_text(text: str) -> str:
+    try:
+        parse_tile(text, Notation.COMPACT)
+    except TileError:
+        expected = "1m-9m, 1p-9p, 1s-9s, 1z-7z, 1f-8f"
+        raise ValueError(f"unknown tile {text!r} (expected {expected})") from None
+    return text
+
+
+TileStr = Annotated[str, Field(min_length=2, max_length=2)]
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    v: Literal[1] = 1
+
+    def to_json(self) -> str:
+        return self.model_dump_json(exclude_none=True)
+
+
+class _FromReferee(_Message):
+    table: str
+    seq: int = Field(ge=0)
+
+
+# ---------------------------------------------------------------- referee -> player
+class Welcome(_FromReferee):
+    """The answer to every ``join``; its ``seq`` is the last seq this seat has been sent."""
+
+    type: Literal["welcome"] = "welcome"
+    seat: int = Field(ge=0, le=3)
+    rules: str
+    players: list[str]
+    decision_ms: int = Field(gt=0)
+    policy: Literal["default", "forfeit"] = "default"
+
+
+class Deal(_FromReferee):
+    type: Literal["deal"] = "deal"
+    game: int = Field(ge=0)
+    dealer: int = Field(ge=0, le=3)
+    prevalent_wind: int = Field(ge=0, le=3)
+    hand: list[TileStr]
+    flowers: list[list[TileStr]] = Field(min_length=4, max_length=4)
+    wall: int = Field(ge=0)
+
+
+class Draw(_FromReferee):
+    type: Literal["draw"] = "draw"
+    seat: int = Field(ge=0, le=3)
+    tile: TileStr | None = None
+    replacement: bool = False
+    wall: int = Field(ge=0)
+
+
+class Flower(_FromReferee):
+    type: Literal["flower"] = "flower"
+    seat: int = Field(ge=0, le=3)
+    flower: TileStr
+
+
+class DiscardMsg(_FromReferee):
+    type: Literal["discard"] = "discard"
+    seat: int = Field(ge=0, le=3)
+    tile: TileStr
+
+
+class MeldMsg(_FromReferee):
+    type: Literal["meld"] = "meld"
+    seat: int = Field(ge=0, le=3)
+    kind: MeldKind
+    tiles: list[TileStr] | None = None
+    from_seat: int | None = Field(default=None, ge=0, le=3)
+
+
+class Option(BaseModel):
+    """One legal answer kind of an ``ask``."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    kind: OptionKind
+    tiles: list[TileStr] | list[list[TileStr]] | None = None
+
+
+class Ask(_FromReferee):
+    type: Literal["ask"] = "ask"
+    id: str
+    options: list[Option] = Field(min_length=1)
+    deadline_ms: int = Field(ge=0)
+
+
+class TaiItem(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    name: str
+    tai: int
+    count: int = 1
+
+
+class End(_FromReferee):
+    type: Literal["end"] = "end"
+    game: int = Field(ge=0)
+    result: ResultKind
+    winner: int | None = None
+    from_seat: int | None = None
+    tai: list[TaiItem] = []
+    scores: list[int] = Field(min_length=4, max_length=4)
+    hands: list[list[TileStr]] = Field(min_length=4, max_length=4)
+    reason: str = ""
+    more: bool = False
+    """Another game follows at this table."""
+
+
+class ErrorMsg(_FromReferee):
+    type: Literal["error"] = "error"
+    code: str
+    message: str
+    fatal: bool = False
+
+
+RefereeMessage = Annotated[
+    Welcome | Deal | Draw | Flower | DiscardMsg | MeldMsg | Ask | End | ErrorMsg,
+    Field(discriminator="type"),
+]
+
+
+# ---------------------------------------------------------------- player -> referee
+class Join(_Message):
+    type: Literal["join"] = "join"
+    name: str = Field(min_length=1, max_length=64)
+    table: str = Field(min_length=1, max_length=64)
+    seat: int = Field(ge=0, le=3)
+    resume_from: int | None = Field(default=None, ge=0)
+
+
+class Act(_Message):
+    type: Literal["act"] = "act"
+    id: str
+    kind: OptionKind
+    tile: TileStr | None = None
+    tiles: list[TileStr] | None = None
+
+    @field_validator("tile")
+    @classmethod
+    def _tile_known(cls, v: str | None) -> str | None:
+        return None if v is None else _check_tile_text(v)
+
+    @field_validator("tiles")
+    @classmethod
+    def _tiles_known(cls, v: list[str] | None) -> list[str] | None:
+        return None if v is None else [_check_tile_text(t) for t in v]
+
+
+PlayerMessage = Annotated[Join | Act, Field(discriminator="type")]
+
+_REFEREE_TYPES = {"welcome", "deal", "draw", "flower", "discard", "meld", "ask", "end", "error"}
+_PLAYER_TYPES = {"join", "act"}
+_referee_adapter: TypeAdapter[Any] = TypeAdapter(RefereeMessage)
+_player_adapter: TypeAdapter[Any] = TypeAdapter(PlayerMessage)
+
+
+def _load(text: str | bytes, known: set[str]) -> dict[str, Any]:
+    try:
+        obj = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise MessageError("malformed_json", f"not JSON: {exc}") from None
+    if not isinstance(obj, dict):
+        got = type(obj).__name__
+        raise MessageError("malformed_json", f"a message is a JSON object, got {got}")
+    if "type" not in obj:
+        raise MessageError("invalid_message", "missing field 'type'")
+    if obj["type"] not in known:
+        raise MessageError("unknown_type", f"unknown message type {obj['type']!r}; "
+                                           f"expected one of {', '.join(sorted(known))}")
+    if obj.get("v", VERSION) != VERSION:
+        raise MessageError("bad_version", f"protocol version {obj.get('v')!r}; this is v{VERSION}")
+    return obj
+
+
+def _describe(exc: ValidationError) -> str:
+    parts = []
+    for err in exc.errors()[:3]:
+        where = ".".join(str(x) for x in err["loc"]) or "message"
+        what = "missing field" if err["type"] == "missing" else err["msg"]
+        parts.append(f"{where}: {what}")
+    return "; ".join(parts)
+
+
+def parse_player_message(text: str | bytes) -> Join | Act:
+    obj = _load(text, _PLAYER_TYPES)
+    try:
+        msg: Join | Act = _player_adapter.validate_python(obj)
+    except ValidationError as exc:
+        raise MessageError("invalid_message", f"{obj['type']}: {_describe(exc)}") from None
+    return msg
+
+
+def parse_referee_message(text: str | bytes) -> Any:
+    """One referee message model (``Welcome`` ... ``ErrorMsg``)."""
+    obj = _load(text, _REFEREE_TYPES)
+    try:
+        return _referee_adapter.validate_python(obj)
+    except ValidationError as exc:
+        raise MessageError("invalid_message", f"{obj['type']}: {_describe(exc)}") from None
+
+
+__all__ = [
+    "NUM_INDICES",
+    "VERSION",
+    "Act",
+    "Ask",
+    "Deal",
+    "DiscardMsg",
+    "Draw",
+    "End",
+    "ErrorMsg",
+    "Flower",
+    "Join",
+    "MeldMsg",
+    "MessageError",
+    "Option",
+    "TaiItem",
+    "Welcome",
+    "parse_player_message",
+    "parse_referee_message",
+    "tile_index",
+    "tile_str",
+]

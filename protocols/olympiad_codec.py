@@ -1,0 +1,280 @@
+"""Olympiad messages <-> the table's events and actions (``game.events``).
+
+Referee side: :func:`options_for` lists a seat's legal actions as an
+``ask``'s options; :func:`action_for` reads an ``act`` against them (or
+raises :class:`MessageError` with code ``illegal_action``); :func:`messages_for`
+turns one table event into what one seat is shown.
+
+Player side: :class:`EventDecoder` turns the referee's messages back into
+the events the agent's seat view understands.  Botzone's events bundle a
+claim with the claimer's discard (``Punged``/``Chowed``); the Olympiad flow
+sends the ``meld`` first and the discard after it, so the decoder holds a
+chow/pong ``meld`` until that seat's ``discard`` arrives and then yields one
+``Punged``/``Chowed``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from game.events import (
+    Action,
+    ActionKind,
+    CallChow,
+    CallPung,
+    Chowed,
+    ClaimChow,
+    ClaimKong,
+    ClaimPung,
+    ConcealedKonged,
+    Dealt,
+    DeclareAddedKong,
+    DeclareConcealedKong,
+    DeclareWin,
+    Discard,
+    Discarded,
+    Drew,
+    Event,
+    FlowerReplaced,
+    KongAdded,
+    Konged,
+    Melded,
+    Pass,
+    Punged,
+    SeatAssigned,
+)
+from protocols.olympiad import (
+    Act,
+    Deal,
+    DiscardMsg,
+    Draw,
+    Flower,
+    MeldMsg,
+    MessageError,
+    Option,
+    tile_index,
+    tile_str,
+)
+
+
+# ---------------------------------------------------------------- referee side
+def options_for(legal: Sequence[Action], tile_in_play: int | None = None) -> list[Option]:
+    """The ``ask`` options for a seat's legal actions, in a fixed order."""
+    discards = sorted({a.tile for a in legal if isinstance(a, Discard)})
+    kongs = sorted({a.tile for a in legal if isinstance(a, DeclareConcealedKong | DeclareAddedKong)}
+                   | ({tile_in_play} if any(isinstance(a, ClaimKong) for a in legal)
+                      and tile_in_play is not None else set()))
+    chows = sorted({a.middle for a in legal if isinstance(a, CallChow)})
+    out: list[Option] = []
+    if any(isinstance(a, DeclareWin) for a in legal):
+        out.append(Option(kind="win"))
+    if kongs:
+        out.append(Option(kind="kong", tiles=[tile_str(t) for t in kongs]))
+    if any(isinstance(a, CallPung) for a in legal):
+        out.append(Option(kind="pong"))
+    if chows:
+        out.append(Option(kind="chow", tiles=[[tile_str(m - 1), tile_str(m), tile_str(m + 1)]
+                                              for m in chows]))
+    if discards:
+        out.append(Option(kind="discard", tiles=[tile_str(t) for t in discards]))
+    if any(isinstance(a, Pass) for a in legal):
+        out.append(Option(kind="pass"))
+    return out
+
+
+def _illegal(why: str) -> MessageError:
+    return MessageError("illegal_action", why)
+
+
+def action_for(act: Act, legal: Sequence[Action]) -> Action:
+    """The table action an ``act`` asks for, if it is among ``legal``."""
+    kind = act.kind
+    if kind == "pass":
+        chosen: Action = Pass()
+    elif kind == "win":
+        chosen = DeclareWin()
+    elif kind == "pong":
+        chosen = CallPung()
+    elif kind == "discard":
+        if act.tile is None:
+            raise MessageError("invalid_message", "act discard: missing field 'tile'")
+        chosen = Discard(tile_index(act.tile))
+    elif kind == "chow":
+        if not act.tiles or len(act.tiles) != 3:
+            raise MessageError("invalid_message", "act chow: 'tiles' must list the chow's 3 tiles")
+        chow = sorted(tile_index(t, in_hand=True) for t in act.tiles)
+        if not (chow[0] + 1 == chow[1] == chow[2] - 1 and chow[0] // 9 == chow[2] // 9 < 3):
+            raise _illegal(f"{' '.join(act.tiles)} is not a chow")
+        chosen = CallChow(chow[1])
+    else:  # kong
+        tile = act.tile or (act.tiles[0] if act.tiles else None)
+        kongs = [a for a in legal if isinstance(a, DeclareConcealedKong | DeclareAddedKong)]
+        claim = next((a for a in legal if isinstance(a, ClaimKong)), None)
+        if claim is not None and not kongs:
+            chosen = claim  # the tile (if given) is checked against the ask's option by the caller
+        elif tile is None:
+            raise MessageError("invalid_message", "act kong: missing field 'tile'")
+        else:
+            t = tile_index(tile)
+            match = next((a for a in kongs if a.tile == t), None)
+            if match is None:
+                raise _illegal(f"no kong of {tile} is possible")
+            chosen = match
+    if chosen not in legal:
+        raise _illegal(f"{_describe(chosen)} is not among this ask's options")
+    return chosen
+
+
+def _describe(action: Action) -> str:
+    tile = getattr(action, "tile", None)
+    if isinstance(action, CallChow | ClaimChow):
+        tile = action.middle
+    return action.kind.value + (f" {tile_str(tile)}" if isinstance(tile, int) else "")
+
+
+def _meld_kind(event: Event) -> str:
+    if isinstance(event, Melded):
+        return "chow" if event.kind is ActionKind.CHOW else "pong"
+    if isinstance(event, Konged):
+        return "kong"
+    if isinstance(event, ConcealedKonged):
+        return "concealed_kong"
+    return "added_kong"
+
+
+def event_fields(event: Event, viewer: int, *, wall: int, from_seat: int | None = None,
+                 dealer: int = 0, game: int = 0) -> list[dict[str, Any]]:
+    """What ``viewer`` is shown of ``event``: message fields without ``table``/``seq``.
+
+    ``wall`` is the number of tiles left after the event; ``from_seat`` the
+    discarder whose tile a claimed kong took.
+    """
+    if isinstance(event, SeatAssigned):
+        return []
+    if isinstance(event, Dealt):
+        if event.seat != viewer:
+            return []
+        per_seat: list[list[str]] = []
+        flowers = list(event.flowers)
+        for n in event.flower_counts:
+            per_seat.append([tile_str(f) for f in flowers[:n]])
+            flowers = flowers[n:]
+        return [Deal(table="", seq=0, game=game, dealer=dealer,
+                     prevalent_wind=0, hand=[tile_str(t) for t in sorted(event.tiles)],
+                     flowers=per_seat, wall=wall).model_dump(exclude={"table", "seq"})]
+    if isinstance(event, Drew):
+        tile = tile_str(event.tile) if event.seat == viewer and event.tile is not None else None
+        return [Draw(table="", seq=0, seat=event.seat, tile=tile, replacement=event.replacement,
+                     wall=wall).model_dump(exclude={"table", "seq"}, exclude_none=True)]
+    if isinstance(event, FlowerReplaced):
+        return [Flower(table="", seq=0, seat=event.seat, flower=tile_str(event.flower))
+                .model_dump(exclude={"table", "seq"})]
+    if isinstance(event, Discarded):
+        return [DiscardMsg(table="", seq=0, seat=event.seat, tile=tile_str(event.tile))
+                .model_dump(exclude={"table", "seq"})]
+    if isinstance(event, Melded | Konged | ConcealedKonged | KongAdded):
+        tiles: list[str] | None
+        src: int | None = None
+        if isinstance(event, Melded):
+            tiles, src = [tile_str(t) for t in event.tiles], event.from_seat
+        elif isinstance(event, ConcealedKonged):
+            shown = event.seat == viewer and event.tile is not None
+            tiles = [tile_str(event.tile)] * 4 if shown and event.tile is not None else None
+        else:
+            tiles = [tile_str(event.tile)] * 4
+            src = from_seat if isinstance(event, Konged) else None
+        return [MeldMsg(table="", seq=0, seat=event.seat, kind=_meld_kind(event),  # type: ignore[arg-type]
+                        tiles=tiles, from_seat=src)
+                .model_dump(exclude={"table", "seq"}, exclude_none=True)]
+    raise MessageError("internal", f"no Olympiad message for {type(event).__name__}")
+
+
+# ---------------------------------------------------------------- player side
+class EventDecoder:
+    """One seat's referee messages -> ``game.events`` for the agent's seat view."""
+
+    def __init__(self) -> None:
+        self.seat = 0
+        self._held: MeldMsg | None = None
+        self._held_claimed: int | None = None  # the discard the held meld took
+        self._last_discard: int | None = None
+
+    def decode(self, msg: Any) -> list[Event]:
+        if isinstance(msg, Deal):
+            self._held, self._last_discard = None, None
+            flowers = [tile_index(f) for seat in msg.flowers for f in seat]
+            counts = tuple(len(seat) for seat in msg.flowers)
+            hand = tuple(tile_index(t, in_hand=True) for t in msg.hand)
+            return [SeatAssigned(self.seat, msg.prevalent_wind),
+                    Dealt(self.seat, hand, (counts[0], counts[1], counts[2], counts[3]),
+                          tuple(flowers))]
+        if isinstance(msg, Draw):
+            tile = tile_index(msg.tile) if msg.tile is not None else None
+            return [Drew(msg.seat, tile, msg.replacement)]
+        if isinstance(msg, Flower):
+            return [FlowerReplaced(msg.seat, tile_index(msg.flower))]
+        if isinstance(msg, DiscardMsg):
+            tile = tile_index(msg.tile, in_hand=True)
+            held, self._held = self._held, None
+            claimed, self._last_discard = self._held_claimed, tile
+            if held is not None and held.seat == msg.seat and held.tiles:
+                tiles = sorted(tile_index(t, in_hand=True) for t in held.tiles)
+                if held.kind == "pong":
+                    return [Punged(msg.seat, tiles[0], tile)]
+                return [Chowed(msg.seat, tiles[1], claimed if claimed is not None else tiles[1],
+                               tile)]
+            return [Discarded(msg.seat, tile)]
+        if isinstance(msg, MeldMsg):
+            if msg.kind in ("chow", "pong"):
+                self._held, self._held_claimed = msg, self._last_discard
+                return []
+            tile = tile_index(msg.tiles[0], in_hand=True) if msg.tiles else None
+            if msg.kind == "kong":
+                if tile is None:
+                    raise MessageError("invalid_message", "meld kong: missing 'tiles'")
+                return [Konged(msg.seat, tile)]
+            if msg.kind == "concealed_kong":
+                return [ConcealedKonged(msg.seat, tile)]
+            if tile is None:
+                raise MessageError("invalid_message", "meld added_kong: missing 'tiles'")
+            return [KongAdded(msg.seat, tile)]
+        return []
+
+    @property
+    def holding_meld(self) -> MeldMsg | None:
+        """The chow/pong ``meld`` waiting for its seat's discard."""
+        return self._held
+
+
+def act_for(action: Action, ask_id: str, tile_in_play: int | None) -> Act:
+    """The ``act`` for one of the agent's actions (Botzone-shaped claims lose their discard)."""
+    if isinstance(action, Discard):
+        return Act(id=ask_id, kind="discard", tile=tile_str(action.tile))
+    if isinstance(action, DeclareWin):
+        return Act(id=ask_id, kind="win")
+    if isinstance(action, DeclareConcealedKong | DeclareAddedKong):
+        return Act(id=ask_id, kind="kong", tile=tile_str(action.tile))
+    if isinstance(action, ClaimKong):
+        return Act(id=ask_id, kind="kong",
+                   tile=tile_str(tile_in_play) if tile_in_play is not None else None)
+    if isinstance(action, ClaimPung | CallPung):
+        return Act(id=ask_id, kind="pong")
+    if isinstance(action, ClaimChow | CallChow):
+        m = action.middle
+        return Act(id=ask_id, kind="chow", tiles=[tile_str(m - 1), tile_str(m), tile_str(m + 1)])
+    return Act(id=ask_id, kind="pass")
+
+
+def act_allowed(act: Act, options: Sequence[Option]) -> bool:
+    """Whether ``act`` is one of an ``ask``'s options (client-side check before sending)."""
+    for opt in options:
+        if opt.kind != act.kind:
+            continue
+        if act.kind in ("win", "pong", "pass"):
+            return True
+        if act.kind in ("discard", "kong"):
+            return act.tile is None or (opt.tiles is not None and act.tile in opt.tiles)
+        if act.kind == "chow" and opt.tiles is not None and act.tiles is not None:
+            return sorted(act.tiles) in [sorted(c) for c in opt.tiles if isinstance(c, list)]
+    return False

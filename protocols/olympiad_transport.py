@@ -1,0 +1,359 @@
+"""Transports of the Olympiad protocol: WebSocket and MQTT, server and client side.
+
+Server side, the referee implements :class:`Endpoint` (``on_text(link, text)``
+and ``on_close(link)``); a :class:`Link` is where its answers to one player go:
+
+- WebSocket: :func:`serve_ws` serves ``ws://HOST:PORT/``; one link per connection.
+- MQTT: :class:`MqttServer` subscribes ``mjbot/v1/+/seat/+/up`` (QoS 1) and
+  gives one link per (table, seat) that publishes on ``.../seat/N/down``; the
+  referee's presence is retained on ``mjbot/v1/TABLE/referee`` (its last will
+  says ``offline``).  It reconnects to the broker with backoff and
+  re-subscribes; what it could not publish meanwhile, players get back by
+  resuming.
+
+Client side, :class:`ClientTransport` is one connection that can be opened
+again after it drops: :class:`WsClient` and :class:`MqttClient` (which also
+publishes the seat's retained presence ``online`` and leaves ``offline`` as
+its last will).  ``recv`` raises :class:`ConnectionLost` when the connection
+goes; the session loop reconnects with backoff and resumes.
+
+:func:`embedded_broker` runs an amqtt broker inside the process, so a whole
+MQTT match needs no external service.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import socket
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any, Protocol
+from urllib.parse import urlparse
+
+import aiomqtt
+import websockets
+from websockets.asyncio.server import ServerConnection
+
+TOPIC_ROOT = "mjbot/v1"
+NO_DELAY = ((socket.IPPROTO_TCP, socket.TCP_NODELAY, 1),)
+"""QoS 1 waits for each PUBACK: without TCP_NODELAY, Nagle + delayed ACK cost ~40 ms each."""
+
+
+def seat_topic(table: str, seat: int, direction: str) -> str:
+    return f"{TOPIC_ROOT}/{table}/seat/{seat}/{direction}"
+
+
+def presence_topic(table: str, seat: int) -> str:
+    return f"{TOPIC_ROOT}/{table}/presence/{seat}"
+
+
+def referee_topic(table: str) -> str:
+    return f"{TOPIC_ROOT}/{table}/referee"
+
+
+class ConnectionLost(ConnectionError):
+    """The transport's connection went away (the session loop reconnects)."""
+
+
+class Link(Protocol):
+    """Where the referee's messages to one player go."""
+
+    @property
+    def bound(self) -> tuple[str, int] | None:
+        """(table, seat) a transport fixes for the link (MQTT topics); None for WebSocket."""
+        ...
+
+    async def send(self, text: str) -> None: ...
+
+    def describe(self) -> str: ...
+
+
+class Endpoint(Protocol):
+    async def on_text(self, link: Link, text: str | bytes) -> None: ...
+
+    def on_close(self, link: Link) -> None: ...
+
+
+# ---------------------------------------------------------------- addresses
+def host_port(text: str, default_port: int) -> tuple[str, int]:
+    """``HOST:PORT``, ``ws://HOST:PORT/`` or ``mqtt://HOST:PORT`` -> (host, port)."""
+    if "://" not in text:
+        text = "tcp://" + text
+    parsed = urlparse(text)
+    if not parsed.hostname:
+        raise ValueError(f"no host in address {text!r}")
+    return parsed.hostname, parsed.port or default_port
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+# ---------------------------------------------------------------- WebSocket, server
+@dataclass(eq=False)
+class WsLink:
+    connection: ServerConnection
+    bound: tuple[str, int] | None = None
+
+    async def send(self, text: str) -> None:
+        try:
+            await self.connection.send(text)
+        except websockets.ConnectionClosed as exc:
+            raise ConnectionLost(str(exc)) from None
+
+    def describe(self) -> str:
+        addr = self.connection.remote_address
+        return f"ws {addr[0]}:{addr[1]}" if addr else "ws"
+
+
+@contextlib.asynccontextmanager
+async def serve_ws(endpoint: Endpoint, host: str, port: int) -> AsyncIterator[int]:
+    """Serve the endpoint at ``ws://host:port/``; yields the port (0 picks a free one)."""
+
+    async def handler(connection: ServerConnection) -> None:
+        link = WsLink(connection)
+        try:
+            async for text in connection:
+                await endpoint.on_text(link, text)
+        except websockets.ConnectionClosed:
+            pass
+        finally:
+            endpoint.on_close(link)
+
+    async with websockets.serve(handler, host, port, ping_interval=10, ping_timeout=10,
+                                max_size=2**16) as server:
+        sockets = list(server.sockets)
+        yield sockets[0].getsockname()[1] if sockets else port
+
+
+# ---------------------------------------------------------------- MQTT, server
+@dataclass(eq=False)
+class MqttLink:
+    server: MqttServer
+    table: str
+    seat: int
+
+    @property
+    def bound(self) -> tuple[str, int] | None:
+        return (self.table, self.seat)
+
+    async def send(self, text: str) -> None:
+        await self.server.publish(seat_topic(self.table, self.seat, "down"), text)
+
+    def describe(self) -> str:
+        return f"mqtt {self.table}/seat/{self.seat}"
+
+
+class MqttServer:
+    """The referee's MQTT side; run :meth:`run` as a task."""
+
+    def __init__(self, endpoint: Endpoint, url: str, tables: list[str]) -> None:
+        self.endpoint = endpoint
+        self.host, self.port = host_port(url, 1883)
+        self.tables = tables
+        self._client: aiomqtt.Client | None = None
+        self._links: dict[tuple[str, int], MqttLink] = {}
+        self.connected = asyncio.Event()
+        self.log = logging.getLogger("mjbot.mqtt")
+
+    def link(self, table: str, seat: int) -> MqttLink:
+        key = (table, seat)
+        if key not in self._links:
+            self._links[key] = MqttLink(self, table, seat)
+        return self._links[key]
+
+    async def publish(self, topic: str, text: str, retain: bool = False) -> None:
+        client = self._client
+        if client is None:
+            raise ConnectionLost("the referee is not connected to the broker")
+        try:
+            await client.publish(topic, text, qos=1, retain=retain)
+        except aiomqtt.MqttError as exc:
+            raise ConnectionLost(str(exc)) from None
+
+    async def run(self) -> None:
+        delay = 0.05
+        while True:
+            will = aiomqtt.Will(referee_topic(self.tables[0]) if self.tables else
+                                f"{TOPIC_ROOT}/referee", "offline", qos=1, retain=True)
+            try:
+                async with aiomqtt.Client(self.host, self.port, will=will, keepalive=10,
+                                          identifier=f"mjbot-referee-{secrets.token_hex(4)}",
+                                          max_queued_outgoing_messages=100_000,
+                                          socket_options=NO_DELAY) as client:
+                    await client.subscribe(f"{TOPIC_ROOT}/+/seat/+/up", qos=1)
+                    self._client = client
+                    for table in self.tables:
+                        await client.publish(referee_topic(table), "online", qos=1, retain=True)
+                    self.connected.set()
+                    delay = 0.05
+                    async for message in client.messages:
+                        parts = str(message.topic).split("/")
+                        # mjbot/v1/TABLE/seat/N/up
+                        if len(parts) != 6 or not parts[4].isdigit():
+                            continue
+                        link = self.link(parts[2], int(parts[4]))
+                        payload = message.payload
+                        text = payload if isinstance(payload, str | bytes) else str(payload)
+                        await self.endpoint.on_text(link, text)
+            except aiomqtt.MqttError as exc:
+                self.log.info("broker connection lost: %s; reconnecting", exc)
+            finally:
+                self._client = None
+                self.connected.clear()
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 2.0)
+
+    async def close(self) -> None:
+        client = self._client
+        if client is not None:
+            for table in self.tables:
+                with contextlib.suppress(aiomqtt.MqttError):
+                    await client.publish(referee_topic(table), "offline", qos=1, retain=True)
+
+
+# ---------------------------------------------------------------- clients
+class ClientTransport(Protocol):
+    async def connect(self) -> None: ...
+
+    async def send(self, text: str) -> None: ...
+
+    async def recv(self) -> str: ...
+
+    async def close(self) -> None: ...
+
+    def describe(self) -> str: ...
+
+
+class WsClient:
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self._conn: Any = None
+
+    async def connect(self) -> None:
+        try:
+            self._conn = await websockets.connect(self.url, ping_interval=10, ping_timeout=10,
+                                                  open_timeout=5)
+        except (OSError, websockets.InvalidHandshake, TimeoutError) as exc:
+            raise ConnectionLost(f"cannot connect to {self.url}: {exc}") from None
+
+    async def send(self, text: str) -> None:
+        if self._conn is None:
+            raise ConnectionLost("not connected")
+        try:
+            await self._conn.send(text)
+        except websockets.ConnectionClosed as exc:
+            raise ConnectionLost(str(exc)) from None
+
+    async def recv(self) -> str:
+        if self._conn is None:
+            raise ConnectionLost("not connected")
+        try:
+            data = await self._conn.recv()
+        except websockets.ConnectionClosed as exc:
+            raise ConnectionLost(str(exc)) from None
+        return data if isinstance(data, str) else data.decode()
+
+    async def close(self) -> None:
+        if self._conn is not None:
+            await self._conn.close()
+            self._conn = None
+
+    def describe(self) -> str:
+        return self.url
+
+
+class MqttClient:
+    """One seat over MQTT: subscribes its down topic, publishes on its up topic."""
+
+    def __init__(self, url: str, table: str, seat: int) -> None:
+        self.url = url
+        self.host, self.port = host_port(url, 1883)
+        self.table, self.seat = table, seat
+        self._stack: contextlib.AsyncExitStack | None = None
+        self._client: aiomqtt.Client | None = None
+        self._messages: AsyncIterator[aiomqtt.Message] | None = None
+
+    async def connect(self) -> None:
+        await self.close()
+        presence = presence_topic(self.table, self.seat)
+        client = aiomqtt.Client(
+            self.host, self.port, keepalive=5, socket_options=NO_DELAY,
+            identifier=f"mjbot-{self.table}-{self.seat}-{secrets.token_hex(4)}",
+            will=aiomqtt.Will(presence, "offline", qos=1, retain=True))
+        stack = contextlib.AsyncExitStack()
+        try:
+            await stack.enter_async_context(client)
+            await client.subscribe(seat_topic(self.table, self.seat, "down"), qos=1)
+            await client.publish(presence, "online", qos=1, retain=True)
+        except aiomqtt.MqttError as exc:
+            with contextlib.suppress(Exception):
+                await stack.aclose()
+            raise ConnectionLost(f"cannot connect to {self.url}: {exc}") from None
+        self._stack, self._client = stack, client
+        self._messages = client.messages.__aiter__()
+
+    async def send(self, text: str) -> None:
+        if self._client is None:
+            raise ConnectionLost("not connected")
+        try:
+            await self._client.publish(seat_topic(self.table, self.seat, "up"), text, qos=1)
+        except aiomqtt.MqttError as exc:
+            raise ConnectionLost(str(exc)) from None
+
+    async def recv(self) -> str:
+        if self._messages is None:
+            raise ConnectionLost("not connected")
+        try:
+            message = await self._messages.__anext__()
+        except (aiomqtt.MqttError, StopAsyncIteration) as exc:
+            raise ConnectionLost(f"broker connection lost: {exc}") from None
+        payload = message.payload
+        return payload.decode() if isinstance(payload, bytes | bytearray) else str(payload)
+
+    async def close(self) -> None:
+        stack, self._stack, self._client, self._messages = self._stack, None, None, None
+        if stack is not None:
+            with contextlib.suppress(Exception):
+                await stack.aclose()
+
+    def describe(self) -> str:
+        return f"{self.url} {self.table}/seat/{self.seat}"
+
+
+def client_transport(ws: str | None, mqtt: str | None, table: str, seat: int) -> ClientTransport:
+    if (ws is None) == (mqtt is None):
+        raise ValueError("give exactly one of --ws URL and --mqtt URL")
+    if ws is not None:
+        return WsClient(ws)
+    assert mqtt is not None
+    return MqttClient(mqtt, table, seat)
+
+
+# ---------------------------------------------------------------- embedded broker
+@contextlib.asynccontextmanager
+async def embedded_broker(host: str = "127.0.0.1", port: int = 0) -> AsyncIterator[str]:
+    """An amqtt broker in this process for the duration; yields its ``mqtt://`` URL."""
+    from amqtt.broker import Broker
+
+    port = port or free_port()
+    config = {
+        "listeners": {"default": {"type": "tcp", "bind": f"{host}:{port}"}},
+        "plugins": {"amqtt.plugins.authentication.AnonymousAuthPlugin": {"allow_anonymous": True}},
+    }
+    for name in ("amqtt", "transitions"):
+        logging.getLogger(name).setLevel(logging.WARNING)
+    broker = Broker(config)
+    await broker.start()
+    try:
+        yield f"mqtt://{host}:{port}"
+    finally:
+        await broker.shutdown()
+
+
