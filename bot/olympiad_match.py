@@ -56,7 +56,7 @@ async def serving(referee: Referee, transport: str, *, listen: str = "127.0.0.1:
     if transport != "mqtt":
         raise ValueError(f"transport {transport!r}: expected ws or mqtt")
     async with contextlib.AsyncExitStack() as stack:
-        url = broker or await stack.enter_async_context(embedded_broker())
+        url: str = broker if broker else await stack.enter_async_context(embedded_broker())
         server = MqttServer(referee, url, list(referee.tables))
         task = asyncio.create_task(server.run())
         try:
