@@ -94,3 +94,32 @@ async def run_match(config: RefereeConfig, transport: str = "ws", *,
         await asyncio.gather(*seats)
         result.summaries = await referee_task
     return result
+
+
+def summary_json(summaries: list[GameSummary]) -> dict[str, object]:
+    totals = [0, 0, 0, 0]
+    games = []
+    for s in summaries:
+        for seat in range(4):
+            totals[seat] += s.result.scores[seat]
+        ending = s.result.ending
+        games.append({
+            "table": s.table, "game": s.game, "ending": type(ending).__name__,
+            "scores": list(s.result.scores), "violations": s.violations,
+            "tai": [[f.name, f.total] for f in getattr(ending, "fans", ())],
+            "seconds": round(s.seconds, 3),
+        })
+    return {"games": games, "totals_by_seat": totals}
+
+
+def render(summaries: list[GameSummary], where: str = "") -> str:
+    data = summary_json(summaries)
+    lines = [f"{len(summaries)} games{' over ' + where if where else ''}",
+             f"{'table':>6} {'game':>4}  {'ending':<14} {'scores':<22} {'tai':<40} viol."]
+    for g in data["games"]:  # type: ignore[attr-defined]
+        tai = ", ".join(f"{n} {t}" for n, t in g["tai"])
+        lines.append(f"{g['table']:>6} {g['game']:>4}  {g['ending']:<14} "
+                     f"{' '.join(f'{x:+d}' for x in g['scores']):<22} {tai[:40]:<40} "
+                     f"{len(g['violations'])}")
+    lines.append(f"total by seat: {data['totals_by_seat']}")
+    return "\n".join(lines)

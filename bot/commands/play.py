@@ -1,4 +1,4 @@
-"""``mjbot play botzone``: play on a platform."""
+"""``mjbot play botzone`` and ``mjbot play olympiad``: play on a platform."""
 
 from __future__ import annotations
 
@@ -12,6 +12,21 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                     help="answer one turn and exit (the history is replayed every turn)")
     bz.add_argument("--think", type=float, default=0.8, metavar="SECONDS",
                     help="thinking time per turn (the first turns get double)")
+    ol = sub.add_parser("olympiad", help="Olympiad-style taiwan-16 over WebSocket or MQTT")
+    add_seat_arguments(ol)
+    ol.add_argument("--name", default="mjbot", help="the name sent in join")
+    ol.add_argument("--think-fraction", type=float, default=0.5,
+                    help="share of each ask's deadline the agent may think")
+
+
+def add_seat_arguments(p: argparse.ArgumentParser) -> None:
+    """--ws URL | --mqtt URL, --table, --seat (shared with ``mjbot wrap``)."""
+    where = p.add_mutually_exclusive_group(required=True)
+    where.add_argument("--ws", metavar="URL", help="the referee's ws://HOST:PORT/")
+    where.add_argument("--mqtt", metavar="URL", help="the broker's mqtt://HOST:PORT")
+    p.add_argument("--table", required=True, help="table id, e.g. t1")
+    p.add_argument("--seat", type=int, required=True, choices=range(4), metavar="0-3")
+    p.add_argument("--log-level", default="INFO", help="structlog level on stderr")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -19,4 +34,19 @@ def run(args: argparse.Namespace) -> int:
         from bot.botzone import main
 
         return main(keep_running=not args.no_keep_running, think_seconds=args.think)
+    if args.platform == "olympiad":
+        import asyncio
+
+        from bot.logging import configure_logging
+        from bot.olympiad_client import AgentPlayer, play_seat
+        from protocols.olympiad_transport import client_transport
+
+        configure_logging(args.log_level)
+        transport = client_transport(args.ws, args.mqtt, args.table, args.seat)
+        player = AgentPlayer(think_fraction=args.think_fraction)
+        report = asyncio.run(play_seat(transport, player, table=args.table, seat=args.seat,
+                                       name=args.name))
+        print(f"games {report.games}, reconnects {report.reconnects}, acts {report.acts}, "
+              f"errors {len(report.errors)}", file=__import__("sys").stderr)
+        return 0
     raise SystemExit(f"unknown platform {args.platform}")

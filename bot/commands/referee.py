@@ -1,4 +1,8 @@
-"""``mjbot referee botzone``: four programs play under the Botzone judge; see :mod:`bot.referee`."""
+"""``mjbot referee botzone|olympiad``: the platform mocks.
+
+``botzone``: four programs play under the Botzone judge (:mod:`bot.referee`).
+``olympiad``: taiwan-16 tables served over WebSocket or MQTT (:mod:`bot.olympiad_referee`).
+"""
 
 from __future__ import annotations
 
@@ -43,6 +47,60 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     bz.add_argument("--records", type=Path, metavar="DIR", help="write one record per game here")
     bz.add_argument("--log-level", default="INFO", help="structlog level on stderr")
     bz.add_argument("--json", action="store_true", help="print the totals as JSON")
+    ol = sub.add_parser("olympiad", help="Olympiad-style taiwan-16 referee over WebSocket or MQTT",
+                        description="Serve taiwan-16 tables; players join with mjbot play "
+                        "olympiad, mjbot wrap or any client of the protocol.")
+    add_olympiad_arguments(ol)
+    ol.add_argument("--listen", default="127.0.0.1:8765", metavar="HOST:PORT",
+                    help="WebSocket: where to serve ws://HOST:PORT/")
+    ol.add_argument("--broker", metavar="URL",
+                    help="MQTT: the broker's mqtt://HOST:PORT (default: an embedded broker)")
+    ol.add_argument("--log-level", default="INFO", help="structlog level on stderr")
+
+
+def add_olympiad_arguments(p: argparse.ArgumentParser) -> None:
+    """Options shared by ``referee olympiad`` and ``match olympiad``."""
+    p.add_argument("--transport", choices=["ws", "mqtt"], default="ws")
+    p.add_argument("--tables", type=int, default=1)
+    p.add_argument("--games", type=int, default=1, help="games per table")
+    p.add_argument("--seed", type=int, default=1, help="walls from (seed, table, game)")
+    p.add_argument("--decision-ms", type=int, default=1000, help="deadline of every ask")
+    p.add_argument("--policy", choices=["default", "forfeit"], default="default",
+                   help="late or illegal answers: pass/discard the drawn tile, or forfeit")
+    p.add_argument("--records", type=Path, metavar="DIR", help="write one record per game here")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+
+
+def run_olympiad(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from bot.olympiad_match import render, serving, summary_json
+    from bot.olympiad_referee import Referee, RefereeConfig
+
+    configure_logging(args.log_level)
+    try:
+        config = RefereeConfig(tables=args.tables, games=args.games, seed=args.seed,
+                               decision_ms=args.decision_ms, policy=args.policy,
+                               records=args.records)
+    except ValueError as exc:
+        print(f"mjbot referee: {exc}", file=sys.stderr)
+        return 2
+
+    async def main() -> int:
+        referee = Referee(config)
+        async with serving(referee, args.transport, listen=args.listen,
+                           broker=args.broker) as url:
+            tables = ", ".join(referee.tables)
+            print(f"mjbot referee: serving {url} (tables {tables}); waiting for players",
+                  file=sys.stderr, flush=True)
+            summaries = await referee.run()
+        print(json.dumps(summary_json(summaries)) if args.json else render(summaries))
+        return 0
+
+    try:
+        return asyncio.run(main())
+    except KeyboardInterrupt:
+        return 130
 
 
 def _check_commands(commands: list[str]) -> str | None:
@@ -59,6 +117,8 @@ def _check_commands(commands: list[str]) -> str | None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.platform == "olympiad":
+        return run_olympiad(args)
     if args.platform != "botzone":
         raise SystemExit(f"unknown platform {args.platform}")
     configure_logging(args.log_level)

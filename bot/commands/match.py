@@ -1,0 +1,43 @@
+"""``mjbot match olympiad``: a whole local match in one process, no external service.
+
+The referee, the transport (WebSocket on a free loopback port, or MQTT through
+an embedded amqtt broker started and stopped here) and four of our agents
+per table, each through the same client session loop as ``mjbot play olympiad``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+
+from bot.commands.referee import add_olympiad_arguments
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    sub = p.add_subparsers(dest="platform", required=True)
+    ol = sub.add_parser("olympiad", help="taiwan-16 over WebSocket or MQTT, all in-process")
+    add_olympiad_arguments(ol)
+    ol.add_argument("--broker", metavar="URL",
+                    help="MQTT: use this broker instead of the embedded one")
+    ol.add_argument("--log-level", default="WARNING", help="structlog level on stderr")
+
+
+def run(args: argparse.Namespace) -> int:
+    from bot.logging import configure_logging
+    from bot.olympiad_match import render, run_match, summary_json
+    from bot.olympiad_referee import RefereeConfig
+
+    configure_logging(args.log_level)
+    try:
+        config = RefereeConfig(tables=args.tables, games=args.games, seed=args.seed,
+                               decision_ms=args.decision_ms, policy=args.policy,
+                               records=args.records)
+    except ValueError as exc:
+        print(f"mjbot match: {exc}", file=sys.stderr)
+        return 2
+    result = asyncio.run(run_match(config, args.transport, broker=args.broker))
+    print(json.dumps(summary_json(result.summaries)) if args.json
+          else render(result.summaries, f"{args.transport} {result.url}"))
+    return 0
