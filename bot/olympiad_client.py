@@ -31,7 +31,6 @@ from typing import Any, Protocol
 
 from bot.agent import Agent, Decision
 from bot.logging import get_logger
-from game.events import ClaimChow, ClaimPung
 from game.rules import TAIWAN_16
 from protocols.olympiad import (
     Act,
@@ -48,6 +47,7 @@ from protocols.olympiad import (
 from protocols.olympiad_codec import EventDecoder, act_allowed, act_for
 from protocols.olympiad_transport import ClientTransport, ConnectionLost
 from strategy.knowledge import KnowledgeError
+from strategy.policy import choose_discard
 from strategy.stepvalue import Deadline
 
 log = get_logger("mjbot.olympiad")
@@ -87,7 +87,6 @@ class AgentPlayer:
     decoder: EventDecoder = field(default_factory=EventDecoder)
     decisions: list[dict[str, Any]] = field(default_factory=list)
     seat: int = 0
-    _planned_discard: int | None = None
     _drawn: str | None = None
     _broken: str = ""
 
@@ -99,7 +98,7 @@ class AgentPlayer:
             return await self._answer(msg)
         if isinstance(msg, Deal):
             self.agent.reset()
-            self._broken, self._planned_discard = "", None
+            self._broken = ""
         if hasattr(msg, "tile") and getattr(msg, "type", "") == "draw":
             self._drawn = msg.tile if msg.seat == self.seat else None
         try:
@@ -115,15 +114,8 @@ class AgentPlayer:
 
     async def _answer(self, ask: Ask) -> Act:
         held = self.decoder.holding_meld
-        if held is not None and held.seat == self.seat:
-            plan = self._planned_discard
-            act = (Act(id=ask.id, kind="discard", tile=tile_str(plan)) if plan is not None
-                   else safest_act(ask))
-            why = "the discard planned with the claim"
-            if not act_allowed(act, ask.options):
-                act, why = safest_act(ask), "planned discard not offered"
-            self._note(ask, act, why)
-            return act
+        if held is not None and held.seat == self.seat and not self._broken:
+            return await self._discard_after_claim(ask)
         if self._broken:
             act = safest_act(ask, self._drawn)
             self._note(ask, act, f"fallback: state lost ({self._broken})")
@@ -135,18 +127,44 @@ class AgentPlayer:
             act = safest_act(ask, self._drawn)
             decision = Decision(action, "fallback",
                                 note=f"strategy answered {action!r}, not among the options")
-        if isinstance(action, ClaimPung | ClaimChow) and act.kind in ("pong", "chow"):
-            self._planned_discard = action.discard
         self.agent.view.answered(action)
         self._note(ask, act, decision.method, decision)
         return act
 
-    async def _decide(self, deadline_ms: int) -> Decision:
+    async def _discard_after_claim(self, ask: Ask) -> Act:
+        """The discard after our own chow/pong, decided when it is asked for.
+
+        Deciding it here (not remembering the claim's plan) gives a restarted
+        client, which never saw its own claim being decided, the same answer.
+        """
+        v = self.agent.view
+        hand = v.hand.copy()
+        for x in self.decoder.held_from_hand():
+            hand[x] -= 1
+        deadline = self._deadline(ask.deadline_ms)
+        try:
+            choice = await asyncio.to_thread(choose_discard, hand, v.unseen, v.melds_needed - 1,
+                                             self.agent.rules, deadline)
+            act = Act(id=ask.id, kind="discard", tile=tile_str(choice.tile or 0))
+            why = choice.method
+        except Exception as exc:  # answer whatever the strategy did
+            act, why = safest_act(ask), f"fallback: {type(exc).__name__}: {exc}"
+        if not act_allowed(act, ask.options):
+            act, why = safest_act(ask), "fallback: the chosen discard is not offered"
+        self._note(ask, act, why)
+        return act
+
+    def _deadline(self, deadline_ms: int) -> Deadline:
         if self.deterministic:
-            deadline = Deadline(budget=self.work_budget)
+            return Deadline(budget=self.work_budget)
+        limit = max(0.005, deadline_ms / 1000.0 * self.think_fraction)
+        return Deadline(clock=time.monotonic, until=time.monotonic() + limit * 0.8)
+
+    async def _decide(self, deadline_ms: int) -> Decision:
+        deadline = self._deadline(deadline_ms)
+        if self.deterministic:
             return await asyncio.to_thread(self.agent.decide, deadline)
         limit = max(0.005, deadline_ms / 1000.0 * self.think_fraction)
-        deadline = Deadline(clock=time.monotonic, until=time.monotonic() + limit * 0.8)
         try:
             return await asyncio.wait_for(asyncio.to_thread(self.agent.decide, deadline),
                                           timeout=limit)

@@ -241,6 +241,15 @@ class EventDecoder:
             return [KongAdded(msg.seat, tile)]
         return []
 
+    def held_from_hand(self) -> list[int]:
+        """The tiles the held chow/pong took from its owner's hand (its tiles less the claimed)."""
+        if self._held is None or not self._held.tiles:
+            return []
+        tiles = [tile_index(t, in_hand=True) for t in self._held.tiles]
+        if self._held_claimed in tiles:
+            tiles.remove(self._held_claimed)
+        return tiles
+
     @property
     def holding_meld(self) -> MeldMsg | None:
         """The chow/pong ``meld`` waiting for its seat's discard."""

@@ -1,0 +1,314 @@
+"""Whole Olympiad games through the real transports: WebSocket, MQTT (embedded amqtt and a
+real mosquitto), resuming clients, a restarted broker, misbehaving players, ``mjbot wrap``.
+
+Our agents run deterministically here (a work budget, no clock), so the same
+seed gives the same game whatever happens to the connections: a resumed or
+restarted run must write exactly the record of an uninterrupted one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.olympiad_client import AgentPlayer, SessionReport, play_seat, safest_act
+from bot.olympiad_match import our_agents, run_match, serving, transport_for
+from bot.olympiad_referee import Referee, RefereeConfig
+from bot.records import read_record
+from game.events import Penalized
+from protocols.olympiad import Act, Ask, End, Join, parse_referee_message
+from protocols.olympiad_transport import WsClient, free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+SEED = 11
+
+
+def _config(tmp: Path, **kw: Any) -> RefereeConfig:
+    base: dict[str, Any] = {"tables": 1, "games": 1, "seed": SEED, "decision_ms": 20_000,
+                            "records": tmp}
+    base.update(kw)
+    return RefereeConfig(**base)
+
+
+def _record_lines(path: Path) -> list[str]:
+    """A record without what may differ between runs (nothing should, but the header's names)."""
+    lines = path.read_text().splitlines()
+    header = json.loads(lines[0])
+    header.pop("seats", None)
+    return [json.dumps(header, sort_keys=True), *lines[1:]]
+
+
+def _seat_logs(referee: Referee) -> dict[tuple[str, int], list[str]]:
+    return {(tid, ch.seat): [e.text for e in ch.log]
+            for tid, session in referee.tables.items() for ch in session.seats}
+
+
+@pytest.fixture(scope="module")
+def baseline(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """One uninterrupted deterministic game over WebSocket: its record and every seat's log."""
+    tmp = tmp_path_factory.mktemp("baseline")
+    result = asyncio.run(run_match(_config(tmp), "ws", players=our_agents(deterministic=True)))
+    assert result.referee is not None
+    return {"record": _record_lines(tmp / "t1-game0000.jsonl"),
+            "logs": _seat_logs(result.referee), "summaries": result.summaries}
+
+
+# ---------------------------------------------------------------- whole games
+async def test_whole_games_over_websocket_with_four_of_our_bots(tmp_path: Path) -> None:
+    players: list[AgentPlayer] = []
+
+    def make(table: str, seat: int) -> AgentPlayer:
+        players.append(AgentPlayer())
+        return players[-1]
+
+    result = await run_match(_config(tmp_path, tables=2, games=3, decision_ms=3000), "ws",
+                             players=make)
+    assert len(result.summaries) == 6
+    for s in result.summaries:
+        assert s.violations == [] and sum(s.result.scores) == 0
+    assert all(r.games == 3 and r.errors == [] for r in result.sessions.values())
+    assert result.referee is not None and result.referee.errors == []
+    # our seat views never lost track, and never needed a fallback
+    assert all(p._broken == "" for p in players)
+    assert not [d for p in players for d in p.decisions if d["method"].startswith("fallback")]
+    records = sorted(tmp_path.glob("*.jsonl"))
+    assert len(records) == 6
+    for path in records:
+        record = read_record(path)
+        assert record.header["rules"] == "taiwan-16" and record.result is not None
+        assert len(record.header["wall"]) == 144
+
+
+async def test_a_whole_game_over_mqtt_with_the_embedded_broker(
+        tmp_path: Path, baseline: dict[str, Any]) -> None:
+    result = await run_match(_config(tmp_path), "mqtt", players=our_agents(deterministic=True))
+    assert result.url.startswith("mqtt://127.0.0.1:")
+    assert _record_lines(tmp_path / "t1-game0000.jsonl") == baseline["record"]
+    assert result.referee is not None and _seat_logs(result.referee) == baseline["logs"]
+
+
+# ---------------------------------------------------------------- mosquitto
+@contextlib.contextmanager
+def mosquitto(port: int, workdir: Path) -> Iterator[subprocess.Popen[bytes]]:
+    binary = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+    if not Path(binary).exists():
+        pytest.fail("mosquitto is not installed: scripts/setup.sh installs it (apt)")
+    conf = workdir / f"mosquitto-{port}.conf"
+    conf.write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\n"
+                    "set_tcp_nodelay true\npersistence false\n")
+    proc = subprocess.Popen([binary, "-c", str(conf)], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 10
+        while True:
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            if time.monotonic() > deadline or proc.poll() is not None:
+                raise RuntimeError(f"mosquitto did not start on port {port}")
+            time.sleep(0.05)
+        yield proc
+    finally:
+        proc.terminate()
+        proc.wait(5)
+
+
+async def test_a_whole_game_over_a_real_mosquitto(tmp_path: Path,
+                                                  baseline: dict[str, Any]) -> None:
+    port = free_port()
+    with mosquitto(port, tmp_path):
+        result = await run_match(_config(tmp_path), "mqtt", broker=f"mqtt://127.0.0.1:{port}",
+                                 players=our_agents(deterministic=True))
+    assert _record_lines(tmp_path / "t1-game0000.jsonl") == baseline["record"]
+    assert result.referee is not None and _seat_logs(result.referee) == baseline["logs"]
+
+
+async def test_the_broker_restarted_mid_game(tmp_path: Path, baseline: dict[str, Any]) -> None:
+    """mosquitto dies after a few actions and comes back on the same port; nothing is lost."""
+    port = free_port()
+    url = f"mqtt://127.0.0.1:{port}"
+    broker = mosquitto(port, tmp_path)
+    broker.__enter__()
+    reports: dict[tuple[str, int], SessionReport] = {}
+    try:
+        referee = Referee(_config(tmp_path))
+        async with serving(referee, "mqtt", broker=url):
+            tasks = []
+            for seat in range(4):
+                reports[("t1", seat)] = SessionReport()
+                tasks.append(asyncio.create_task(play_seat(
+                    transport_for("mqtt", url, "t1", seat), AgentPlayer(deterministic=True),
+                    table="t1", seat=seat, report=reports[("t1", seat)])))
+            game = asyncio.create_task(referee.run())
+            while sum(r.acts for r in reports.values()) < 12:
+                await asyncio.sleep(0.01)
+            broker.__exit__(None, None, None)
+            await asyncio.sleep(0.5)
+            broker = mosquitto(port, tmp_path)
+            broker.__enter__()
+            await asyncio.wait_for(asyncio.gather(*tasks), 120)
+            summaries = await game
+    finally:
+        broker.__exit__(None, None, None)
+    assert summaries[0].violations == []
+    assert sum(r.reconnects for r in reports.values()) >= 4
+    assert _record_lines(tmp_path / "t1-game0000.jsonl") == baseline["record"]
+    assert _seat_logs(referee) == baseline["logs"]
+
+
+# ---------------------------------------------------------------- resuming
+@contextlib.asynccontextmanager
+async def _table(tmp: Path, **kw: Any) -> AsyncIterator[tuple[Referee, str]]:
+    referee = Referee(_config(tmp, **kw))
+    async with serving(referee, "ws") as url:
+        yield referee, url
+
+
+async def _seat_task(url: str, seat: int, report: SessionReport) -> asyncio.Task[SessionReport]:
+    return asyncio.create_task(play_seat(WsClient(url), AgentPlayer(deterministic=True),
+                                         table="t1", seat=seat, report=report))
+
+
+@pytest.mark.parametrize("how", ["killed and restarted", "connection dropped"])
+async def test_a_client_comes_back_mid_game(tmp_path: Path, baseline: dict[str, Any],
+                                            how: str) -> None:
+    async with _table(tmp_path) as (referee, url):
+        reports = [SessionReport() for _ in range(4)]
+        tasks = [await _seat_task(url, s, reports[s]) for s in range(4)]
+        game = asyncio.create_task(referee.run())
+        victim = 1
+        for stop_at in (3, 9):  # twice in one game
+            while reports[victim].acts < stop_at:
+                await asyncio.sleep(0.002)
+            if how == "killed and restarted":
+                tasks[victim].cancel()  # the process is gone: no state survives
+                with contextlib.suppress(asyncio.CancelledError):
+                    await tasks[victim]
+                referee.on_close(referee.tables["t1"].seats[victim].link)  # type: ignore[arg-type]
+                reports[victim] = SessionReport()
+                tasks[victim] = await _seat_task(url, victim, reports[victim])
+            else:
+                link = referee.tables["t1"].seats[victim].link
+                assert link is not None
+                await link.connection.close()  # type: ignore[attr-defined]
+        await asyncio.wait_for(asyncio.gather(*tasks), 120)
+        summaries = await game
+    assert summaries[0].violations == []
+    if how == "connection dropped":
+        assert reports[victim].reconnects == 2
+    assert _record_lines(tmp_path / "t1-game0000.jsonl") == baseline["record"]
+    assert _seat_logs(referee) == baseline["logs"]
+
+
+# ---------------------------------------------------------------- misbehaving players
+async def _misbehave(url: str, seat: int, errors: list[dict[str, Any]]) -> End:
+    """Seat ``seat`` sends garbage, wrong ids, acts out of turn and one illegal tile."""
+    client = WsClient(url)
+    await client.connect()
+    await client.send(Act(id="nothing-open", kind="pass").to_json())  # before joining
+    await client.send(Join(name="rude", table="t1", seat=seat).to_json())
+    await client.send(Act(id="nothing-open", kind="pass").to_json())  # out of turn
+    asks = 0
+    while True:
+        msg = parse_referee_message(await client.recv())
+        if msg.type == "error":
+            errors.append(msg.model_dump())
+        if isinstance(msg, End):
+            await client.close()
+            return msg
+        if not isinstance(msg, Ask):
+            continue
+        asks += 1
+        if asks == 1:
+            for garbage in ("{oops", '{"v":1,"type":"shout"}', '{"v":1,"type":"act","id":"'
+                            + msg.id + '"}', Act(id="no-such-ask", kind="pass").to_json()):
+                await client.send(garbage)
+        discard = next((o for o in msg.options if o.kind == "discard"), None)
+        if discard is not None and asks <= 3:
+            held = {t for t in discard.tiles or [] if isinstance(t, str)}
+            absent = next(t for t in ("1m", "2m", "3m", "4m", "5m", "6m") if t not in held)
+            await client.send(Act(id=msg.id, kind="discard", tile=absent).to_json())
+            asks = 10  # one illegal tile is enough
+            continue
+        answer = safest_act(msg).to_json()
+        await client.send(answer)
+        await client.send(answer)  # a repeated act is ignored
+        if asks == 11:
+            await client.send(answer)
+
+
+async def test_errors_are_answered_and_the_game_goes_on(tmp_path: Path) -> None:
+    async with _table(tmp_path, decision_ms=5000) as (referee, url):
+        tasks = [await _seat_task(url, s, SessionReport()) for s in (1, 2, 3)]
+        errors: list[dict[str, Any]] = []
+        rude = asyncio.create_task(_misbehave(url, 0, errors))
+        summaries = await asyncio.wait_for(referee.run(), 120)
+        end = await rude
+        await asyncio.gather(*tasks)
+    codes = [e["code"] for e in errors]
+    for code in ("not_joined", "out_of_turn", "malformed_json", "unknown_type",
+                 "invalid_message", "unknown_id", "illegal_action"):
+        assert code in codes, (code, errors)
+    illegal = next(e for e in errors if e["code"] == "illegal_action")
+    assert "policy default" in illegal["message"] and not illegal["fatal"]
+    assert not any(e["fatal"] for e in errors)
+    assert [v["kind"] for v in summaries[0].violations] == ["illegal"]
+    assert end.result in ("win", "draw") and sum(end.scores) == 0
+
+
+async def test_forfeit_policy_ends_the_game_with_the_penalty(tmp_path: Path) -> None:
+    async with _table(tmp_path, decision_ms=5000, policy="forfeit") as (referee, url):
+        tasks = [await _seat_task(url, s, SessionReport()) for s in (1, 2, 3)]
+        errors: list[dict[str, Any]] = []
+        rude = asyncio.create_task(_misbehave(url, 0, errors))
+        summaries = await asyncio.wait_for(referee.run(), 120)
+        end = await rude
+        await asyncio.gather(*tasks)
+    assert end.result == "forfeit" and end.from_seat == 0
+    assert end.scores == [-90, 30, 30, 30]
+    ending = summaries[0].result.ending
+    assert isinstance(ending, Penalized) and ending.seat == 0
+
+
+async def test_a_silent_seat_is_defaulted_at_each_deadline(tmp_path: Path) -> None:
+    async with _table(tmp_path, decision_ms=30) as (referee, url):
+        tasks = [await _seat_task(url, s, SessionReport()) for s in (0, 1, 2)]
+        silent = WsClient(url)
+        await silent.connect()
+        await silent.send(Join(name="silent", table="t1", seat=3).to_json())
+        summaries = await asyncio.wait_for(referee.run(), 120)
+        await asyncio.gather(*tasks)
+        await silent.close()
+    violations = summaries[0].violations
+    assert violations and {v["kind"] for v in violations} == {"timeout"}
+    assert {v["seat"] for v in violations} == {3}
+
+
+# ---------------------------------------------------------------- mjbot wrap
+async def test_a_program_behind_mjbot_wrap(tmp_path: Path) -> None:
+    async with _table(tmp_path, decision_ms=5000, games=2) as (referee, url):
+        tasks = [await _seat_task(url, s, SessionReport()) for s in (0, 1, 2)]
+        wrap = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", "wrap", "--ws", url, "--table", "t1", "--seat", "3",
+            "--", sys.executable, str(ROOT / "examples" / "olympiad_simple_bot.py"),
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        summaries = await asyncio.wait_for(referee.run(), 120)
+        await asyncio.gather(*tasks)
+        _, err = await asyncio.wait_for(wrap.communicate(), 30)
+    assert wrap.returncode == 0, err.decode()[-2000:]
+    assert len(summaries) == 2 and all(s.violations == [] for s in summaries)
+    assert referee.tables["t1"].seats[3].name == sys.executable
+    match = re.search(r"games 2, reconnects 0, acts (\d+)", err.decode())
+    assert match is not None and int(match.group(1)) > 0
