@@ -81,6 +81,8 @@ class AgentPlayer:
     """Our agent on one seat.  ``deterministic``: a work budget instead of a clock."""
 
     think_fraction: float = 0.5
+    max_think_ms: int | None = None
+    """A cap on thinking per ask, whatever the ask's deadline."""
     deterministic: bool = False
     work_budget: int = 20_000
     agent: Agent = field(default_factory=lambda: Agent(TAIWAN_16))
@@ -154,17 +156,23 @@ class AgentPlayer:
         self._note(ask, act, why)
         return act
 
+    def _think_seconds(self, deadline_ms: int) -> float:
+        ms = deadline_ms * self.think_fraction
+        if self.max_think_ms is not None:
+            ms = min(ms, self.max_think_ms)
+        return max(0.005, ms / 1000.0)
+
     def _deadline(self, deadline_ms: int) -> Deadline:
         if self.deterministic:
             return Deadline(budget=self.work_budget)
-        limit = max(0.005, deadline_ms / 1000.0 * self.think_fraction)
+        limit = self._think_seconds(deadline_ms)
         return Deadline(clock=time.monotonic, until=time.monotonic() + limit * 0.8)
 
     async def _decide(self, deadline_ms: int) -> Decision:
         deadline = self._deadline(deadline_ms)
         if self.deterministic:
             return await asyncio.to_thread(self.agent.decide, deadline)
-        limit = max(0.005, deadline_ms / 1000.0 * self.think_fraction)
+        limit = self._think_seconds(deadline_ms)
         try:
             return await asyncio.wait_for(asyncio.to_thread(self.agent.decide, deadline),
                                           timeout=limit)

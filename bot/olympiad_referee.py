@@ -30,7 +30,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from game.taiwan import TaiwanTable
 
 from bot.logging import get_logger
 from bot.records import write_record
@@ -45,6 +44,7 @@ from game.events import (
     Won,
 )
 from game.rules import TAIWAN_16
+from game.taiwan import TaiwanTable
 from game.walls import shuffled_wall
 from protocols.olympiad import (
     Act,
@@ -202,7 +202,8 @@ class TableSession:
         self.seats = [SeatChannel(table, s) for s in range(4)]
         self.all_joined = asyncio.Event()
         self.summaries: list[GameSummary] = []
-        self.round_trips_ms: list[float] = []
+        self.answer_ms: dict[str, float] = {}
+        """Per ask id: ask sent to act received (the player's thinking included)."""
         self.records: list[Path] = []
         self.finished = False
 
@@ -304,7 +305,7 @@ class TableSession:
                               "answer": _describe(answer),
                               "options": ask.fields["options"]})
             if ask.answered_at is not None:
-                self.round_trips_ms.append((ask.answered_at - ask.sent_at) * 1000.0)
+                self.answer_ms[ask.id] = (ask.answered_at - ask.sent_at) * 1000.0
         return answers
 
     async def _broadcast(self, table: TaiwanTable, state: _Broadcast) -> None:

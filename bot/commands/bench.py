@@ -9,6 +9,7 @@ BENCHES = {
     "deficiency": "bot.bench.deficiency",
     "decide": "bot.bench.decide",
     "selfplay": "bot.bench.selfplay",
+    "olympiad": "bot.bench.olympiad",
 }
 
 
