@@ -270,6 +270,8 @@ class SessionReport:
     errors: list[str] = field(default_factory=list)
     scores: list[list[int]] = field(default_factory=list)
     last_seq: int = 0
+    held_ms: dict[str, float] = field(default_factory=dict)
+    """Per ask id: from the ask's text arriving to its act being sent (this seat's own time)."""
 
 
 async def play_seat(transport: ClientTransport, player: SeatPlayer, *, table: str, seat: int,
@@ -295,12 +297,14 @@ async def play_seat(transport: ClientTransport, player: SeatPlayer, *, table: st
             while True:
                 if welcomed:
                     text = await transport.recv()
+                    arrived = time.perf_counter()
                 else:
                     try:
                         text = await asyncio.wait_for(transport.recv(), join_timeout)
                     except TimeoutError:
                         await transport.send(join)
                         continue
+                    arrived = time.perf_counter()
                 try:
                     msg = parse_referee_message(text)
                 except MessageError as exc:
@@ -330,6 +334,7 @@ async def play_seat(transport: ClientTransport, player: SeatPlayer, *, table: st
                     answered[msg.id] = body
                     report.acts += 1
                     await transport.send(body)
+                    report.held_ms[msg.id] = (time.perf_counter() - arrived) * 1000.0
                 if isinstance(msg, End):
                     report.games += 1
                     report.scores.append(list(msg.scores))

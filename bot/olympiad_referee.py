@@ -317,11 +317,10 @@ class TableSession:
             elif isinstance(event, Drew):
                 state.wall -= 1
             for seat in range(4):
-                for fields in event_fields(event, seat, wall=state.wall,
-                                           from_seat=state.last_discarder,
-                                           dealer=state.dealer, game=state.game):
-                    if fields["type"] == "deal":
-                        fields["prevalent_wind"] = state.prevalent_wind
+                fields = event_fields(event, seat, wall=state.wall,
+                                      from_seat=state.last_discarder, dealer=state.dealer,
+                                      game=state.game, prevalent_wind=state.prevalent_wind)
+                if fields is not None:
                     await self.seats[seat].emit(fields)
             if isinstance(event, Discarded):
                 state.last_discarder, state.last_discard = event.seat, event.tile

@@ -144,49 +144,52 @@ def _meld_kind(event: Event) -> str:
 
 
 def event_fields(event: Event, viewer: int, *, wall: int, from_seat: int | None = None,
-                 dealer: int = 0, game: int = 0) -> list[dict[str, Any]]:
-    """What ``viewer`` is shown of ``event``: message fields without ``table``/``seq``.
+                 dealer: int = 0, game: int = 0,
+                 prevalent_wind: int = 0) -> dict[str, Any] | None:
+    """What ``viewer`` is shown of ``event``: one message's fields without ``table``/``seq``,
+    or None when the viewer is shown nothing.
 
     ``wall`` is the number of tiles left after the event; ``from_seat`` the
-    discarder whose tile a claimed kong took.
+    discarder whose tile a claimed kong took.  Plain dicts on this hot path;
+    the tests parse every message a referee sends with the pydantic models.
     """
-    if isinstance(event, SeatAssigned):
-        return []
+    if isinstance(event, Drew):
+        out: dict[str, Any] = {"v": 1, "type": "draw", "seat": event.seat}
+        if event.seat == viewer and event.tile is not None:
+            out["tile"] = tile_str(event.tile)
+        out.update(replacement=event.replacement, wall=wall)
+        return out
+    if isinstance(event, Discarded):
+        return {"v": 1, "type": "discard", "seat": event.seat, "tile": tile_str(event.tile)}
+    if isinstance(event, FlowerReplaced):
+        return {"v": 1, "type": "flower", "seat": event.seat, "flower": tile_str(event.flower)}
+    if isinstance(event, Melded | Konged | ConcealedKonged | KongAdded):
+        meld: dict[str, Any] = {"v": 1, "type": "meld", "seat": event.seat,
+                                "kind": _meld_kind(event)}
+        if isinstance(event, Melded):
+            meld.update(tiles=[tile_str(t) for t in event.tiles], from_seat=event.from_seat)
+        elif isinstance(event, ConcealedKonged):
+            if event.seat == viewer and event.tile is not None:
+                meld["tiles"] = [tile_str(event.tile)] * 4
+        else:
+            meld["tiles"] = [tile_str(event.tile)] * 4
+            if isinstance(event, Konged) and from_seat is not None:
+                meld["from_seat"] = from_seat
+        return meld
     if isinstance(event, Dealt):
         if event.seat != viewer:
-            return []
+            return None
         per_seat: list[list[str]] = []
         flowers = list(event.flowers)
         for n in event.flower_counts:
             per_seat.append([tile_str(f) for f in flowers[:n]])
             flowers = flowers[n:]
-        return [Deal(table="", seq=0, game=game, dealer=dealer,
-                     prevalent_wind=0, hand=[tile_str(t) for t in sorted(event.tiles)],
-                     flowers=per_seat, wall=wall).model_dump(exclude={"table", "seq"})]
-    if isinstance(event, Drew):
-        tile = tile_str(event.tile) if event.seat == viewer and event.tile is not None else None
-        return [Draw(table="", seq=0, seat=event.seat, tile=tile, replacement=event.replacement,
-                     wall=wall).model_dump(exclude={"table", "seq"}, exclude_none=True)]
-    if isinstance(event, FlowerReplaced):
-        return [Flower(table="", seq=0, seat=event.seat, flower=tile_str(event.flower))
-                .model_dump(exclude={"table", "seq"})]
-    if isinstance(event, Discarded):
-        return [DiscardMsg(table="", seq=0, seat=event.seat, tile=tile_str(event.tile))
-                .model_dump(exclude={"table", "seq"})]
-    if isinstance(event, Melded | Konged | ConcealedKonged | KongAdded):
-        tiles: list[str] | None
-        src: int | None = None
-        if isinstance(event, Melded):
-            tiles, src = [tile_str(t) for t in event.tiles], event.from_seat
-        elif isinstance(event, ConcealedKonged):
-            shown = event.seat == viewer and event.tile is not None
-            tiles = [tile_str(event.tile)] * 4 if shown and event.tile is not None else None
-        else:
-            tiles = [tile_str(event.tile)] * 4
-            src = from_seat if isinstance(event, Konged) else None
-        return [MeldMsg(table="", seq=0, seat=event.seat, kind=_meld_kind(event),  # type: ignore[arg-type]
-                        tiles=tiles, from_seat=src)
-                .model_dump(exclude={"table", "seq"}, exclude_none=True)]
+        return {"v": 1, "type": "deal", "game": game, "dealer": dealer,
+                "prevalent_wind": prevalent_wind,
+                "hand": [tile_str(t) for t in sorted(event.tiles)], "flowers": per_seat,
+                "wall": wall}
+    if isinstance(event, SeatAssigned):
+        return None
     raise MessageError("internal", f"no Olympiad message for {type(event).__name__}")
 
 

@@ -126,8 +126,10 @@ async def serve_ws(endpoint: Endpoint, host: str, port: int) -> AsyncIterator[in
         finally:
             endpoint.on_close(link)
 
+    # no permessage-deflate: messages are a few hundred bytes and zlib was the
+    # referee's largest cost at 100 tables
     async with websockets.serve(handler, host, port, ping_interval=10, ping_timeout=10,
-                                max_size=2**16) as server:
+                                max_size=2**16, compression=None) as server:
         sockets = list(server.sockets)
         yield sockets[0].getsockname()[1] if sockets else port
 
@@ -186,7 +188,9 @@ class MqttServer:
                 async with aiomqtt.Client(self.host, self.port, will=will, keepalive=10,
                                           identifier=f"mjbot-referee-{secrets.token_hex(4)}",
                                           max_queued_outgoing_messages=100_000,
+                                          max_inflight_messages=1000,
                                           socket_options=NO_DELAY) as client:
+                    client.pending_calls_threshold = 100_000  # many tables publish at once
                     await client.subscribe(f"{TOPIC_ROOT}/+/seat/+/up", qos=1)
                     self._client = client
                     for table in self.tables:
@@ -239,7 +243,7 @@ class WsClient:
     async def connect(self) -> None:
         try:
             self._conn = await websockets.connect(self.url, ping_interval=10, ping_timeout=10,
-                                                  open_timeout=5)
+                                                  open_timeout=5, compression=None)
         except (OSError, websockets.InvalidHandshake, TimeoutError) as exc:
             raise ConnectionLost(f"cannot connect to {self.url}: {exc}") from None
 

@@ -9,9 +9,9 @@ not slowed by the agents' thinking (this machine has 2 cores: one each).
 Measured:
 - games/s: games finished / wall time from the first deal to the last end;
 - message round trip: from the referee sending an ``ask`` to it receiving
-  the ``act``, less the time the player spent between receiving that ask and
-  sending its act (reported per ask id by the seats' process) — what the
-  protocol, the transport and both event loops add;
+  the ``act``, less the seat's own time from the ask's text arriving at its
+  session loop to the act being sent (reported per ask id by the seats'
+  process) — what the protocol, the transports and both event loops add;
 - ask to act: the same without subtracting the thinking.
 """
 
@@ -19,19 +19,23 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from bot.logging import configure_logging
-from bot.olympiad_client import AgentPlayer, SessionReport, play_seat
+from bot.olympiad_client import AgentPlayer, SeatPlayer, SessionReport, play_seat, safest_act
 from bot.olympiad_match import serving, transport_for
 from bot.olympiad_referee import Referee, RefereeConfig
-from protocols.olympiad import Ask
+from protocols.olympiad import Act, Ask
+from strategy.warmup import warm_up
 
 THINK_MS = 30
+PACE_MS = 100
 DECISION_MS = 10_000
 
 
@@ -42,22 +46,36 @@ def _pct(xs: list[float], q: float) -> float:
     return ys[min(len(ys) - 1, int(q * len(ys)))]
 
 
-async def _one(transport: str, tables: int, games: int, seed: int) -> dict[str, Any]:
-    referee = Referee(RefereeConfig(tables=tables, games=games, seed=seed,
-                                    decision_ms=DECISION_MS))
+def _quiet_gc() -> None:
+    """Fewer, later collections: with hundreds of seats a full collection stalls the loop."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(100_000, 50, 100)
+
+
+async def _one(transport: str, tables: int, seed: int, pace_ms: int = 0,
+               players: str = "mjbot", seat_procs: int = 1) -> dict[str, Any]:
+    referee = Referee(RefereeConfig(tables=tables, games=1, seed=seed, decision_ms=DECISION_MS))
+    _quiet_gc()
     async with serving(referee, transport) as url:
-        proc = await asyncio.create_subprocess_exec(
+        share = -(-tables // seat_procs)
+        procs = [await asyncio.create_subprocess_exec(
             sys.executable, "-m", "bot.bench.olympiad", "--seats", url, transport,
-            str(tables), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+            str(first), str(min(share, tables - first)), str(pace_ms), players,
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+            for first in range(0, tables, share)]
         t0 = time.perf_counter()
         summaries = await referee.run()
         wall = time.perf_counter() - t0
-        out, _ = await proc.communicate()
-    think: dict[str, float] = json.loads(out.decode().strip().splitlines()[-1])
+        outs = [await p.communicate() for p in procs]
+    held: dict[str, float] = {}
+    for out, _ in outs:
+        held.update(json.loads(out.decode().strip().splitlines()[-1]))
     answer = {k: v for t in referee.tables.values() for k, v in t.answer_ms.items()}
-    round_trip = [ms - think[k] for k, ms in answer.items() if k in think]
+    round_trip = [ms - held[k] for k, ms in answer.items() if k in held]
     return {
-        "transport": transport, "tables": tables, "games": len(summaries),
+        "transport": transport, "tables": tables, "pace_ms": pace_ms, "players": players,
+        "seat_processes": len(procs), "games": len(summaries),
         "games_per_s": len(summaries) / wall, "asks": len(answer),
         "round_trip_p50_ms": _pct(round_trip, 0.5), "round_trip_p99_ms": _pct(round_trip, 0.99),
         "ask_to_act_p50_ms": _pct(list(answer.values()), 0.5),
@@ -67,62 +85,97 @@ async def _one(transport: str, tables: int, games: int, seed: int) -> dict[str, 
     }
 
 
-class _TimedPlayer(AgentPlayer):
-    """Our agent, noting how long it held each ask (receipt to act)."""
+class _Instant:
+    async def on_message(self, msg: Any, text: str) -> Act | None:
+        return safest_act(msg) if isinstance(msg, Ask) else None
 
-    held_ms: dict[str, float]
+    async def close(self) -> None:
+        return None
 
-    async def on_message(self, msg: Any, text: str) -> Any:
-        if not isinstance(msg, Ask):
-            return await super().on_message(msg, text)
-        t0 = time.perf_counter()
-        act = await super().on_message(msg, text)
-        self.held_ms[msg.id] = (time.perf_counter() - t0) * 1000.0
+
+class _Paced:
+    """Our agent answering no sooner than ``pace_ms`` after an ask (a contest's pace)."""
+
+    def __init__(self, inner: SeatPlayer, pace_ms: int) -> None:
+        self.inner, self.pace = inner, pace_ms / 1000.0
+
+    async def on_message(self, msg: Any, text: str) -> Act | None:
+        start = time.perf_counter()
+        act = await self.inner.on_message(msg, text)
+        if isinstance(msg, Ask):
+            await asyncio.sleep(max(0.0, self.pace - (time.perf_counter() - start)))
         return act
 
+    async def close(self) -> None:
+        await self.inner.close()
 
-async def _seats(url: str, transport: str, tables: int) -> dict[str, float]:
-    held: dict[str, float] = {}
+
+async def _seats(url: str, transport: str, first: int, count: int, pace_ms: int,
+                 players: str) -> dict[str, float]:
+    # one decision thread, and the GIL handed back often, so the event loop
+    # reading the sockets is not starved by the agents' thinking
+    sys.setswitchinterval(0.0005)
+    asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(max_workers=1))
+    warm_up()  # load every kernel from numba's cache before the first ask, as a bot would
+    _quiet_gc()
+    reports: list[SessionReport] = []
     tasks = []
-    for k in range(tables):
+    for k in range(first, first + count):
         table = f"t{k + 1}"
         for seat in range(4):
-            player = _TimedPlayer(max_think_ms=THINK_MS)
-            player.held_ms = held
+            reports.append(SessionReport())
+            player: SeatPlayer = (AgentPlayer(max_think_ms=THINK_MS) if players == "mjbot"
+                                  else _Instant())
+            if pace_ms:
+                player = _Paced(player, pace_ms)
             tasks.append(play_seat(transport_for(transport, url, table, seat), player,
-                                   table=table, seat=seat, report=SessionReport(),
+                                   table=table, seat=seat, report=reports[-1],
                                    join_timeout=5.0))
     await asyncio.gather(*tasks)
-    return held
+    return {k: v for r in reports for k, v in r.held_ms.items()}
+
+
+# (tables, pace ms, players, seat processes)
+PLAN = [(1, 0, "mjbot", 1), (10, 0, "mjbot", 1), (100, 0, "mjbot", 1),
+        (100, PACE_MS, "mjbot", 2), (100, PACE_MS, "instant", 1)]
+QUICK_PLAN = [(1, 0, "mjbot", 1), (4, 0, "mjbot", 1), (4, PACE_MS, "mjbot", 2),
+              (4, PACE_MS, "instant", 1)]
 
 
 def main(args: argparse.Namespace) -> int:
     configure_logging("WARNING")
-    counts = [1, 4] if args.quick else [1, 10, 100]
-    games = 1
     rows = []
     for transport in ("ws", "mqtt"):
-        for n in counts:
-            rows.append(asyncio.run(_one(transport, n, games, args.seed)))
+        for tables, pace, players, procs in QUICK_PLAN if args.quick else PLAN:
+            rows.append(asyncio.run(_one(transport, tables, args.seed, pace, players, procs)))
     if args.json:
         print(json.dumps({"bench": "olympiad", "think_ms": THINK_MS, "rows": rows}))
         return 0
-    print(f"{'transport':<9} {'tables':>6} {'games':>5} {'games/s':>8} {'asks':>6} "
+    print(f"{'transport':<9} {'tables':>6} {'pace ms':>7} {'seats':>9} {'games':>5} "
+          f"{'games/s':>8} {'asks':>6} "
           f"{'rtt p50 ms':>10} {'rtt p99 ms':>10} {'ask->act p50':>12} {'ask->act p99':>12} "
           f"{'viol.':>5}")
     for r in rows:
-        print(f"{r['transport']:<9} {r['tables']:>6} {r['games']:>5} {r['games_per_s']:>8.2f} "
+        seats = f"{r['players']} x{r['seat_processes']}"
+        print(f"{r['transport']:<9} {r['tables']:>6} {r['pace_ms']:>7} {seats:>9} {r['games']:>5} "
+              f"{r['games_per_s']:>8.2f} "
               f"{r['asks']:>6} {r['round_trip_p50_ms']:>10.2f} {r['round_trip_p99_ms']:>10.2f} "
               f"{r['ask_to_act_p50_ms']:>12.2f} {r['ask_to_act_p99_ms']:>12.2f} "
               f"{r['violations']:>5}")
-    print(f"one referee process (tables concurrent) + one process for all seats (our agent, "
-          f"<= {THINK_MS} ms thinking per ask); rtt = ask sent -> act received, less the "
-          f"seat's own time from receiving the ask to sending its act")
+    print(f"one referee process (all tables concurrent) + 1 or 2 processes for the seats "
+          f"(mjbot: our agent, <= {THINK_MS} ms thinking per ask; instant: answers at once "
+          f"with the safest option, i.e. the protocol stack alone); rtt = ask sent -> act "
+          f"received, less the seat's own time from receiving the ask to sending its act")
+    print(f"pace 0: every seat answers as soon as it has decided (both processes saturated: "
+          f"the rtt is mostly queueing); pace {PACE_MS}: no seat answers sooner than "
+          f"{PACE_MS} ms after an ask, as bots that think do")
     print("target: 100 concurrent tables with rtt p99 <= 20 ms over WebSocket")
     return 0
 
 
-if __name__ == "__main__":  # the seats' process: python -m bot.bench.olympiad --seats URL T N
-    if len(sys.argv) == 5 and sys.argv[1] == "--seats":
+if __name__ == "__main__":  # a seats' process: --seats URL KIND FIRST COUNT PACE PLAYERS
+    if len(sys.argv) == 8 and sys.argv[1] == "--seats":
         configure_logging("WARNING")
-        print(json.dumps(asyncio.run(_seats(sys.argv[2], sys.argv[3], int(sys.argv[4])))))
+        url, kind, first, count, pace, players = sys.argv[2:]
+        print(json.dumps(asyncio.run(_seats(url, kind, int(first), int(count), int(pace),
+                                            players))))

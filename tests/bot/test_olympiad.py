@@ -312,3 +312,16 @@ async def test_a_program_behind_mjbot_wrap(tmp_path: Path) -> None:
     assert referee.tables["t1"].seats[3].name == sys.executable
     match = re.search(r"games 2, reconnects 0, acts (\d+)", err.decode())
     assert match is not None and int(match.group(1)) > 0
+
+
+def test_every_message_sent_is_a_valid_v1_message_with_consecutive_seqs(
+        baseline: dict[str, Any]) -> None:
+    kinds: set[str] = set()
+    for texts in baseline["logs"].values():
+        seqs = []
+        for text in texts:
+            msg = parse_referee_message(text)  # the pydantic models validate every field
+            seqs.append(msg.seq)
+            kinds.add(msg.type)
+        assert seqs == list(range(1, len(seqs) + 1))
+    assert {"deal", "draw", "discard", "ask", "end"} <= kinds

@@ -114,14 +114,15 @@ def test_acts_map_to_the_legal_action_or_are_refused() -> None:
 def test_the_seat_sees_only_its_own_draws_and_concealed_kongs() -> None:
     seen = event_fields(Drew(2, t("5m"), replacement=True), viewer=2, wall=40)
     hidden = event_fields(Drew(2, t("5m")), viewer=1, wall=40)
-    assert seen == [{"v": 1, "type": "draw", "seat": 2, "tile": "5m", "replacement": True,
-                     "wall": 40}]
-    assert "tile" not in hidden[0]
+    assert seen == {"v": 1, "type": "draw", "seat": 2, "tile": "5m", "replacement": True,
+                    "wall": 40}
+    assert hidden is not None and "tile" not in hidden
     from game.events import ConcealedKonged
 
     own = event_fields(ConcealedKonged(1, t("6z")), viewer=1, wall=3)
     other = event_fields(ConcealedKonged(1, None), viewer=0, wall=3)
-    assert own[0]["tiles"] == ["6z"] * 4 and "tiles" not in other[0]
+    assert own is not None and other is not None
+    assert own["tiles"] == ["6z"] * 4 and "tiles" not in other
 
 
 def test_decoder_joins_a_meld_with_its_discard_into_a_botzone_shaped_event() -> None:
