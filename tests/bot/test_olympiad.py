@@ -325,3 +325,29 @@ def test_every_message_sent_is_a_valid_v1_message_with_consecutive_seqs(
             kinds.add(msg.type)
         assert seqs == list(range(1, len(seqs) + 1))
     assert {"deal", "draw", "discard", "ask", "end"} <= kinds
+
+
+async def test_mqtt_presence_is_online_and_the_last_will_says_offline(tmp_path: Path) -> None:
+    """A seat's client killed with SIGKILL (no DISCONNECT): the broker publishes its will."""
+    import aiomqtt
+
+    from protocols.olympiad_transport import embedded_broker, host_port, presence_topic
+
+    async with embedded_broker() as url:  # no referee needed: the client keeps asking to join
+        host, port = host_port(url, 1883)
+        client = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", "play", "olympiad", "--mqtt", url, "--table", "t9",
+            "--seat", "2", stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
+        seen: list[str] = []
+        async with aiomqtt.Client(host, port) as watcher:
+            await watcher.subscribe(presence_topic("t9", 2), qos=1)
+            async with asyncio.timeout(60):
+                async for message in watcher.messages:
+                    payload = message.payload
+                    seen.append(payload.decode() if isinstance(payload, bytes) else str(payload))
+                    if seen[-1] == "online":
+                        client.kill()
+                        await client.wait()
+                    elif seen[-1] == "offline" and "online" in seen:
+                        break
+    assert seen[-2:] == ["online", "offline"]
