@@ -10,9 +10,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import sys
 
-from bot.commands.referee import add_olympiad_arguments
+from bot.commands.referee import add_olympiad_arguments, olympiad_config
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -25,17 +24,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from bot.logging import configure_logging
     from bot.olympiad_match import render, run_match, summary_json
-    from bot.olympiad_referee import RefereeConfig
 
-    configure_logging(args.log_level)
-    try:
-        config = RefereeConfig(tables=args.tables, games=args.games, seed=args.seed,
-                               decision_ms=args.decision_ms, policy=args.policy,
-                               records=args.records)
-    except ValueError as exc:
-        print(f"mjbot match: {exc}", file=sys.stderr)
+    config = olympiad_config(args, "match")
+    if config is None:
         return 2
     result = asyncio.run(run_match(config, args.transport, broker=args.broker))
     print(json.dumps(summary_json(result.summaries)) if args.json

@@ -12,8 +12,12 @@ import shlex
 import shutil
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot.logging import configure_logging
+
+if TYPE_CHECKING:
+    from bot.olympiad_referee import RefereeConfig
 from bot.referee import (
     DEFAULT_MEMORY_LIMIT,
     DEFAULT_TIME_LIMIT,
@@ -71,19 +75,28 @@ def add_olympiad_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
 
 
+def olympiad_config(args: argparse.Namespace, command: str) -> RefereeConfig | None:
+    """The referee's configuration from the shared options (None after printing why not)."""
+    from bot.olympiad_referee import RefereeConfig
+
+    configure_logging(args.log_level)
+    try:
+        return RefereeConfig(tables=args.tables, games=args.games, seed=args.seed,
+                             decision_ms=args.decision_ms, policy=args.policy,
+                             records=args.records)
+    except ValueError as exc:
+        print(f"mjbot {command}: {exc}", file=sys.stderr)
+        return None
+
+
 def run_olympiad(args: argparse.Namespace) -> int:
     import asyncio
 
     from bot.olympiad_match import render, serving, summary_json
-    from bot.olympiad_referee import Referee, RefereeConfig
+    from bot.olympiad_referee import Referee
 
-    configure_logging(args.log_level)
-    try:
-        config = RefereeConfig(tables=args.tables, games=args.games, seed=args.seed,
-                               decision_ms=args.decision_ms, policy=args.policy,
-                               records=args.records)
-    except ValueError as exc:
-        print(f"mjbot referee: {exc}", file=sys.stderr)
+    config = olympiad_config(args, "referee")
+    if config is None:
         return 2
 
     async def main() -> int:
