@@ -25,12 +25,17 @@ if not os.environ.get("MJBOT_NO_NUMBA"):
         HAVE_NUMBA = False
 
 
-def njit(cache: bool = True) -> Callable[[F], F]:
-    """``numba.njit(cache=cache, nogil=True)``, or the function itself with ``py_func``."""
+def njit(cache: bool = True, inline: bool = False) -> Callable[[F], F]:
+    """``numba.njit(cache=cache, nogil=True)``, or the function itself with ``py_func``.
+
+    ``inline=True`` inlines a small helper into its jitted callers (numba's
+    ``inline="always"``): a call that passes arrays costs reference counting,
+    which dominates a helper that does little."""
 
     def wrap(func: F) -> F:
         if HAVE_NUMBA:
-            return numba.njit(cache=cache, nogil=True)(func)  # type: ignore[return-value]
+            return numba.njit(cache=cache, nogil=True,  # type: ignore[return-value]
+                              inline="always" if inline else "never")(func)
         func.py_func = func  # type: ignore[attr-defined]
         return func
 

@@ -25,10 +25,12 @@ import numpy as np
 
 from game.rules import Ruleset
 from game.tiles import NUM_KINDS, Counts, tile_name
+from strategy.candidates import best_shape_deficiency, discard_numbers, discard_table
 from strategy.completions import chance_estimate, completion_ways
-from strategy.deficiency import shapes_of
+from strategy.deficiency.changes import SuitCache
 from strategy.deficiency.kernel import UNREACHABLE
-from strategy.stepvalue import Deadline, OutOfTime, StepValue, delta
+from strategy.search import StepSearch
+from strategy.stepvalue import Deadline, OutOfTime, delta
 
 SEARCH_MAX = 2
 """Largest deficiency for which the exact step-value search runs."""
@@ -94,8 +96,10 @@ class Choice:
 
 # ---------------------------------------------------------------- deficiency with shapes
 def shape_deficiency_fast(hand: Counts, unseen: Counts, melds: int, rules: Ruleset) -> int:
-    """Least deficiency over the shapes the rules allow (the regular one alone if none)."""
-    return shapes_of(hand, unseen, melds, rules).best
+    """Least deficiency over the shapes the rules allow (the regular one alone if none):
+    ``shapes_of(...).best`` in one jitted call."""
+    return int(best_shape_deficiency(hand, unseen, melds, rules.special_shapes,
+                                     melds == rules.melds_needed))
 
 
 class PolicyError(ValueError):
@@ -132,36 +136,46 @@ def choose_discard(
     deadline: Deadline | None = None,
     win_check: WinCheck | None = None,
     with_delta: bool = True,
+    cache: SuitCache | None = None,
 ) -> Choice:
-    """The discard of a 3m+2 hand (``melds`` = melds still needed)."""
+    """The discard of a 3m+2 hand (``melds`` = melds still needed).
+
+    ``cache`` (a :class:`SuitCache` the caller keeps across decisions) only saves time."""
     _require_size(hand, 3 * melds + 2, "a discard")
     deadline = deadline or Deadline()
+    cache = SuitCache() if cache is None else cache
     total = int(unseen.sum())
     clock = deadline.clock
     spent: dict[int, float] = {}
-    h = hand.copy()
+    special, concealed = rules.special_shapes, melds == rules.melds_needed
     rows: list[tuple[int, int, float]] = []
-    for kind in np.nonzero(hand)[0]:
-        i = int(kind)
-        t0 = clock() if clock is not None else 0.0
-        h[i] -= 1
-        d = shape_deficiency_fast(h, unseen, melds, rules)
-        d_regular, ways = completion_ways(h, unseen, melds)
-        chance = chance_estimate(int(d_regular), float(ways), total)
-        h[i] += 1
-        rows.append((i, d, chance))
-        if clock is not None:
+    if clock is None:
+        d_all = np.empty(NUM_KINDS, dtype=np.int64)
+        regular_all = np.empty(NUM_KINDS, dtype=np.int64)
+        ways_all = np.empty(NUM_KINDS, dtype=np.float64)
+        c = cache
+        discard_table(hand, unseen, melds, special, concealed, d_all, regular_all, ways_all,
+                      c.tables, c.rest, c.keys, c.words, c.state, c.work)
+        for kind in np.nonzero(hand)[0]:
+            i = int(kind)
+            chance = chance_estimate(int(regular_all[i]), float(ways_all[i]), total)
+            rows.append((i, int(d_all[i]), chance))
+    else:
+        for kind in np.nonzero(hand)[0]:
+            i = int(kind)
+            t0 = clock()
+            d, d_regular, ways = discard_numbers(hand, unseen, melds, special, concealed, i)
+            rows.append((i, int(d), chance_estimate(int(d_regular), float(ways), total)))
             spent[i] = (clock() - t0) * 1e6
     best_d = min(r[1] for r in rows)
-    deltas = delta(hand, unseen, melds) if with_delta and best_d < UNREACHABLE else {}
+    deltas = delta(hand, unseen, melds, cache) if with_delta and best_d < UNREACHABLE else {}
     values: dict[int, float] = {}
     work: dict[int, int] = {}
     finished = True
     method = "dp"
     if best_d <= SEARCH_MAX:
         method = "search"
-        search = StepValue(melds, deadline=deadline,
-                           complete=None if win_check is None else win_check)
+        search = StepSearch(melds, unseen, deadline=deadline, complete=win_check, cache=cache)
         order = [r[0] for r in sorted((r for r in rows if r[1] == best_d), key=lambda r: -r[2])]
         horizon = best_d
         try:
@@ -169,11 +183,9 @@ def choose_discard(
                 for i in order:
                     before = deadline.spent
                     t0 = clock() if clock is not None else 0.0
+                    h = hand.copy()
                     h[i] -= 1
-                    try:
-                        values[i] = float(search.partial(h, unseen, horizon))
-                    finally:
-                        h[i] += 1
+                    values[i] = search.partial(h, unseen, horizon)
                     work[i] = work.get(i, 0) + deadline.spent - before
                     if clock is not None:
                         spent[i] = spent.get(i, 0.0) + (clock() - t0) * 1e6
@@ -198,11 +210,11 @@ def choose_discard(
 
 # ---------------------------------------------------------------- claims on a discard
 def _after_meld(hand: Counts, unseen: Counts, melds: int, rules: Ruleset,
-                remove: Sequence[int], deadline: Deadline) -> Choice:
+                remove: Sequence[int], deadline: Deadline, cache: SuitCache | None) -> Choice:
     h = hand.copy()
     for t in remove:
         h[t] -= 1
-    return choose_discard(h, unseen, melds - 1, rules, deadline, with_delta=False)
+    return choose_discard(h, unseen, melds - 1, rules, deadline, with_delta=False, cache=cache)
 
 
 def choose_claim(
@@ -214,6 +226,7 @@ def choose_claim(
     can_chow: bool,
     can_win: bool,
     deadline: Deadline | None = None,
+    cache: SuitCache | None = None,
 ) -> Choice:
     """Answer another seat's discard ``tile``: win, kong, pong, chow or pass.
 
@@ -258,7 +271,7 @@ def choose_claim(
             if d <= best_c.deficiency and best_c.action in ("pass", "kong"):
                 best_c, best_meld = c, ()
             continue
-        after = _after_meld(hand, unseen, melds, rules, remove, deadline)
+        after = _after_meld(hand, unseen, melds, rules, remove, deadline, cache)
         c = Candidate(kind, after.chosen.tile, after.chosen.deficiency, after.chosen.value,
                       after.chosen.chance, note=f"meld {' '.join(tile_name(t) for t in meld_tiles)}"
                       f", then discard {tile_name(after.chosen.tile or 0)}")

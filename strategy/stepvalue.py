@@ -30,6 +30,7 @@ from fractions import Fraction
 import numpy as np
 
 from game.tiles import NUM_KINDS, Counts
+from strategy.deficiency.changes import SuitCache, after_discards, after_draws
 from strategy.deficiency.kernel import UNREACHABLE, kernel_deficiency
 from strategy.jit import njit
 
@@ -60,34 +61,40 @@ class Deadline:
 
 
 @njit()
-def delta_vector(hand: np.ndarray, unseen: np.ndarray, melds: int, out: np.ndarray) -> None:
-    """out[i] = δ(i) (eq. 11) for every tile kind i the 3m+2 hand holds (0 elsewhere)."""
+def delta_vector(hand: np.ndarray, unseen: np.ndarray, melds: int, out: np.ndarray,
+                 tables: np.ndarray, rest: np.ndarray, keys: np.ndarray, words: np.ndarray,
+                 state: np.ndarray, work: np.ndarray) -> None:
+    """out[i] = δ(i) (eq. 11) for every tile kind i the 3m+2 hand holds (0 elsewhere); the
+    arrays after ``out`` are a :class:`SuitCache`'s.
+
+    An exchange lowers the deficiency only if the discard keeps it (a discard never lowers
+    the deficiency and a draw lowers it by one at most), so only those discards need the
+    deficiency after every draw."""
     now = kernel_deficiency(hand, unseen, melds)
     h = hand.copy()
-    kb = unseen.copy()
+    kept = np.empty(NUM_KINDS, np.int64)
+    drawn = np.empty(NUM_KINDS, np.int64)
+    after_discards(h, unseen, melds, kept, tables, rest, keys, words, state, work)
     for i in range(NUM_KINDS):
         out[i] = 0
-        if hand[i] == 0:
+        if hand[i] == 0 or kept[i] > now:
             continue
         h[i] -= 1
+        after_draws(h, unseen, melds, drawn, tables, rest, keys, words, state, work)
+        h[i] += 1
         total = 0
         for t in range(NUM_KINDS):
-            if kb[t] <= 0:
-                continue
-            h[t] += 1
-            kb[t] -= 1
-            if kernel_deficiency(h, kb, melds) < now:
-                total += unseen[t]
-            h[t] -= 1
-            kb[t] += 1
-        h[i] += 1
+            if drawn[t] < now:
+                total += int(unseen[t])
         out[i] = total
 
 
-def delta(hand: Counts, unseen: Counts, melds: int) -> dict[int, int]:
+def delta(hand: Counts, unseen: Counts, melds: int, cache: SuitCache | None = None
+          ) -> dict[int, int]:
     """δ of eq. 11 for every distinct tile of a 3m+2 hand (knowledge-aware deficiency)."""
+    c = SuitCache() if cache is None else cache
     out = np.zeros(NUM_KINDS, dtype=np.int64)
-    delta_vector(hand, unseen, melds, out)
+    delta_vector(hand, unseen, melds, out, c.tables, c.rest, c.keys, c.words, c.state, c.work)
     return {int(i): int(out[i]) for i in np.nonzero(hand)[0]}
 
 

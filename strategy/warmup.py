@@ -6,10 +6,13 @@ import numpy as np
 
 
 def warm_up() -> None:
+    from strategy.candidates import best_shape_deficiency, discard_numbers, discard_table
     from strategy.completions import completion_ways
     from strategy.deficiency import shapes
+    from strategy.deficiency.changes import SuitCache
     from strategy.deficiency.kernel import kernel_deficiency, kernel_deficiency_batch
-    from strategy.stepvalue import deficiency_after_discards, deficiency_after_draws, delta_vector
+    from strategy.search import StepSearch
+    from strategy.stepvalue import delta
 
     hand = np.zeros(34, dtype=np.int8)
     hand[:14] = 1
@@ -23,12 +26,19 @@ def warm_up() -> None:
     shapes.thirteen_orphans(hand, avail)
     shapes.honors_and_knitted(hand, avail)
     shapes.knitted_straight(hand, avail, 4)
-    buf = np.zeros(34, dtype=np.int64)
     kb = (4 - hand).astype(np.int8)
-    delta_vector(hand, kb, 4, buf)
-    deficiency_after_discards(hand, kb, 4, buf)
-    deficiency_after_draws(hand, kb, 4, buf)
+    delta(hand, kb, 4, SuitCache(16))
     completion_ways(hand, kb, 4)
+    d = np.zeros(34, dtype=np.int64)
+    c = SuitCache(16)
+    discard_table(hand, kb, 4, True, True, d, d.copy(), np.zeros(34), c.tables, c.rest,
+                  c.keys, c.words, c.state, c.work)
+    discard_numbers(hand, kb, 4, True, True, 0)
+    best_shape_deficiency(hand, kb, 4, True, True)
+    shapes.every_shape(hand, kb, 4, True, True, d)
+    h13 = hand.copy()
+    h13[0] -= 1
+    StepSearch(4, kb, complete=lambda counts: True).partial(h13, kb, 2)
 
 
 if __name__ == "__main__":

@@ -167,20 +167,12 @@ def shapes_of(hand: Counts, unseen: Counts, melds_needed: int, ruleset: Ruleset
     """:func:`shape_deficiency` without the checks, for callers that hold valid int8
     34-vectors already (the policy's hot path).  The hand-only shapes need a concealed
     hand: all ``ruleset.melds_needed`` melds still to make."""
-    regular = int(kernel_deficiency(hand, unseen, melds_needed))
-    if not ruleset.special_shapes:
-        return ShapeDeficiency(regular=regular)
-    avail = (hand + unseen).astype(np.int8)
-    concealed = melds_needed == ruleset.melds_needed
-    return ShapeDeficiency(
-        regular=regular,
-        seven_pairs=int(shapes.seven_pairs(hand, avail)) if concealed else UNREACHABLE,
-        thirteen_orphans=int(shapes.thirteen_orphans(hand, avail)) if concealed else UNREACHABLE,
-        honors_and_knitted=int(shapes.honors_and_knitted(hand, avail))
-        if concealed
-        else UNREACHABLE,
-        knitted_straight=int(shapes.knitted_straight(hand, avail, melds_needed)),
-    )
+    out = np.empty(5, dtype=np.int64)
+    shapes.every_shape(hand, unseen, melds_needed, ruleset.special_shapes,
+                       melds_needed == ruleset.melds_needed, out)
+    regular, seven, orphans, knitted_honours, knitted = (int(x) for x in out)
+    return ShapeDeficiency(regular=regular, seven_pairs=seven, thirteen_orphans=orphans,
+                           honors_and_knitted=knitted_honours, knitted_straight=knitted)
 
 
 def useful_tiles(

@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from game.tiles import TERMINALS_AND_HONOURS
-from strategy.deficiency.kernel import UNREACHABLE, regular_overlap
+from strategy.deficiency.kernel import UNREACHABLE, kernel_deficiency, regular_overlap
 from strategy.jit import njit
 
 ORPHANS = np.array(TERMINALS_AND_HONOURS, dtype=np.int64)
@@ -99,6 +99,16 @@ def honors_and_knitted(hand: np.ndarray, avail: np.ndarray) -> int:
 
 @njit()
 def knitted_straight(hand: np.ndarray, avail: np.ndarray, melds_needed: int) -> int:
+    return knitted_straight_below(hand, avail, melds_needed, UNREACHABLE)
+
+
+@njit()
+def knitted_straight_below(hand: np.ndarray, avail: np.ndarray, melds_needed: int,
+                           limit: int) -> int:
+    """The knitted straight's deficiency if it is below ``limit``, else a number >= ``limit``.
+
+    A triple whose nine tiles the hand holds only ``present`` of needs at least
+    ``9 - present`` changes, so it is skipped when that cannot beat ``limit``."""
     if melds_needed < 3:
         return UNREACHABLE
     best = UNREACHABLE
@@ -106,9 +116,6 @@ def knitted_straight(hand: np.ndarray, avail: np.ndarray, melds_needed: int) -> 
     rest_avail = np.empty(34, avail.dtype)
     work = np.empty(36, np.int64)
     for p in range(6):
-        for t in range(34):
-            rest_hand[t] = hand[t]
-            rest_avail[t] = avail[t]
         ok = True
         present = 0
         for i in range(9):
@@ -116,12 +123,18 @@ def knitted_straight(hand: np.ndarray, avail: np.ndarray, melds_needed: int) -> 
             if avail[t] < 1:
                 ok = False
                 break
+            if hand[t] >= 1:
+                present += 1
+        if not ok or 9 - present >= min(best, limit):
+            continue
+        for t in range(34):
+            rest_hand[t] = hand[t]
+            rest_avail[t] = avail[t]
+        for i in range(9):
+            t = KNITTED[p, i]
             rest_avail[t] -= 1
             if hand[t] >= 1:
                 rest_hand[t] -= 1
-                present += 1
-        if not ok:
-            continue
         rest = regular_overlap(rest_hand, rest_avail, melds_needed - 3, 1, work)
         if rest < 0:
             continue
@@ -129,3 +142,31 @@ def knitted_straight(hand: np.ndarray, avail: np.ndarray, melds_needed: int) -> 
         if d < best:
             best = d
     return best
+
+
+@njit()
+def every_shape(hand: np.ndarray, unseen: np.ndarray, melds_needed: int, special: bool,
+                concealed: bool, out: np.ndarray, least_only: bool = False,
+                regular: int = -1) -> None:
+    """out = the deficiency of (regular, seven pairs, thirteen orphans, honors and knitted,
+    knitted straight) for valid int8 34-vectors; the special shapes are UNREACHABLE unless
+    ``special`` (the rules have them), the hand-only ones also unless ``concealed`` (all the
+    rules' melds still to make).  With ``least_only`` only the least entry is sure to be
+    exact (the knitted straight is looked at only where it could be less than the others).
+    A caller that knows the regular deficiency already passes it as ``regular``."""
+    out[0] = kernel_deficiency(hand, unseen, melds_needed) if regular < 0 else regular
+    for j in range(1, 5):
+        out[j] = UNREACHABLE
+    if not special:
+        return
+    avail = np.empty(34, np.int8)
+    for t in range(34):
+        avail[t] = hand[t] + unseen[t]
+    if concealed:
+        out[1] = seven_pairs(hand, avail)
+        out[2] = thirteen_orphans(hand, avail)
+        out[3] = honors_and_knitted(hand, avail)
+    limit = UNREACHABLE
+    if least_only:
+        limit = min(out[0], out[1], out[2], out[3])
+    out[4] = knitted_straight_below(hand, avail, melds_needed, limit)
