@@ -37,7 +37,9 @@ from game.events import (
 )
 from game.rules import Ruleset
 from game.table import mcr_fans
-from game.tiles import tile_name
+from game.tiles import NUM_KINDS, tile_name
+from strategy.candidates import best_shape_deficiency
+from strategy.deficiency.changes import SuitCache
 from strategy.deficiency.kernel import kernel_deficiency
 from strategy.policy import (
     Candidate,
@@ -49,6 +51,8 @@ from strategy.policy import (
     choose_kong_on_draw,
 )
 from strategy.stepvalue import Deadline
+
+_KINDS = np.arange(NUM_KINDS)
 
 
 @dataclass(frozen=True)
@@ -85,11 +89,19 @@ class Agent:
     name: str = "mjbot"
     view: SeatView = field(init=False)
 
+    _fan_context: tuple[object, ...] = field(init=False, default=(), repr=False)
+    _fan_totals: dict[bytes, int] = field(init=False, default_factory=dict, repr=False)
+    _suits: SuitCache = field(init=False, default_factory=lambda: SuitCache(1 << 14),
+                              repr=False)
+    """Suit results of the deficiency kernel, kept across decisions (they depend on the
+    suit's counts only)."""
+
     def __post_init__(self) -> None:
         self.view = SeatView(self.rules)
 
     def reset(self) -> None:
         self.view = SeatView(self.rules)
+        self._fan_context, self._fan_totals = (), {}
 
     def observe(self, event: Event) -> None:
         self.view.observe(event)
@@ -98,15 +110,20 @@ class Agent:
     def win_fan(self, tile: int, self_drawn: bool, robbing: bool = False) -> int | None:
         """The fan total if the hand wins on ``tile`` (None if it is no win)."""
         v = self.view
-        hand = v.concealed_tiles()
-        if self_drawn:
-            hand.remove(tile)
         counts = v.hand.copy()
         if not self_drawn:
             counts[tile] += 1
         if not self.rules.special_shapes:  # taiwan-16 / mahjong-0: the shape is enough
             full = np.zeros(0, dtype=np.int8)
             return 0 if kernel_deficiency(counts, full, v.melds_needed) == 0 else None
+        # a hand of no winning shape is no win: PyMahjongGB need not be asked
+        concealed = v.melds_needed == self.rules.melds_needed
+        if best_shape_deficiency(counts, (4 - counts).astype(np.int8), v.melds_needed, True,
+                                 concealed) != 0:
+            return None
+        hand = v.concealed_tiles()
+        if self_drawn:
+            hand.remove(tile)
         wall_last = v.wall_left[v.next_seat(v.seat if self_drawn else (v.provider or 0))] <= 0
         fans = mcr_fans(
             hand, v.melds, v.seat, tile,
@@ -129,25 +146,33 @@ class Agent:
         return fan >= self.rules.min_fan + self.view.kb.flowers[self.view.seat], fan
 
     def _fan_check(self) -> WinCheck | None:
-        """For the search's leaves: does a completed hand reach the minimum fan?"""
+        """For the search's leaves: does a completed hand reach the minimum fan?
+
+        The fan total of a completed hand (as a win on a discard, without the flags the
+        leaf cannot know) depends on the hand, the declared melds, the seat and the
+        prevalent wind only, so the totals are kept across decisions while those stay."""
         if not self.rules.special_shapes or self.rules.min_fan <= 0:
             return None
         v = self.view
-        cache: dict[bytes, bool] = {}
+        melds, seat, wind = tuple(v.melds), v.seat, v.prevalent_wind
+        if self._fan_context != (melds, seat, wind):
+            self._fan_context = (melds, seat, wind)
+            self._fan_totals = {}
+        totals = self._fan_totals
         need = self.rules.min_fan + v.kb.flowers[v.seat]
 
         def check(counts: np.ndarray) -> bool:
             key = counts.tobytes()
-            hit = cache.get(key)
-            if hit is None:
-                tiles = [t for t in range(len(counts)) for _ in range(int(counts[t]))]
+            total = totals.get(key)
+            if total is None:
+                tiles = np.repeat(_KINDS, counts).tolist()
                 win = tiles.pop()
-                fans = mcr_fans(tiles, v.melds, v.seat, win, self_drawn=False,
+                fans = mcr_fans(tiles, melds, seat, win, self_drawn=False,
                                 fourth_tile=False, about_kong=False, wall_last=False,
-                                prevalent_wind=v.prevalent_wind)
-                hit = fans is not None and sum(f.total for f in fans) >= need
-                cache[key] = hit
-            return hit
+                                prevalent_wind=wind)
+                total = -1 if fans is None else sum(f.total for f in fans)
+                totals[key] = total
+            return total >= need
 
         return check
 
@@ -174,7 +199,7 @@ class Agent:
         if ok:
             return Decision(DeclareWin(), "win", note="self-drawn", fan=fan)
         choice = choose_discard(v.hand, v.unseen, v.melds_needed, self.rules, deadline,
-                                win_check=self._fan_check())
+                                win_check=self._fan_check(), cache=self._suits)
         legal = v.legal_actions()
         kong = choose_kong_on_draw(v.hand, v.unseen, v.melds_needed, self.rules, choice)
         if kong is not None and DeclareConcealedKong(kong.tile or 0) in legal:
@@ -199,7 +224,8 @@ class Agent:
         if not any(isinstance(a, ClaimPung | ClaimChow | ClaimKong) for a in legal):
             return Decision(Pass(), "pass", note="no claim is legal")
         choice = choose_claim(v.hand, v.unseen, v.melds_needed, self.rules, t,
-                              can_chow=can_chow, can_win=False, deadline=deadline)
+                              can_chow=can_chow, can_win=False, deadline=deadline,
+                              cache=self._suits)
         action: Action = Pass()
         if choice.action == "pong":
             action = ClaimPung(choice.tile or 0)

@@ -65,7 +65,7 @@ def play_one(args: tuple[int, int, list[str], str, str | None]) -> GameSummary:
     def respond(seat: int, request: object) -> object:
         action = players[seat].answer(request)  # type: ignore[arg-type]
         last = players[seat].last
-        if last is not None and last.method != "pass":
+        if records and last is not None and last.method != "pass":
             decisions.append({"seat": seat, "player": seating[seat], **last.info()})
         return action
 

@@ -101,7 +101,7 @@ from game.events import (
 )
 from game.melds import Chow, ConcealedKong, Kong, Meld, Pung, pack_entries
 from game.rules import MCR_BOTZONE, Ruleset
-from game.tiles import NUM_KINDS, NUM_SUITED, Notation, tile_name
+from game.tiles import NUM_INDICES, NUM_KINDS, NUM_SUITED, Notation, tile_name
 
 SEATS = 4
 WALL_PER_SEAT = 34
@@ -113,6 +113,9 @@ WRONG_WIN = "WH"
 WIN_BASE = 8
 """Every loser pays 8 on top of the fan (Botzone scoring)."""
 PENALTY, PENALTY_BONUS = -30, 10
+
+
+_BOTZONE_NAMES = tuple(tile_name(t, Notation.BOTZONE) for t in range(NUM_INDICES))
 
 
 class WallError(ValueError):
@@ -179,8 +182,8 @@ def mcr_fans(
     try:
         raw = MahjongFanCalculator(
             pack=pack_entries(melds, owner),
-            hand=tuple(tile_name(t, Notation.BOTZONE) for t in hand),
-            winTile=tile_name(win_tile, Notation.BOTZONE),
+            hand=tuple(_BOTZONE_NAMES[t] for t in hand),
+            winTile=_BOTZONE_NAMES[win_tile],
             flowerCount=flower_count,
             isSelfDrawn=self_drawn,
             is4thTile=fourth_tile,
