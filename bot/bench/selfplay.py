@@ -2,6 +2,9 @@
 
 - in-process games per second with four ``mjbot`` players (one process, and
   ``--workers`` processes);
+- games per second through the judge mock (``mjbot referee botzone``) with four
+  ``mjbot play botzone`` subprocesses in keep-running mode: fresh processes every
+  game, each answer on the wall-clock deadline the bot uses on Botzone;
 - start-up of ``mjbot play botzone``: wall time from spawning the process to
   its first answer, and to its first real decision (the answer to its first
   draw, which loads every kernel from numba's cache);
@@ -14,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -23,9 +27,12 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
+import structlog
 
 from bot.botzone import KEEP_RUNNING
+from bot.logging import configure_logging
 from bot.players import make_player
+from bot.referee import MatchConfig, play_match
 from bot.selfplay import play_one
 from game.rules import MCR_BOTZONE
 from game.table import BotzoneTable, random_walltiles
@@ -47,6 +54,23 @@ def games_per_second(games: int, workers: int, seed: int) -> float:
         for job in jobs:
             play_one(job)
     return games / (time.perf_counter() - t0)
+
+
+def referee_games_per_second(games: int, seed: int) -> float:
+    """Games per second of ``mjbot referee botzone`` with four ``mjbot play botzone`` bots."""
+    command = shlex.join([*_mjbot(), "play", "botzone"])
+    logging = structlog.get_config()
+    configure_logging("WARNING")  # not a line per game on stderr
+    try:
+        t0 = time.perf_counter()
+        report = play_match(MatchConfig(commands=(command,) * 4, games=games, seed=seed))
+        elapsed = time.perf_counter() - t0
+    finally:
+        structlog.configure(**logging)
+    faults = [d for t in report.totals for d in t.penalty_details]
+    if faults:
+        raise RuntimeError(f"the referee penalised a bot: {faults[0]}")
+    return games / elapsed
 
 
 def startup(seed: int) -> tuple[float, float]:
@@ -119,19 +143,23 @@ def peak_memory_mb(seed: int) -> float:
 
 def main(args: argparse.Namespace) -> int:
     games = 8 if args.quick else 40
+    refereed = 2 if args.quick else 8
     workers = min(2, os.cpu_count() or 1)
     play_one((0, args.seed, ["mjbot"] * 4, "mcr-botzone", None))  # load kernels
     rows = {
         "in-process games/s (1 process, 4 mjbot seats)": games_per_second(games, 1, args.seed),
         f"in-process games/s ({workers} workers, 4 mjbot seats)":
             games_per_second(games, workers, args.seed + 1),
+        f"referee botzone games/s (4 mjbot play botzone processes, {refereed} games)":
+            referee_games_per_second(refereed, args.seed),
     }
     starts = [startup(args.seed + i) for i in range(3 if args.quick else 5)]
     rows["start-up to first answer, s (median)"] = statistics.median(s[0] for s in starts)
     rows["start-up to first decision, s (median)"] = statistics.median(s[1] for s in starts)
     rows["peak resident memory over a game, MB"] = peak_memory_mb(args.seed)
     if args.json:
-        print(json.dumps({"bench": "selfplay", "games": games, "rows": rows}))
+        print(json.dumps({"bench": "selfplay", "games": games, "refereed_games": refereed,
+                          "rows": rows}))
         return 0
     width = max(len(k) for k in rows)
     for name, value in rows.items():

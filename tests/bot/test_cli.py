@@ -56,4 +56,6 @@ def test_bench_selfplay_quick_json(capsys: pytest.CaptureFixture[str]) -> None:
     rows = out["rows"]
     assert rows["start-up to first answer, s (median)"] > 0
     assert 20 < rows["peak resident memory over a game, MB"] < 1000
+    assert out["refereed_games"] == 2
+    assert any(name.startswith("referee botzone games/s") for name in rows)
     assert all(v > 0 for v in rows.values())
