@@ -26,7 +26,6 @@ from strategy.jit import njit
 _NEG = -1000
 
 
-@njit()
 def _comb(n: int, k: int) -> float:
     if k < 0 or k > n:
         return 0.0
@@ -34,6 +33,11 @@ def _comb(n: int, k: int) -> float:
     for i in range(k):
         r = r * (n - i) / (i + 1)
     return r
+
+
+_COMB = np.array([[_comb(n, k) for k in range(5)] for n in range(5)])
+"""_COMB[n, k] = C(n, k) as the DP has always computed it, for n, k <= 4 (no count exceeds
+4); a table keeps every product the same float."""
 
 
 @njit(inline=True)
@@ -64,7 +68,7 @@ def _ways_rank(hand: np.ndarray, unseen: np.ndarray, r: int, melds: int, best: n
                         continue
                     gain = c if c < h else h
                     need = c - gain
-                    w = _comb(kb, need)
+                    w = _COMB[kb, need]
                     dm = pong + k
                     t = 3 * k + p1
                     if not (next_active >> t) & 1:
