@@ -33,9 +33,9 @@ from game.events import (
     KongAdded,
     Konged,
     Punged,
+    as_seen_by,
 )
 from game.rules import MCR_BOTZONE
-from game.table import as_seen_by
 from game.tiles import Notation, format_tiles, tile_name
 from protocols.botzone_codec import (
     ProtocolError,

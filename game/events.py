@@ -16,6 +16,7 @@ Seats are absolute (0-3), tiles are indices (``game.tiles``).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 from typing import ClassVar
@@ -231,6 +232,29 @@ Event = (
     | KongAdded
     | Melded
 )
+
+
+def as_seen_by(event: Event, viewer: int) -> Event:
+    """``event`` as ``viewer`` is shown it: another seat's drawn tile and concealed kong hidden.
+
+    A hidden draw keeps its ``replacement`` flag: on a single wall it is public
+    (the tile comes from the back); Botzone's per-seat walls never set it.
+    """
+    if isinstance(event, Drew) and event.seat != viewer:
+        return Drew(event.seat, None, event.replacement)
+    if isinstance(event, ConcealedKonged) and event.seat != viewer:
+        return ConcealedKonged(event.seat, None)
+    return event
+
+
+def history_seen_by(history: Iterable[Event], seat: int,
+                    prevalent_wind: int) -> tuple[Event, ...]:
+    """A table's whole history as ``seat`` was shown it: its seat and wind first, its own
+    deal only, others' draws and concealed kongs hidden."""
+    _seat(seat, "viewer")
+    seen = tuple(as_seen_by(e, seat) for e in history
+                 if not (isinstance(e, Dealt) and e.seat != seat))
+    return (SeatAssigned(seat, prevalent_wind), *seen)
 
 
 # ---------------------------------------------------------------- actions

@@ -98,6 +98,8 @@ from game.events import (
     SeatAssigned,
     WallExhausted,
     Won,
+    as_seen_by,
+    history_seen_by,
 )
 from game.melds import Chow, ConcealedKong, Kong, Meld, Pung, pack_entries
 from game.rules import MCR_BOTZONE, Ruleset
@@ -320,13 +322,7 @@ class BotzoneTable:
 
     def events_seen_by(self, seat: int) -> tuple[Event, ...]:
         """Every request ``seat`` has received, in order: the history as it saw it."""
-        _check_seat(seat)
-        seen = tuple(
-            as_seen_by(e, seat)
-            for e in self._history
-            if not (isinstance(e, Dealt) and e.seat != seat)
-        )
-        return (SeatAssigned(seat, self.prevalent_wind), *seen)
+        return history_seen_by(self._history, seat, self.prevalent_wind)
 
     @property
     def requests(self) -> tuple[Event, Event, Event, Event]:
@@ -744,15 +740,6 @@ class BotzoneTable:
 def _check_seat(seat: int) -> None:
     if not 0 <= seat < SEATS:
         raise ValueError(f"seat {seat} is outside 0-3")
-
-
-def as_seen_by(event: Event, viewer: int) -> Event:
-    """``event`` as ``viewer`` is shown it: another seat's drawn tile and concealed kong hidden."""
-    if isinstance(event, Drew) and event.seat != viewer:
-        return Drew(event.seat, None)
-    if isinstance(event, ConcealedKonged) and event.seat != viewer:
-        return ConcealedKonged(event.seat, None)
-    return event
 
 
 # ---------------------------------------------------------------- driving a whole game

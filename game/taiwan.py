@@ -111,9 +111,9 @@ from game.events import (
     Melded,
     Pass,
     Penalized,
-    SeatAssigned,
     WallExhausted,
     Won,
+    history_seen_by,
 )
 from game.melds import Chow, ConcealedKong, Kong, Meld, Pung
 from game.rules import TAIWAN_16
@@ -196,19 +196,6 @@ def _name(tile: int) -> str:
 def _check_seat(seat: int) -> None:
     if not 0 <= seat < SEATS:
         raise ValueError(f"seat {seat} is outside 0-3")
-
-
-def as_seen_by(event: Event, viewer: int) -> Event:
-    """``event`` as ``viewer`` is shown it: another seat's drawn tile and concealed kong hidden.
-
-    Unlike :func:`game.table.as_seen_by` a hidden draw keeps its ``replacement``
-    flag, which is public here (it comes from the back of the wall).
-    """
-    if isinstance(event, Drew) and event.seat != viewer:
-        return Drew(event.seat, None, event.replacement)
-    if isinstance(event, ConcealedKonged) and event.seat != viewer:
-        return ConcealedKonged(event.seat, None)
-    return event
 
 
 @dataclass
@@ -344,13 +331,7 @@ class TaiwanTable:
 
     def events_seen_by(self, seat: int) -> tuple[Event, ...]:
         """The history as ``seat`` sees it: its seat, its own deal, others' draws hidden."""
-        _check_seat(seat)
-        seen = tuple(
-            as_seen_by(e, seat)
-            for e in self._history
-            if not (isinstance(e, Dealt) and e.seat != seat)
-        )
-        return (SeatAssigned(seat, self._prevalent_wind), *seen)
+        return history_seen_by(self._history, seat, self._prevalent_wind)
 
     @property
     def asked_seats(self) -> tuple[int, ...]:
@@ -722,6 +703,5 @@ __all__ = [
     "TableError",
     "TaiwanTable",
     "WallError",
-    "as_seen_by",
     "check_wall",
 ]
