@@ -18,6 +18,7 @@ prefers those whose completions can actually be declared.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -236,6 +237,21 @@ class Agent:
         if action not in legal:
             action = Pass()
         return self._from_choice(action, choice)
+
+    def discard_after_claim(self, from_hand: Sequence[int],
+                            deadline: Deadline | None = None) -> Decision:
+        """The discard that follows this seat's own chow or pong, before the view has it.
+
+        Olympiad-style referees ask for the claim and for the discard separately;
+        ``from_hand`` are the tiles the claim takes out of the hand.
+        """
+        v = self.view
+        hand = v.hand.copy()
+        for x in from_hand:
+            hand[x] -= 1
+        choice = choose_discard(hand, v.unseen, v.melds_needed - 1, self.rules, deadline,
+                                cache=self._suits)
+        return self._from_choice(Discard(choice.tile or 0), choice)
 
     @staticmethod
     def _from_choice(action: Action, choice: Choice) -> Decision:

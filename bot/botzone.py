@@ -3,23 +3,23 @@
 Both interactions (simple: line counts; JSON: one object per turn), with
 keep-running (answer, print ``>>>BOTZONE_REQUEST_KEEP_RUNNING<<<``, then read
 only the next request) or without it (rebuild the seat from the history each
-turn).  The agent decides in a worker thread under a deadline; an answer that
-is late, fails or is not legal is replaced by the safest legal action, and the
-reason goes to stderr (JSON: the debug field), never to the answer line.
+turn).  Each request becomes events for the shared :class:`bot.session.SeatSession`
+(the same one the Olympiad client uses): an answer that is late, fails or is
+not legal is replaced by the safest legal action, and the reason goes to
+stderr (JSON: the debug field), never to the answer line.
 """
 
 from __future__ import annotations
 
-import concurrent.futures
 import contextlib
 import json
 import sys
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TextIO
 
 from bot.agent import Agent, Decision
+from bot.session import SeatSession
 from game.rules import MCR_BOTZONE, Ruleset
 from protocols.botzone_codec import (
     ProtocolError,
@@ -28,7 +28,6 @@ from protocols.botzone_codec import (
     parse_response,
 )
 from strategy.knowledge import KnowledgeError
-from strategy.stepvalue import Deadline
 
 KEEP_RUNNING = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"
 
@@ -41,19 +40,19 @@ class Answer:
 
 
 class BotzoneSeat:
-    """One seat: decodes requests, keeps the agent's view, answers legally."""
+    """One seat: decodes requests into events for the shared :class:`SeatSession`."""
 
     def __init__(self, rules: Ruleset = MCR_BOTZONE, think_seconds: float = 0.8,
                  agent: Agent | None = None) -> None:
         self.rules = rules
         self.think_seconds = think_seconds
-        self.agent = agent or Agent(rules)
+        self.session = SeatSession(agent or Agent(rules))
+        self.agent = self.session.agent
         self.decoder = RequestDecoder()
-        self._pool = concurrent.futures.ThreadPoolExecutor(max_workers=1)
         self.turns = 0
 
     def close(self) -> None:
-        self._pool.shutdown(wait=False, cancel_futures=True)
+        self.session.close()
 
     def observe_only(self, request: str, response: str = "") -> None:
         """Apply a past request and note the answer given to it (history replay)."""
@@ -65,33 +64,16 @@ class BotzoneSeat:
     def answer(self, request: str) -> Answer:
         self.turns += 1
         try:
-            event = self.decoder.decode(request)
-            self.agent.observe(event)
-        except (ProtocolError, KnowledgeError, ValueError) as exc:
-            fallback = self.agent.fallback(f"bad request: {exc}")
-            return Answer(format_response(fallback.action), fallback.note, fallback)
-        if self.agent.view.asked() == "none":
+            self.session.observe([self.decoder.decode(request)])
+        except ProtocolError as exc:
+            self.session.lose(f"bad request: {exc}")
+        if not self.session.asked() and not self.session.lost:
             return Answer("PASS", "", None)
-        decision = self._decide()
-        legal = self.agent.view.legal_actions()
-        if decision.action not in legal:
-            decision = self.agent.fallback(
-                f"strategy answered {decision.action!r}, which is not legal here")
-        debug = decision.note if decision.method == "fallback" else ""
-        self.agent.view.answered(decision.action)
-        return Answer(format_response(decision.action), debug, decision)
-
-    def _decide(self) -> Decision:
-        start = time.monotonic()
+        # the platform doubles the first turns' limit; we think for 80 % of ours
         limit = self.think_seconds * (2 if self.turns <= 3 else 1)
-        deadline = Deadline(clock=time.monotonic, until=start + limit * 0.8)
-        future = self._pool.submit(self.agent.decide, deadline)
-        try:
-            return future.result(timeout=limit)
-        except concurrent.futures.TimeoutError:
-            return self.agent.fallback(f"strategy took longer than {limit:.1f} s")
-        except Exception as exc:  # the bot must answer whatever the strategy did
-            return self.agent.fallback(f"strategy failed: {type(exc).__name__}: {exc}")
+        decision = self.session.answer_now(limit)
+        debug = decision.note if decision.method == "fallback" else ""
+        return Answer(format_response(decision.action), debug, decision)
 
 
 # ---------------------------------------------------------------- the stdin/stdout loop

@@ -11,10 +11,11 @@ the referee may not be subscribed yet).
 
 Players:
 
-- :class:`AgentPlayer` — the same :class:`bot.agent.Agent` as on Botzone: it
-  decides in a worker thread under a deadline and falls back to the safest
-  option (pass, or discard the drawn tile) when it fails or is late; every
-  answer is checked against the ask's options before it is sent.
+- :class:`AgentPlayer` — the same :class:`bot.agent.Agent` behind the same
+  :class:`bot.session.SeatSession` as on Botzone: it decides in a worker
+  thread under a deadline and falls back to the safest option (pass, or
+  discard the drawn tile) when it fails, is late or has lost its state; every
+  answer is also checked against the ask's options before it is sent.
 - :class:`ProgramPlayer` — any program that reads the messages as JSON lines
   on stdin and writes ``act`` lines on stdout (``mjbot wrap``).
 """
@@ -31,6 +32,8 @@ from typing import Any, Protocol
 
 from bot.agent import Agent, Decision
 from bot.logging import get_logger
+from bot.session import SeatSession
+from game.events import Pass
 from game.rules import TAIWAN_16
 from protocols.olympiad import (
     Act,
@@ -42,13 +45,9 @@ from protocols.olympiad import (
     MessageError,
     Welcome,
     parse_referee_message,
-    tile_str,
 )
 from protocols.olympiad_codec import EventDecoder, act_allowed, act_for
 from protocols.olympiad_transport import ClientTransport, ConnectionLost
-from strategy.knowledge import KnowledgeError
-from strategy.policy import choose_discard
-from strategy.stepvalue import Deadline
 
 log = get_logger("mjbot.olympiad")
 
@@ -78,7 +77,11 @@ def safest_act(ask: Ask, drawn: str | None = None) -> Act:
 # ---------------------------------------------------------------- our agent
 @dataclass
 class AgentPlayer:
-    """Our agent on one seat.  ``deterministic``: a work budget instead of a clock."""
+    """Our agent on one seat, through the same :class:`SeatSession` as on Botzone.
+
+    ``deterministic``: a work budget per decision instead of a clock, so a
+    match replays exactly (the tests' resumed-client runs rely on it).
+    """
 
     think_fraction: float = 0.5
     max_think_ms: int | None = None
@@ -89,8 +92,12 @@ class AgentPlayer:
     decoder: EventDecoder = field(default_factory=EventDecoder)
     decisions: list[dict[str, Any]] = field(default_factory=list)
     seat: int = 0
+    session: SeatSession = field(init=False)
     _drawn: str | None = None
-    _broken: str = ""
+
+    def __post_init__(self) -> None:
+        self.session = SeatSession(self.agent,
+                                   work_budget=self.work_budget if self.deterministic else None)
 
     async def on_message(self, msg: Any, text: str) -> Act | None:
         if isinstance(msg, Welcome):
@@ -99,61 +106,60 @@ class AgentPlayer:
         if isinstance(msg, Ask):
             return await self._answer(msg)
         if isinstance(msg, Deal):
-            self.agent.reset()
-            self._broken = ""
+            self.session.new_game()
         if hasattr(msg, "tile") and getattr(msg, "type", "") == "draw":
             self._drawn = msg.tile if msg.seat == self.seat else None
         try:
-            for event in self.decoder.decode(msg):
-                self.agent.observe(event)
-        except (KnowledgeError, MessageError, ValueError) as exc:
-            self._broken = f"{type(exc).__name__}: {exc}"
-            log.warning("state_lost", seat=self.seat, error=self._broken)
+            events = self.decoder.decode(msg)
+        except (MessageError, ValueError) as exc:
+            self.session.lose(f"{type(exc).__name__}: {exc}")
+        else:
+            self.session.observe(events)
+        if self.session.lost:
+            log.warning("state_lost", seat=self.seat, error=self.session.lost)
         if isinstance(msg, Deal):
             # one shared wall: the seat view counts normal draws left before the dead wall
             self.agent.view.wall_left = [max(0, msg.wall - TAIWAN_16.dead_wall)] * 4
         return None
 
     async def _answer(self, ask: Ask) -> Act:
-        held = self.decoder.holding_meld
-        if held is not None and held.seat == self.seat and not self._broken:
-            return await self._discard_after_claim(ask)
-        if self._broken:
+        if self.session.lost:
             act = safest_act(ask, self._drawn)
-            self._note(ask, act, f"fallback: state lost ({self._broken})")
+            self._note(ask, act, f"fallback: state lost ({self.session.lost})")
             return act
-        decision = await self._decide(ask.deadline_ms)
-        action = decision.action
-        act = act_for(action, ask.id, self.agent.view.tile_in_play)
+        seconds = self._think_seconds(ask.deadline_ms)
+        held = self.decoder.holding_meld
+        if held is not None and held.seat == self.seat:
+            return await self._discard_after_claim(ask, seconds)
+        decision = await self.session.answer(seconds)
+        act = act_for(decision.action, ask.id, self.agent.view.tile_in_play)
         if not act_allowed(act, ask.options):
             act = safest_act(ask, self._drawn)
-            decision = Decision(action, "fallback",
-                                note=f"strategy answered {action!r}, not among the options")
-        self.agent.view.answered(action)
+            decision = Decision(decision.action, "fallback",
+                                note=f"strategy answered {decision.action!r}, "
+                                     "not among the options")
         self._note(ask, act, decision.method, decision)
         return act
 
-    async def _discard_after_claim(self, ask: Ask) -> Act:
+    async def _discard_after_claim(self, ask: Ask, seconds: float) -> Act:
         """The discard after our own chow/pong, decided when it is asked for.
 
         Deciding it here (not remembering the claim's plan) gives a restarted
         client, which never saw its own claim being decided, the same answer.
         """
-        v = self.agent.view
-        hand = v.hand.copy()
-        for x in self.decoder.held_from_hand():
-            hand[x] -= 1
-        deadline = self._deadline(ask.deadline_ms)
-        try:
-            choice = await asyncio.to_thread(choose_discard, hand, v.unseen, v.melds_needed - 1,
-                                             self.agent.rules, deadline)
-            act = Act(id=ask.id, kind="discard", tile=tile_str(choice.tile or 0))
-            why = choice.method
-        except Exception as exc:  # answer whatever the strategy did
-            act, why = safest_act(ask), f"fallback: {type(exc).__name__}: {exc}"
+        tiles = self.decoder.held_from_hand()
+
+        def unable(why: str) -> Decision:
+            return Decision(Pass(), "fallback", note=why)
+
+        decision = await self.session.run(
+            lambda deadline: self.agent.discard_after_claim(tiles, deadline), seconds, unable)
+        act = (safest_act(ask) if decision.method == "fallback" else
+               act_for(decision.action, ask.id, None))
+        why = decision.method if decision.method != "fallback" else f"fallback: {decision.note}"
         if not act_allowed(act, ask.options):
             act, why = safest_act(ask), "fallback: the chosen discard is not offered"
-        self._note(ask, act, why)
+        self._note(ask, act, why, decision if decision.method != "fallback" else None)
         return act
 
     def _think_seconds(self, deadline_ms: int) -> float:
@@ -162,32 +168,13 @@ class AgentPlayer:
             ms = min(ms, self.max_think_ms)
         return max(0.005, ms / 1000.0)
 
-    def _deadline(self, deadline_ms: int) -> Deadline:
-        if self.deterministic:
-            return Deadline(budget=self.work_budget)
-        limit = self._think_seconds(deadline_ms)
-        return Deadline(clock=time.monotonic, until=time.monotonic() + limit * 0.8)
-
-    async def _decide(self, deadline_ms: int) -> Decision:
-        deadline = self._deadline(deadline_ms)
-        if self.deterministic:
-            return await asyncio.to_thread(self.agent.decide, deadline)
-        limit = self._think_seconds(deadline_ms)
-        try:
-            return await asyncio.wait_for(asyncio.to_thread(self.agent.decide, deadline),
-                                          timeout=limit)
-        except TimeoutError:
-            return self.agent.fallback(f"strategy took longer than {limit:.3f} s")
-        except Exception as exc:  # the seat must answer whatever the strategy did
-            return self.agent.fallback(f"strategy failed: {type(exc).__name__}: {exc}")
-
     def _note(self, ask: Ask, act: Act, method: str, decision: Decision | None = None) -> None:
         self.decisions.append({"ask": ask.id, "act": act.model_dump(exclude_none=True),
                                "method": method,
                                **({"info": decision.info()} if decision is not None else {})})
 
     async def close(self) -> None:
-        return None
+        self.session.close()
 
 
 # ---------------------------------------------------------------- any program

@@ -81,7 +81,7 @@ async def test_whole_games_over_websocket_with_four_of_our_bots(tmp_path: Path) 
     assert all(r.games == 3 and r.errors == [] for r in result.sessions.values())
     assert result.referee is not None and result.referee.errors == []
     # our seat views never lost track, and never needed a fallback
-    assert all(p._broken == "" for p in players)
+    assert all(p.session.lost == "" for p in players)
     assert not [d for p in players for d in p.decisions if d["method"].startswith("fallback")]
     records = sorted(tmp_path.glob("*.jsonl"))
     assert len(records) == 6
