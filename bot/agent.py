@@ -68,7 +68,7 @@ class Decision:
     def info(self) -> dict[str, object]:
         """The decision's reasons as plain data (for game records and replays)."""
         return {
-            "action": _describe(self.action),
+            "action": describe_action(self.action),
             "method": self.method,
             "note": self.note,
             "fan": self.fan,
@@ -77,7 +77,8 @@ class Decision:
         }
 
 
-def _describe(action: Action) -> str:
+def describe_action(action: Action) -> str:
+    """An action in compact tile notation (``discard tile=5m``)."""
     named = " ".join(
         f"{k}={tile_name(v) if isinstance(v, int) else v}" for k, v in vars(action).items()
     )

@@ -117,9 +117,6 @@ class AgentPlayer:
             self.session.observe(events)
         if self.session.lost:
             log.warning("state_lost", seat=self.seat, error=self.session.lost)
-        if isinstance(msg, Deal):
-            # one shared wall: the seat view counts normal draws left before the dead wall
-            self.agent.view.wall_left = [max(0, msg.wall - TAIWAN_16.dead_wall)] * 4
         return None
 
     async def _answer(self, ask: Ask) -> Act:

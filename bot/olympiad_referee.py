@@ -31,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from bot.agent import describe_action
 from bot.logging import get_logger
 from bot.records import write_record
 from game.events import (
@@ -360,8 +361,7 @@ class _Broadcast:
 def _describe(answer: Action | Violation) -> str:
     if isinstance(answer, Violation):
         return f"{answer.kind}: {answer.detail}"
-    fields = ", ".join(f"{k}={v}" for k, v in vars(answer).items())
-    return f"{answer.kind.value}{' ' + fields if fields else ''}"
+    return describe_action(answer)
 
 
 class Referee:

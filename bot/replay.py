@@ -1,6 +1,7 @@
 """``mjbot replay FILE``: rebuild a seat's view turn by turn and ask today's agent again.
 
-FILE is a game record written by mjbot (JSON Lines, :mod:`bot.records`) or a
+FILE is a game record written by mjbot (JSON Lines, :mod:`bot.records`: from
+self-play, the Botzone judge mock or the Olympiad referee, either rule set) or a
 Botzone match log (the JSON a match page downloads: ``logs`` alternating judge
 requests and the bots' answers).  For the chosen seat the replay feeds every
 request to a fresh agent; at each turn where the seat had a decision it asks
@@ -22,21 +23,31 @@ from pathlib import Path
 
 import numpy as np
 
-from bot.agent import Agent, Decision
+from bot.agent import Agent, Decision, describe_action
 from bot.records import read_record
 from game.events import (
+    Action,
     Chowed,
+    ClaimChow,
+    ClaimKong,
+    ClaimPung,
     ConcealedKonged,
     Dealt,
+    DeclareAddedKong,
+    DeclareConcealedKong,
+    DeclareWin,
+    Discard,
     Discarded,
     Event,
     KongAdded,
     Konged,
+    Pass,
     Punged,
-    as_seen_by,
+    history_seen_by,
+    joined_claims,
 )
-from game.rules import MCR_BOTZONE
-from game.tiles import Notation, format_tiles, tile_name
+from game.rules import MCR_BOTZONE, Ruleset, get_ruleset
+from game.tiles import format_tiles, tile_name
 from protocols.botzone_codec import (
     ProtocolError,
     RequestDecoder,
@@ -44,7 +55,17 @@ from protocols.botzone_codec import (
     format_response,
     parse_response,
 )
+from strategy.knowledge import KnowledgeError
 from strategy.stepvalue import Deadline
+
+
+@dataclass(frozen=True)
+class Step:
+    """One thing the seat was shown, and what it answered (None: nothing recorded)."""
+
+    events: tuple[Event, ...]
+    shown: str
+    played: Action | None
 
 
 @dataclass(frozen=True)
@@ -55,6 +76,12 @@ class Turn:
     ours: Decision | None
     hand: str
     unseen_total: int
+    played_action: Action | None = None
+
+    def disagrees(self) -> bool:
+        """Today's agent answers otherwise than what was played."""
+        return (self.ours is not None and self.played_action is not None
+                and self.ours.action != self.played_action)
 
 
 def seat_lines_from_match_log(data: dict[str, object], seat: int) -> list[tuple[str, str]]:
@@ -81,58 +108,111 @@ def seat_lines_from_match_log(data: dict[str, object], seat: int) -> list[tuple[
     return out
 
 
-def _caused_by(event: Event, seat: int) -> str | None:
-    """The response that produced ``event`` if ``seat`` made it."""
+def steps_from_lines(lines: list[tuple[str, str]]) -> list[Step]:
+    """Botzone (request, response) lines as steps; a request that does not decode is an error
+    naming its line."""
+    decoder = RequestDecoder()
+    steps = []
+    for i, (request, response) in enumerate(lines, 1):
+        try:
+            event = decoder.decode(request)
+        except ProtocolError as exc:
+            raise ValueError(f"request {i} ({request!r}): {exc}") from exc
+        played: Action | None = None
+        if response:
+            with contextlib.suppress(ProtocolError):
+                played = parse_response(response)
+        steps.append(Step((event,), request, played))
+    return steps
+
+
+def _played_by(event: Event, seat: int) -> Action | None:
+    """The answer of ``seat`` that produced ``event``, if ``seat`` made it."""
     if getattr(event, "seat", None) != seat:
         return None
     if isinstance(event, Discarded):
-        return f"PLAY {tile_name(event.tile, Notation.BOTZONE)}"
+        return Discard(event.tile)
+    if isinstance(event, Punged):
+        return ClaimPung(event.discard)
+    if isinstance(event, Chowed):
+        return ClaimChow(event.middle, event.discard)
+    if isinstance(event, Konged):
+        return ClaimKong()
     if isinstance(event, ConcealedKonged) and event.tile is not None:
-        return f"GANG {tile_name(event.tile, Notation.BOTZONE)}"
-    if isinstance(event, Punged | Chowed | Konged | ConcealedKonged | KongAdded):
-        return format_request(event, seat).split(" ", 2)[2]
+        return DeclareConcealedKong(event.tile)
+    if isinstance(event, KongAdded):
+        return DeclareAddedKong(event.tile)
     return None
 
 
-def seat_lines_from_record(path: Path, seat: int) -> list[tuple[str, str]]:
-    """(request, response) lines of one seat, rebuilt from a game record's full history.
+def describe_event(event: Event) -> str:
+    """An event in compact tile notation (``Discarded seat=1 tile=5m``)."""
+    fields = " ".join(
+        f"{k}={tile_name(v) if k in _TILE_FIELDS and isinstance(v, int) else v}"
+        for k, v in vars(event).items() if k not in ("flowers", "flower_counts"))
+    if isinstance(event, Dealt):
+        fields = f"seat={event.seat} tiles={format_tiles(sorted(event.tiles))}"
+    return f"{type(event).__name__} {fields}"
 
-    What the seat played is read off the event that followed its request (its
-    discard, claim or kong; ``HU`` when the result names it the winner); a
-    claim that lost to another seat's shows as ``PASS``.
+
+_TILE_FIELDS = {"tile", "discard", "claimed", "middle", "flower"}
+
+
+def steps_from_record(path: Path, seat: int) -> tuple[Ruleset, list[Step]]:
+    """A game record's history as ``seat`` was shown it, with what it answered each time.
+
+    What the seat played is read off the event that followed (its discard,
+    claim or kong; a win when the result names it the winner); a claim that
+    lost to another seat's shows as a pass.  Olympiad claims are joined with
+    their discard, as the client shows them to the agent.
     """
     record = read_record(path)
-    events = list(record.events)
+    rules = get_ruleset(str(record.header.get("rules", MCR_BOTZONE.name)))
     winner = record.result.get("seat") if record.result else None
     prevalent = int(record.header.get("prevalent_wind", 0))
-    out: list[tuple[str, str]] = [(f"0 {seat} {prevalent}", "PASS")]
-    for i, e in enumerate(events):
-        if isinstance(e, Dealt) and e.seat != seat:
-            continue
-        request = format_request(as_seen_by(e, seat), seat)
-        nxt = events[i + 1] if i + 1 < len(events) else None
-        played = _caused_by(nxt, seat) if nxt is not None else None
+    seen = history_seen_by(joined_claims(record.events), seat, prevalent)
+    botzone = rules.name.startswith("mcr")
+    steps = []
+    for i, e in enumerate(seen):
+        nxt = seen[i + 1] if i + 1 < len(seen) else None
+        played = _played_by(nxt, seat) if nxt is not None else None
         if played is None:
-            played = "HU" if nxt is None and winner == seat else "PASS"
-        out.append((request, played))
-    return out
+            played = DeclareWin() if nxt is None and winner == seat else Pass()
+        shown = format_request(e, seat) if botzone else describe_event(e)
+        steps.append(Step((e,), shown, played))
+    return rules, steps
 
 
-def replay(lines: list[tuple[str, str]], budget: int = 20_000) -> list[Turn]:
-    agent = Agent(MCR_BOTZONE)
-    decoder = RequestDecoder()
+def seat_lines_from_record(path: Path, seat: int) -> list[tuple[str, str]]:
+    """(request, response) Botzone lines of one seat of an mcr-botzone record."""
+    rules, steps = steps_from_record(path, seat)
+    if not rules.name.startswith("mcr"):
+        raise ValueError(f"{path}: a {rules.name} record has no Botzone lines")
+    return [(s.shown, format_response(s.played) if s.played is not None else "")
+            for s in steps]
+
+
+def replay(steps: list[Step] | list[tuple[str, str]], budget: int = 20_000,
+           rules: Ruleset = MCR_BOTZONE) -> list[Turn]:
+    """Feed the steps to a fresh agent; where the seat had a decision, ask today's agent."""
+    if steps and isinstance(steps[0], tuple):
+        steps = steps_from_lines(steps)  # type: ignore[arg-type]
+    agent = Agent(rules)
+    say = format_response if rules.name.startswith("mcr") else describe_action
     turns = []
-    for i, (request, played) in enumerate(lines, 1):
-        agent.observe(decoder.decode(request))
+    for i, step in enumerate(steps, 1):
+        assert isinstance(step, Step)
+        for event in step.events:
+            agent.observe(event)
         ours = None
         if agent.view.asked() != "none":
             ours = agent.decide(Deadline(budget=budget))
-        if played:
+        if step.played is not None:
             # the view follows what was played, not what today's agent would play
-            with contextlib.suppress(ProtocolError):
-                agent.view.answered(parse_response(played))
-        turns.append(Turn(i, request, played, ours, format_tiles(np.repeat(
-            np.arange(34), agent.view.hand).tolist()), agent.view.kb.unseen_total()))
+            agent.view.answered(step.played)
+        turns.append(Turn(i, step.shown, say(step.played) if step.played is not None else "",
+                          ours, format_tiles(np.repeat(np.arange(34), agent.view.hand).tolist()),
+                          agent.view.kb.unseen_total(), step.played))
     return turns
 
 
@@ -147,14 +227,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     try:
         if args.file.suffix == ".jsonl":
-            lines = seat_lines_from_record(args.file, args.seat)
+            rules, steps = steps_from_record(args.file, args.seat)
         else:
-            lines = seat_lines_from_match_log(json.loads(args.file.read_text()), args.seat)
-        turns = replay(lines)
-    except (OSError, ValueError) as exc:
+            rules = MCR_BOTZONE
+            steps = steps_from_lines(seat_lines_from_match_log(json.loads(args.file.read_text()),
+                                                               args.seat))
+        turns = replay(steps, rules=rules)
+    except (OSError, ValueError, KnowledgeError) as exc:
         print(f"mjbot replay: {exc}", file=sys.stderr)
         return 2
     decided = [t for t in turns if t.ours is not None]
+    say = format_response if rules.name.startswith("mcr") else describe_action
     if args.turn is not None:
         chosen = [t for t in turns if t.index == args.turn]
         if not chosen:
@@ -165,16 +248,15 @@ def run(args: argparse.Namespace) -> int:
         print(f"hand {t.hand}  unseen {t.unseen_total}")
         print(f"played   {t.played or '-'}")
         if t.ours is not None:
-            print(f"today    {format_response(t.ours.action)}  [{t.ours.method}] {t.ours.note}")
+            print(f"today    {say(t.ours.action)}  [{t.ours.method}] {t.ours.note}")
             for c in t.ours.reasons:
                 print("  " + c.describe())
         return 0
-    diffs = [t for t in decided if t.played and t.ours is not None
-             and format_response(t.ours.action) != t.played]
+    diffs = [t for t in decided if t.disagrees()]
     if args.json:
         print(json.dumps({"turns": len(turns), "decisions": len(decided), "disagreements": [
             {"turn": t.index, "request": t.request, "played": t.played,
-             "today": format_response(t.ours.action) if t.ours else None} for t in diffs]}))
+             "today": say(t.ours.action) if t.ours else None} for t in diffs]}))
         return 0
     print(f"seat {args.seat}: {len(turns)} requests, {len(decided)} decisions, "
           f"{len(diffs)} where today's agent disagrees")
@@ -182,5 +264,5 @@ def run(args: argparse.Namespace) -> int:
         for t in diffs:
             assert t.ours is not None
             print(f"  turn {t.index:>3}: {t.request:<22} played {t.played:<12} "
-                  f"today {format_response(t.ours.action)}")
+                  f"today {say(t.ours.action)}")
     return 0

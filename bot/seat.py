@@ -83,6 +83,12 @@ class SeatView:
             for s, n in enumerate(event.flower_counts):
                 kb.flowers[s] = n
             self.dealt = True
+            if self.rules.wall_layout is WallLayout.SINGLE:
+                # normal draws left: the wall less the four hands, the flowers' replacements
+                # and the dead wall (the Olympiad referee's ``wall`` count, less the dead wall)
+                left = (self.rules.total_tiles - 4 * self.rules.hand_size - len(event.flowers)
+                        - self.rules.dead_wall)
+                self.wall_left = [max(0, left)] * 4
         elif isinstance(event, Drew):
             self._wall_draw(event.seat)
             if event.seat == me and event.tile is not None and not is_flower(event.tile):
@@ -143,7 +149,8 @@ class SeatView:
         if self.rules.wall_layout is WallLayout.PER_SEAT:
             self.wall_left[seat] -= 1
         else:
-            self.wall_left = [n - 1 for n in self.wall_left]
+            # replacements after the last normal draw come from the dead wall
+            self.wall_left = [max(0, n - 1) for n in self.wall_left]
 
     def _track_play(self, event: Event, was_kong: bool) -> None:
         if isinstance(event, Drew) and event.seat == self.seat:
@@ -183,7 +190,7 @@ class SeatView:
         """What the last event asks of this seat: ``draw``, ``discard``, ``rob`` or ``none``."""
         e = self.last_event
         if isinstance(e, Drew) and e.seat == self.seat and e.tile is not None:
-            return "draw"
+            return "none" if is_flower(e.tile) else "draw"  # a flower is replaced, not played
         if isinstance(e, Discarded | Punged | Chowed) and e.seat != self.seat:
             return "discard"
         if isinstance(e, KongAdded) and e.seat != self.seat:

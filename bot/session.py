@@ -40,16 +40,23 @@ Work = Callable[[Deadline], Decision]
 class SeatSession:
     """One seat's agent behind a deadline and a legality check."""
 
-    def __init__(self, agent: Agent, *, work_budget: int | None = None) -> None:
+    def __init__(self, agent: Agent, *, work_budget: int | None = None,
+                 executor: concurrent.futures.Executor | None = None) -> None:
         self.agent = agent
         self.work_budget = work_budget
         """Deterministic mode: a work budget per decision and no clock at all."""
         self.lost = ""
         """Why the view cannot be trusted any more (empty while it can)."""
-        self._pool = concurrent.futures.ThreadPoolExecutor(max_workers=1)
+        self.executor = executor
+        """Where decisions run: None is a thread of this session's own for
+        :meth:`answer_now` and the event loop's default executor for :meth:`answer`,
+        so many seats in one process share threads (200 seats thinking in 200
+        threads would starve the event loop of the GIL)."""
+        self._own: concurrent.futures.ThreadPoolExecutor | None = None
 
     def close(self) -> None:
-        self._pool.shutdown(wait=False, cancel_futures=True)
+        if self._own is not None:
+            self._own.shutdown(wait=False, cancel_futures=True)
 
     # ------------------------------------------------------------------ events
     def new_game(self) -> None:
@@ -83,7 +90,11 @@ class SeatSession:
         """The answer to the last event, within ``seconds`` (blocks the calling thread)."""
         if self.lost:
             return self._answered(self.agent.fallback(f"state lost: {self.lost}"))
-        future = self._pool.submit(self.agent.decide, self.deadline(seconds))
+        if self.executor is None and self._own is None:
+            self._own = concurrent.futures.ThreadPoolExecutor(max_workers=1)
+        pool = self.executor or self._own
+        assert pool is not None
+        future = pool.submit(self.agent.decide, self.deadline(seconds))
         try:
             decision = future.result(timeout=None if self.work_budget else seconds)
         except Exception as exc:  # the seat must answer whatever the strategy did
@@ -100,9 +111,10 @@ class SeatSession:
     async def run(self, work: Work, seconds: float,
                   fallback: Callable[[str], Decision]) -> Decision:
         """Any decision in the worker thread, under the same deadline and time limit."""
-        future = self._pool.submit(work, self.deadline(seconds))
+        deadline = self.deadline(seconds)
+        future = asyncio.get_running_loop().run_in_executor(self.executor, work, deadline)
         try:
-            return await asyncio.wait_for(asyncio.wrap_future(future),
+            return await asyncio.wait_for(future,
                                           None if self.work_budget else seconds)
         except Exception as exc:  # the seat must answer whatever the strategy did
             return fallback(self._why(exc, seconds))

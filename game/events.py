@@ -218,6 +218,19 @@ class Melded:
         if self.claimed not in self.tiles:
             raise ValueError(f"meld: claimed tile {self.claimed} is not among {self.tiles}")
 
+    @property
+    def from_hand(self) -> list[int]:
+        """The tiles the claim took out of its owner's hand."""
+        tiles = list(self.tiles)
+        tiles.remove(self.claimed)
+        return tiles
+
+    def with_discard(self, discard: int) -> Punged | Chowed:
+        """This claim and the discard that followed it, as one Botzone-shaped event."""
+        if self.kind is ActionKind.PUNG:
+            return Punged(self.seat, self.claimed, discard)
+        return Chowed(self.seat, sorted(self.tiles)[1], self.claimed, discard)
+
 
 Event = (
     SeatAssigned
@@ -245,6 +258,31 @@ def as_seen_by(event: Event, viewer: int) -> Event:
     if isinstance(event, ConcealedKonged) and event.seat != viewer:
         return ConcealedKonged(event.seat, None)
     return event
+
+
+def joined_claims(events: Iterable[Event]) -> list[Event]:
+    """Each chow/pung ``Melded`` and the discard after it as one ``Punged``/``Chowed``.
+
+    That is how a seat view takes a claim on either platform; a ``Melded``
+    without its discard (a game cut short) is kept as it is.
+    """
+    out: list[Event] = []
+    held: Melded | None = None
+    for event in events:
+        if held is not None:
+            if isinstance(event, Discarded) and event.seat == held.seat:
+                out.append(held.with_discard(event.tile))
+                held = None
+                continue
+            out.append(held)
+            held = None
+        if isinstance(event, Melded):
+            held = event
+        else:
+            out.append(event)
+    if held is not None:
+        out.append(held)
+    return out
 
 
 def history_seen_by(history: Iterable[Event], seat: int,

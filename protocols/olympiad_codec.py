@@ -23,7 +23,6 @@ from game.events import (
     ActionKind,
     CallChow,
     CallPung,
-    Chowed,
     ClaimChow,
     ClaimKong,
     ClaimPung,
@@ -41,7 +40,6 @@ from game.events import (
     Konged,
     Melded,
     Pass,
-    Punged,
     SeatAssigned,
 )
 from protocols.olympiad import (
@@ -199,9 +197,9 @@ class EventDecoder:
 
     def __init__(self) -> None:
         self.seat = 0
-        self._held: MeldMsg | None = None
-        self._held_claimed: int | None = None  # the discard the held meld took
+        self._held: Melded | None = None
         self._last_discard: int | None = None
+        self._last_discarder = 0
 
     def decode(self, msg: Any) -> list[Event]:
         if isinstance(msg, Deal):
@@ -220,17 +218,13 @@ class EventDecoder:
         if isinstance(msg, DiscardMsg):
             tile = tile_index(msg.tile, in_hand=True)
             held, self._held = self._held, None
-            claimed, self._last_discard = self._held_claimed, tile
-            if held is not None and held.seat == msg.seat and held.tiles:
-                tiles = sorted(tile_index(t, in_hand=True) for t in held.tiles)
-                if held.kind == "pong":
-                    return [Punged(msg.seat, tiles[0], tile)]
-                return [Chowed(msg.seat, tiles[1], claimed if claimed is not None else tiles[1],
-                               tile)]
+            self._last_discard, self._last_discarder = tile, msg.seat
+            if held is not None and held.seat == msg.seat:
+                return [held.with_discard(tile)]
             return [Discarded(msg.seat, tile)]
         if isinstance(msg, MeldMsg):
             if msg.kind in ("chow", "pong"):
-                self._held, self._held_claimed = msg, self._last_discard
+                self._held = self._claim(msg)
                 return []
             tile = tile_index(msg.tiles[0], in_hand=True) if msg.tiles else None
             if msg.kind == "kong":
@@ -244,18 +238,23 @@ class EventDecoder:
             return [KongAdded(msg.seat, tile)]
         return []
 
+    def _claim(self, msg: MeldMsg) -> Melded:
+        """A chow/pong ``meld`` message as the table's event (it took the last discard)."""
+        if not msg.tiles or len(msg.tiles) != 3:
+            raise MessageError("invalid_message", f"meld {msg.kind}: needs three 'tiles'")
+        tiles = sorted(tile_index(t, in_hand=True) for t in msg.tiles)
+        claimed = self._last_discard if self._last_discard in tiles else tiles[1]
+        kind = ActionKind.PUNG if msg.kind == "pong" else ActionKind.CHOW
+        from_seat = msg.from_seat if msg.from_seat is not None else self._last_discarder
+        return Melded(msg.seat, kind, (tiles[0], tiles[1], tiles[2]), claimed, from_seat)
+
     def held_from_hand(self) -> list[int]:
         """The tiles the held chow/pong took from its owner's hand (its tiles less the claimed)."""
-        if self._held is None or not self._held.tiles:
-            return []
-        tiles = [tile_index(t, in_hand=True) for t in self._held.tiles]
-        if self._held_claimed in tiles:
-            tiles.remove(self._held_claimed)
-        return tiles
+        return self._held.from_hand if self._held is not None else []
 
     @property
-    def holding_meld(self) -> MeldMsg | None:
-        """The chow/pong ``meld`` waiting for its seat's discard."""
+    def holding_meld(self) -> Melded | None:
+        """The chow/pong waiting for its seat's discard."""
         return self._held
 
 

@@ -61,7 +61,7 @@ def baseline(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     tmp = tmp_path_factory.mktemp("baseline")
     result = asyncio.run(run_match(_config(tmp), "ws", players=our_agents(deterministic=True)))
     assert result.referee is not None
-    return {"record": _record_lines(tmp / "t1-game0000.jsonl"),
+    return {"record": _record_lines(tmp / "t1-game0000.jsonl"), "path": tmp / "t1-game0000.jsonl",
             "logs": _seat_logs(result.referee), "summaries": result.summaries}
 
 
@@ -351,3 +351,18 @@ async def test_mqtt_presence_is_online_and_the_last_will_says_offline(tmp_path: 
                     elif seen[-1] == "offline" and "online" in seen:
                         break
     assert seen[-2:] == ["online", "offline"]
+
+
+def test_the_replay_rebuilds_every_seat_of_an_olympiad_record(baseline: dict[str, Any]) -> None:
+    """Fed the record, a fresh agent with the same work budget sees what the client saw."""
+    from bot.replay import replay, steps_from_record
+
+    decided = 0
+    for seat in range(4):
+        rules, steps = steps_from_record(baseline["path"], seat)
+        assert rules.name == "taiwan-16"
+        turns = replay(steps, budget=20_000, rules=rules)
+        ours = [t for t in turns if t.ours is not None]
+        decided += len(ours)
+        assert [t for t in ours if t.disagrees()] == [], seat
+    assert decided > 40

@@ -118,3 +118,27 @@ async def test_async_run_falls_back_on_time_and_on_failure() -> None:
     assert late.method == "fallback" and "longer than" in late.note
     failed = await s.run(lambda d: 1 / 0, 0.5, why)  # type: ignore[arg-type,return-value]
     assert failed.method == "fallback" and "ZeroDivisionError" in failed.note
+
+
+async def test_async_decisions_run_on_the_loops_executor() -> None:
+    """Many seats in one process share the event loop's threads (not one thread per seat)."""
+    import asyncio
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    loop = asyncio.get_running_loop()
+    loop.set_default_executor(ThreadPoolExecutor(max_workers=1, thread_name_prefix="decide"))
+    names: set[str] = set()
+    sessions = [_session(), _session()]
+    for s in sessions:
+        _draw(s)
+        real = s.agent.decide
+
+        def spy(deadline: Deadline | None = None, real: object = real) -> Decision:
+            names.add(threading.current_thread().name)
+            return real(deadline)  # type: ignore[operator,no-any-return]
+
+        s.agent.decide = spy  # type: ignore[method-assign]
+    for s in sessions:
+        assert (await s.answer(1.0)).method != "fallback"
+    assert len(names) == 1 and names.pop().startswith("decide")
