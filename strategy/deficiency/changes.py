@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from strategy.deficiency.kernel import _BIAS, _FEASIBLE, _ONES, UNREACHABLE, _lane_max
+from strategy.deficiency.kernel import _BIAS, _ONES, UNREACHABLE, _lane_max, _rank_step
 from strategy.jit import njit
 
 ROW = 12
@@ -58,50 +58,6 @@ class SuitCache:
     @property
     def hit_rate(self) -> float:
         return float(self.state[2]) / max(1, int(self.state[1]))
-
-
-@njit(inline=True)
-def _rank_step(h: int, a: int, nxt_avail: int, kmax: int, active: int, work: np.ndarray,
-               so: int, do: int, keep: int) -> int:
-    """One rank of the kernel's DP (``kernel._overlap_words``): reads the state words at
-    ``work[so:so+18]``, writes the next ones at ``work[do:do+18]``, returns the next active
-    set."""
-    next_active = 0
-    for k in range(kmax + 1):
-        for p1 in range(3):
-            if k + p1 > nxt_avail:
-                break
-            acc0 = 0
-            acc1 = 0
-            for p2 in range(3):
-                s = 3 * p1 + p2
-                if not (active >> s) & 1:
-                    continue
-                used = p1 + p2 + k
-                if used > a:
-                    break
-                x0 = work[so + s]
-                x1 = work[so + 9 + s]
-                sh = 7 * k
-                g = (used if used < h else h) * _ONES
-                acc0 = _lane_max(acc0, ((x0 << sh) & keep) + g)
-                acc1 = _lane_max(acc1, ((x1 << sh) & keep) + g)
-                c = used + 2
-                if c <= a:  # pair
-                    g = (c if c < h else h) * _ONES
-                    acc1 = _lane_max(acc1, ((x0 << sh) & keep) + g)
-                c = used + 3
-                if c <= a:  # pong
-                    g = (c if c < h else h) * _ONES
-                    sh = 7 * (k + 1)
-                    acc0 = _lane_max(acc0, ((x0 << sh) & keep) + g)
-                    acc1 = _lane_max(acc1, ((x1 << sh) & keep) + g)
-            t = 3 * k + p1
-            if (acc0 | acc1) & _FEASIBLE:
-                next_active |= 1 << t
-                work[do + t] = acc0
-                work[do + 9 + t] = acc1
-    return next_active
 
 
 @njit(inline=True)

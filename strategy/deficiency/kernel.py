@@ -70,6 +70,52 @@ def _lane_max(x: int, y: int) -> int:
     return (x & m) | (y & ~m)
 
 
+@njit(inline=True)
+def _rank_step(h: int, a: int, nxt_avail: int, kmax: int, active: int, work: np.ndarray,
+               so: int, do: int, keep: int) -> int:
+    """One rank of the DP: from the states at ``work[so:so+18]`` (bit s of ``active`` set
+    for each live state) to those at ``work[do:do+18]``; returns the next active set.
+
+    Also the step of the per-suit DP in :mod:`strategy.deficiency.changes`.
+    """
+    next_active = 0
+    for k in range(kmax + 1):
+        for p1 in range(3):
+            if k + p1 > nxt_avail:
+                break
+            acc0 = 0
+            acc1 = 0
+            for p2 in range(3):
+                s = 3 * p1 + p2
+                if not (active >> s) & 1:
+                    continue
+                used = p1 + p2 + k
+                if used > a:
+                    break
+                x0 = work[so + s]
+                x1 = work[so + 9 + s]
+                sh = 7 * k
+                g = (used if used < h else h) * _ONES
+                acc0 = _lane_max(acc0, ((x0 << sh) & keep) + g)
+                acc1 = _lane_max(acc1, ((x1 << sh) & keep) + g)
+                c = used + 2
+                if c <= a:  # pair
+                    g = (c if c < h else h) * _ONES
+                    acc1 = _lane_max(acc1, ((x0 << sh) & keep) + g)
+                c = used + 3
+                if c <= a:  # pong
+                    g = (c if c < h else h) * _ONES
+                    sh = 7 * (k + 1)
+                    acc0 = _lane_max(acc0, ((x0 << sh) & keep) + g)
+                    acc1 = _lane_max(acc1, ((x1 << sh) & keep) + g)
+            t = 3 * k + p1
+            if (acc0 | acc1) & _FEASIBLE:
+                next_active |= 1 << t
+                work[do + t] = acc0
+                work[do + 9 + t] = acc1
+    return next_active
+
+
 @njit()
 def _overlap_words(hand: np.ndarray, avail: np.ndarray, max_melds: int, work: np.ndarray) -> int:
     """Run the rank DP over all 34 kinds; returns the index in ``work`` of the final state.
@@ -90,47 +136,12 @@ def _overlap_words(hand: np.ndarray, avail: np.ndarray, max_melds: int, work: np
         h = int(hand[r])
         a = int(avail[r])
         nxt = 18 - cur
-        next_active = 0
         kmax = 0
         nxt_avail = 4
         if r < 27 and r % 9 <= 6:
             nxt_avail = int(avail[r + 1])
             kmax = min(2, nxt_avail, int(avail[r + 2]))
-        for k in range(kmax + 1):
-            for p1 in range(3):
-                if k + p1 > nxt_avail:
-                    break
-                acc0 = 0
-                acc1 = 0
-                for p2 in range(3):
-                    s = 3 * p1 + p2
-                    if not (active >> s) & 1:
-                        continue
-                    used = p1 + p2 + k
-                    if used > a:
-                        break
-                    x0 = work[cur + s]
-                    x1 = work[cur + 9 + s]
-                    # no pair, no pong
-                    sh = 7 * k
-                    g = (used if used < h else h) * _ONES
-                    acc0 = _lane_max(acc0, ((x0 << sh) & keep) + g)
-                    acc1 = _lane_max(acc1, ((x1 << sh) & keep) + g)
-                    c = used + 2
-                    if c <= a:  # pair
-                        g = (c if c < h else h) * _ONES
-                        acc1 = _lane_max(acc1, ((x0 << sh) & keep) + g)
-                    c = used + 3
-                    if c <= a:  # pong
-                        g = (c if c < h else h) * _ONES
-                        sh = 7 * (k + 1)
-                        acc0 = _lane_max(acc0, ((x0 << sh) & keep) + g)
-                        acc1 = _lane_max(acc1, ((x1 << sh) & keep) + g)
-                t = 3 * k + p1
-                if (acc0 | acc1) & _FEASIBLE:
-                    next_active |= 1 << t
-                    work[nxt + t] = acc0
-                    work[nxt + 9 + t] = acc1
+        next_active = _rank_step(h, a, nxt_avail, kmax, active, work, cur, nxt, keep)
         active = next_active
         cur = nxt
         if active == 0:
