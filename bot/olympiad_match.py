@@ -12,8 +12,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Callable
+import shutil
+import socket
+import subprocess
+import time
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from bot.olympiad_client import AgentPlayer, SeatPlayer, SessionReport, play_seat
 from bot.olympiad_referee import GameSummary, Referee, RefereeConfig
@@ -67,6 +72,36 @@ async def serving(referee: Referee, transport: str, *, listen: str = "127.0.0.1:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+
+
+@contextlib.contextmanager
+def local_mosquitto(port: int, workdir: Path) -> Iterator[subprocess.Popen[bytes]]:
+    """A mosquitto broker on ``127.0.0.1:port`` (no persistence, TCP_NODELAY) until exit.
+
+    mosquitto comes from the system (``scripts/setup.sh`` installs Debian's);
+    a missing binary or a broker that does not listen within 10 s is an error.
+    """
+    binary = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+    if not Path(binary).exists():
+        raise FileNotFoundError("mosquitto is not installed: scripts/setup.sh installs it (apt)")
+    conf = workdir / f"mosquitto-{port}.conf"
+    conf.write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\n"
+                    "set_tcp_nodelay true\npersistence false\n")
+    proc = subprocess.Popen([binary, "-c", str(conf)], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 10
+        while True:
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            if time.monotonic() > deadline or proc.poll() is not None:
+                raise RuntimeError(f"mosquitto did not start on port {port}")
+            time.sleep(0.05)
+        yield proc
+    finally:
+        proc.terminate()
+        proc.wait(5)
 
 
 def transport_for(kind: str, url: str, table: str, seat: int) -> ClientTransport:

@@ -12,19 +12,15 @@ import asyncio
 import contextlib
 import json
 import re
-import shutil
-import socket
-import subprocess
 import sys
-import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot.olympiad_client import AgentPlayer, SessionReport, play_seat, safest_act
-from bot.olympiad_match import our_agents, run_match, serving, transport_for
+from bot.olympiad_match import local_mosquitto, our_agents, run_match, serving, transport_for
 from bot.olympiad_referee import Referee, RefereeConfig
 from bot.records import read_record
 from game.events import Penalized
@@ -100,35 +96,13 @@ async def test_a_whole_game_over_mqtt_with_the_embedded_broker(
 
 
 # ---------------------------------------------------------------- mosquitto
-@contextlib.contextmanager
-def mosquitto(port: int, workdir: Path) -> Iterator[subprocess.Popen[bytes]]:
-    binary = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
-    if not Path(binary).exists():
-        pytest.fail("mosquitto is not installed: scripts/setup.sh installs it (apt)")
-    conf = workdir / f"mosquitto-{port}.conf"
-    conf.write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\n"
-                    "set_tcp_nodelay true\npersistence false\n")
-    proc = subprocess.Popen([binary, "-c", str(conf)], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 10
-        while True:
-            with socket.socket() as s:
-                if s.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            if time.monotonic() > deadline or proc.poll() is not None:
-                raise RuntimeError(f"mosquitto did not start on port {port}")
-            time.sleep(0.05)
-        yield proc
-    finally:
-        proc.terminate()
-        proc.wait(5)
+
 
 
 async def test_a_whole_game_over_a_real_mosquitto(tmp_path: Path,
                                                   baseline: dict[str, Any]) -> None:
     port = free_port()
-    with mosquitto(port, tmp_path):
+    with local_mosquitto(port, tmp_path):
         result = await run_match(_config(tmp_path), "mqtt", broker=f"mqtt://127.0.0.1:{port}",
                                  players=our_agents(deterministic=True))
     assert _record_lines(tmp_path / "t1-game0000.jsonl") == baseline["record"]
@@ -139,7 +113,7 @@ async def test_the_broker_restarted_mid_game(tmp_path: Path, baseline: dict[str,
     """mosquitto dies after a few actions and comes back on the same port; nothing is lost."""
     port = free_port()
     url = f"mqtt://127.0.0.1:{port}"
-    broker = mosquitto(port, tmp_path)
+    broker = local_mosquitto(port, tmp_path)
     broker.__enter__()
     reports: dict[tuple[str, int], SessionReport] = {}
     try:
@@ -156,7 +130,7 @@ async def test_the_broker_restarted_mid_game(tmp_path: Path, baseline: dict[str,
                 await asyncio.sleep(0.01)
             broker.__exit__(None, None, None)
             await asyncio.sleep(0.5)
-            broker = mosquitto(port, tmp_path)
+            broker = local_mosquitto(port, tmp_path)
             broker.__enter__()
             await asyncio.wait_for(asyncio.gather(*tasks), 120)
             summaries = await game
