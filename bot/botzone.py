@@ -137,6 +137,7 @@ def run(stdin: TextIO, stdout: TextIO, stderr: TextIO, *, rules: Ruleset = MCR_B
             seat.observe_only(past, responses[i] if i < len(responses) else "")
         except (ProtocolError, KnowledgeError, ValueError) as exc:
             stderr.write(f"mjbot: history line {past!r} skipped: {exc}\n")
+            seat.session.lose(f"history line {past!r}: {exc}")
     current = requests[-1] if requests else ""
     while True:
         answer = seat.answer(current)
