@@ -313,8 +313,7 @@ class TableSession:
         """Send every table event not sent yet to each seat, as that seat may see it."""
         for event in table.history[state.sent:]:
             if isinstance(event, Dealt) and state.wall < 0:
-                state.wall = (TAIWAN_16.total_tiles - 4 * TAIWAN_16.hand_size
-                              - len(event.flowers))
+                state.wall = TAIWAN_16.wall_after_deal(len(event.flowers))
             elif isinstance(event, Drew):
                 state.wall -= 1
             for seat in range(4):

@@ -84,10 +84,8 @@ class SeatView:
                 kb.flowers[s] = n
             self.dealt = True
             if self.rules.wall_layout is WallLayout.SINGLE:
-                # normal draws left: the wall less the four hands, the flowers' replacements
-                # and the dead wall (the Olympiad referee's ``wall`` count, less the dead wall)
-                left = (self.rules.total_tiles - 4 * self.rules.hand_size - len(event.flowers)
-                        - self.rules.dead_wall)
+                # normal draws left: what the deal leaves in the wall, less the dead wall
+                left = self.rules.wall_after_deal(len(event.flowers)) - self.rules.dead_wall
                 self.wall_left = [max(0, left)] * 4
         elif isinstance(event, Drew):
             self._wall_draw(event.seat)

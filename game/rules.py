@@ -45,6 +45,11 @@ class Ruleset:
     def total_tiles(self) -> int:
         return self.tile_kinds * 4 + (8 if self.flowers else 0)
 
+    def wall_after_deal(self, flowers_shown: int) -> int:
+        """Tiles left in a single wall once the four hands are dealt and the deal's flowers
+        replaced (the dead wall included)."""
+        return self.total_tiles - 4 * self.hand_size - flowers_shown
+
 
 MCR_BOTZONE = Ruleset(
     name="mcr-botzone",
