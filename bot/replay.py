@@ -18,10 +18,9 @@ import argparse
 import contextlib
 import json
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-
-import numpy as np
 
 from bot.agent import Agent, Decision, describe_action
 from bot.records import read_record
@@ -63,7 +62,7 @@ from strategy.stepvalue import Deadline
 class Step:
     """One thing the seat was shown, and what it answered (None: nothing recorded)."""
 
-    events: tuple[Event, ...]
+    event: Event
     shown: str
     played: Action | None
 
@@ -122,7 +121,7 @@ def steps_from_lines(lines: list[tuple[str, str]]) -> list[Step]:
         if response:
             with contextlib.suppress(ProtocolError):
                 played = parse_response(response)
-        steps.append(Step((event,), request, played))
+        steps.append(Step(event, request, played))
     return steps
 
 
@@ -147,11 +146,11 @@ def _played_by(event: Event, seat: int) -> Action | None:
 
 def describe_event(event: Event) -> str:
     """An event in compact tile notation (``Discarded seat=1 tile=5m``)."""
-    fields = " ".join(
-        f"{k}={tile_name(v) if k in _TILE_FIELDS and isinstance(v, int) else v}"
-        for k, v in vars(event).items() if k not in ("flowers", "flower_counts"))
     if isinstance(event, Dealt):
         fields = f"seat={event.seat} tiles={format_tiles(sorted(event.tiles))}"
+    else:
+        fields = " ".join(f"{k}={tile_name(v) if k in _TILE_FIELDS and isinstance(v, int) else v}"
+                          for k, v in vars(event).items())
     return f"{type(event).__name__} {fields}"
 
 
@@ -171,7 +170,7 @@ def steps_from_record(path: Path, seat: int) -> tuple[Ruleset, list[Step]]:
     winner = record.result.get("seat") if record.result else None
     prevalent = int(record.header.get("prevalent_wind", 0))
     seen = history_seen_by(joined_claims(record.events), seat, prevalent)
-    botzone = rules.name.startswith("mcr")
+    botzone = _botzone(rules)
     steps = []
     for i, e in enumerate(seen):
         nxt = seen[i + 1] if i + 1 < len(seen) else None
@@ -179,31 +178,27 @@ def steps_from_record(path: Path, seat: int) -> tuple[Ruleset, list[Step]]:
         if played is None:
             played = DeclareWin() if nxt is None and winner == seat else Pass()
         shown = format_request(e, seat) if botzone else describe_event(e)
-        steps.append(Step((e,), shown, played))
+        steps.append(Step(e, shown, played))
     return rules, steps
 
 
-def seat_lines_from_record(path: Path, seat: int) -> list[tuple[str, str]]:
-    """(request, response) Botzone lines of one seat of an mcr-botzone record."""
-    rules, steps = steps_from_record(path, seat)
-    if not rules.name.startswith("mcr"):
-        raise ValueError(f"{path}: a {rules.name} record has no Botzone lines")
-    return [(s.shown, format_response(s.played) if s.played is not None else "")
-            for s in steps]
+def _botzone(rules: Ruleset) -> bool:
+    """Botzone's rules: requests and actions are shown in its wire text."""
+    return rules.name.startswith("mcr")
 
 
-def replay(steps: list[Step] | list[tuple[str, str]], budget: int = 20_000,
-           rules: Ruleset = MCR_BOTZONE) -> list[Turn]:
+def action_text(rules: Ruleset) -> Callable[[Action], str]:
+    """How actions are shown: Botzone's response text, or compact tile notation."""
+    return format_response if _botzone(rules) else describe_action
+
+
+def replay(steps: list[Step], budget: int = 20_000, rules: Ruleset = MCR_BOTZONE) -> list[Turn]:
     """Feed the steps to a fresh agent; where the seat had a decision, ask today's agent."""
-    if steps and isinstance(steps[0], tuple):
-        steps = steps_from_lines(steps)  # type: ignore[arg-type]
     agent = Agent(rules)
-    say = format_response if rules.name.startswith("mcr") else describe_action
+    say = action_text(rules)
     turns = []
     for i, step in enumerate(steps, 1):
-        assert isinstance(step, Step)
-        for event in step.events:
-            agent.observe(event)
+        agent.observe(step.event)
         ours = None
         if agent.view.asked() != "none":
             ours = agent.decide(Deadline(budget=budget))
@@ -211,7 +206,7 @@ def replay(steps: list[Step] | list[tuple[str, str]], budget: int = 20_000,
             # the view follows what was played, not what today's agent would play
             agent.view.answered(step.played)
         turns.append(Turn(i, step.shown, say(step.played) if step.played is not None else "",
-                          ours, format_tiles(np.repeat(np.arange(34), agent.view.hand).tolist()),
+                          ours, format_tiles(agent.view.concealed_tiles()),
                           agent.view.kb.unseen_total(), step.played))
     return turns
 
@@ -237,7 +232,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"mjbot replay: {exc}", file=sys.stderr)
         return 2
     decided = [t for t in turns if t.ours is not None]
-    say = format_response if rules.name.startswith("mcr") else describe_action
+    say = action_text(rules)
     if args.turn is not None:
         chosen = [t for t in turns if t.index == args.turn]
         if not chosen:
