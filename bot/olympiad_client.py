@@ -39,6 +39,7 @@ from protocols.olympiad import (
     Act,
     Ask,
     Deal,
+    Draw,
     End,
     ErrorMsg,
     Join,
@@ -107,15 +108,16 @@ class AgentPlayer:
             return await self._answer(msg)
         if isinstance(msg, Deal):
             self.session.new_game()
-        if hasattr(msg, "tile") and getattr(msg, "type", "") == "draw":
+        if isinstance(msg, Draw):
             self._drawn = msg.tile if msg.seat == self.seat else None
+        was_lost = bool(self.session.lost)
         try:
             events = self.decoder.decode(msg)
         except (MessageError, ValueError) as exc:
             self.session.lose(f"{type(exc).__name__}: {exc}")
         else:
             self.session.observe(events)
-        if self.session.lost:
+        if self.session.lost and not was_lost:
             log.warning("state_lost", seat=self.seat, error=self.session.lost)
         return None
 
@@ -145,18 +147,17 @@ class AgentPlayer:
         client, which never saw its own claim being decided, the same answer.
         """
         tiles = self.decoder.held_from_hand()
-
-        def unable(why: str) -> Decision:
-            return Decision(Pass(), "fallback", note=why)
-
         decision = await self.session.run(
-            lambda deadline: self.agent.discard_after_claim(tiles, deadline), seconds, unable)
-        act = (safest_act(ask) if decision.method == "fallback" else
-               act_for(decision.action, ask.id, None))
-        why = decision.method if decision.method != "fallback" else f"fallback: {decision.note}"
+            lambda deadline: self.agent.discard_after_claim(tiles, deadline), seconds,
+            lambda why: Decision(Pass(), "fallback", note=why))
+        if decision.method == "fallback":
+            act = safest_act(ask)
+            self._note(ask, act, f"fallback: {decision.note}")
+            return act
+        act, why = act_for(decision.action, ask.id, None), decision.method
         if not act_allowed(act, ask.options):
             act, why = safest_act(ask), "fallback: the chosen discard is not offered"
-        self._note(ask, act, why, decision if decision.method != "fallback" else None)
+        self._note(ask, act, why, decision)
         return act
 
     def _think_seconds(self, deadline_ms: int) -> float:

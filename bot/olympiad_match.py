@@ -74,6 +74,12 @@ async def serving(referee: Referee, transport: str, *, listen: str = "127.0.0.1:
                 await task
 
 
+def mosquitto_binary() -> str | None:
+    """The system's mosquitto (Debian installs it outside a user's PATH), or None."""
+    binary = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+    return binary if Path(binary).exists() else None
+
+
 @contextlib.contextmanager
 def local_mosquitto(port: int, workdir: Path) -> Iterator[subprocess.Popen[bytes]]:
     """A mosquitto broker on ``127.0.0.1:port`` (no persistence, TCP_NODELAY) until exit.
@@ -81,8 +87,8 @@ def local_mosquitto(port: int, workdir: Path) -> Iterator[subprocess.Popen[bytes
     mosquitto comes from the system (``scripts/setup.sh`` installs Debian's);
     a missing binary or a broker that does not listen within 10 s is an error.
     """
-    binary = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
-    if not Path(binary).exists():
+    binary = mosquitto_binary()
+    if binary is None:
         raise FileNotFoundError("mosquitto is not installed: scripts/setup.sh installs it (apt)")
     conf = workdir / f"mosquitto-{port}.conf"
     conf.write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\n"

@@ -98,7 +98,7 @@ class SeatSession:
         try:
             decision = future.result(timeout=None if self.work_budget else seconds)
         except Exception as exc:  # the seat must answer whatever the strategy did
-            decision = self._failed(exc, seconds)
+            decision = self.agent.fallback(self._why(exc, seconds))
         return self._answered(self._legal(decision))
 
     async def answer(self, seconds: float) -> Decision:
@@ -118,9 +118,6 @@ class SeatSession:
                                           None if self.work_budget else seconds)
         except Exception as exc:  # the seat must answer whatever the strategy did
             return fallback(self._why(exc, seconds))
-
-    def _failed(self, exc: Exception, seconds: float) -> Decision:
-        return self.agent.fallback(self._why(exc, seconds))
 
     @staticmethod
     def _why(exc: Exception, seconds: float) -> str:
