@@ -32,7 +32,7 @@ from game.tiles import NUM_KINDS, Counts
 from strategy.deficiency.changes import SuitCache, after_discards, after_draws
 from strategy.deficiency.kernel import UNREACHABLE
 from strategy.jit import njit
-from strategy.stepvalue import Deadline, OutOfTime
+from strategy.stepvalue import Deadline, OutOfTime, value_per_discard
 
 MAX_CHANGES = 4
 """Deepest horizon the jitted walk takes (P(S, l) for l <= 4; StepValue takes any)."""
@@ -367,10 +367,4 @@ class StepSearch:
 
     def per_discard(self, hand: Counts, unseen: Counts, k: int) -> dict[int, float]:
         """val_k(T, ω, i) for every distinct tile i of a 3m+2 hand (Lemma 8)."""
-        out: dict[int, float] = {}
-        h = hand.copy()
-        for i in np.nonzero(hand)[0]:
-            h[i] -= 1
-            out[int(i)] = self.partial(h, unseen, k)
-            h[i] += 1
-        return out
+        return value_per_discard(self.partial, hand, unseen, k)

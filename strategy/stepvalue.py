@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TypeVar
 
 import numpy as np
 
@@ -226,10 +227,21 @@ class StepValue:
 
     def per_discard(self, hand: Counts, unseen: Counts, k: int) -> dict[int, float | Fraction]:
         """val_k(T, ω, i) for every distinct tile i of a 3m+2 hand (Lemma 8)."""
-        out: dict[int, float | Fraction] = {}
-        h = hand.copy()
-        for i in np.nonzero(hand)[0]:
-            h[i] -= 1
-            out[int(i)] = self.partial(h, unseen, k)
-            h[i] += 1
-        return out
+        return value_per_discard(self.partial, hand, unseen, k)
+
+
+V = TypeVar("V")
+
+
+def value_per_discard(partial: Callable[[Counts, Counts, int], V], hand: Counts,
+                      unseen: Counts, k: int) -> dict[int, V]:
+    """``partial(hand - i, unseen, k)`` for every distinct tile i of ``hand`` (Lemma 8's
+    val_k(T, ω, i)); :class:`StepValue` and the jitted :class:`strategy.search.StepSearch`
+    share it."""
+    out: dict[int, V] = {}
+    h = hand.copy()
+    for i in np.nonzero(hand)[0]:
+        h[i] -= 1
+        out[int(i)] = partial(h, unseen, k)
+        h[i] += 1
+    return out
