@@ -255,8 +255,9 @@ class SessionReport:
     errors: list[str] = field(default_factory=list)
     scores: list[list[int]] = field(default_factory=list)
     last_seq: int = 0
-    held_ms: dict[str, float] = field(default_factory=dict)
-    """Per ask id: from the ask's text arriving to its act being sent (this seat's own time)."""
+    held: dict[str, tuple[float, float]] = field(default_factory=dict)
+    """Per ask id: (the ask's text arrived, its act sent) on ``time.perf_counter`` (this
+    seat's own time is the difference)."""
 
 
 async def play_seat(transport: ClientTransport, player: SeatPlayer, *, table: str, seat: int,
@@ -319,7 +320,7 @@ async def play_seat(transport: ClientTransport, player: SeatPlayer, *, table: st
                     answered[msg.id] = body
                     report.acts += 1
                     await transport.send(body)
-                    report.held_ms[msg.id] = (time.perf_counter() - arrived) * 1000.0
+                    report.held[msg.id] = (arrived, time.perf_counter())
                 if isinstance(msg, End):
                     report.games += 1
                     report.scores.append(list(msg.scores))

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from bot.olympiad_client import AgentPlayer, SeatPlayer, SessionReport, play_seat
 from bot.olympiad_referee import GameSummary, Referee, RefereeConfig
+from bot.thinker import ThinkerPool
 from protocols.olympiad_transport import (
     ClientTransport,
     MqttClient,
@@ -117,10 +118,32 @@ def transport_for(kind: str, url: str, table: str, seat: int) -> ClientTransport
 async def run_match(config: RefereeConfig, transport: str = "ws", *,
                     players: PlayerFactory | None = None, broker: str | None = None,
                     names: tuple[str, str, str, str] = ("mjbot-0", "mjbot-1", "mjbot-2",
-                                                        "mjbot-3")) -> MatchResult:
+                                                        "mjbot-3"),
+                    thinkers: int = 0) -> MatchResult:
+    """Play ``config``'s match; ``thinkers`` > 0 puts our agents' thinking in that many
+    thinker processes (:mod:`bot.thinker`) instead of this process's decision thread."""
+    if thinkers and players is not None:
+        raise ValueError("give players or thinkers, not both")
     referee = Referee(config)
-    make = players or our_agents()
     result = MatchResult([], referee=referee)
+    async with contextlib.AsyncExitStack() as stack:
+        make = players or our_agents()
+        if thinkers:
+            pool = await stack.enter_async_context(ThinkerPool(thinkers))
+            make = _pool_players(pool)
+        await _play(referee, transport, make, broker, names, result)
+    return result
+
+
+def _pool_players(pool: ThinkerPool) -> PlayerFactory:
+    def make(table: str, seat: int) -> SeatPlayer:
+        return pool.player()
+
+    return make
+
+
+async def _play(referee: Referee, transport: str, make: PlayerFactory, broker: str | None,
+                names: tuple[str, str, str, str], result: MatchResult) -> None:
     async with serving(referee, transport, broker=broker) as url:
         result.url = url
         seats = []
@@ -134,7 +157,6 @@ async def run_match(config: RefereeConfig, transport: str = "ws", *,
         referee_task = asyncio.create_task(referee.run())
         await asyncio.gather(*seats)
         result.summaries = await referee_task
-    return result
 
 
 def summary_json(summaries: list[GameSummary]) -> dict[str, object]:

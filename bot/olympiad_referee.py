@@ -203,8 +203,8 @@ class TableSession:
         self.seats = [SeatChannel(table, s) for s in range(4)]
         self.all_joined = asyncio.Event()
         self.summaries: list[GameSummary] = []
-        self.answer_ms: dict[str, float] = {}
-        """Per ask id: ask sent to act received (the player's thinking included)."""
+        self.answered: dict[str, tuple[float, float]] = {}
+        """Per ask id: (ask sent, act received) on the referee's clock."""
         self.records: list[Path] = []
         self.finished = False
 
@@ -306,7 +306,7 @@ class TableSession:
                               "answer": _describe(answer),
                               "options": ask.fields["options"]})
             if ask.answered_at is not None:
-                self.answer_ms[ask.id] = (ask.answered_at - ask.sent_at) * 1000.0
+                self.answered[ask.id] = (ask.sent_at, ask.answered_at)
         return answers
 
     async def _broadcast(self, table: TaiwanTable, state: _Broadcast) -> None:

@@ -1,11 +1,14 @@
 """``mjbot bench olympiad``: N concurrent taiwan-16 tables in one referee process.
 
 For each transport (WebSocket; MQTT through the embedded amqtt broker; MQTT
-through a local mosquitto when it is installed) and
-each table count, one referee process (this one) serves N tables and a
-second process runs the 4N seats — our agent, each through the client
-session loop of ``mjbot play olympiad`` — so the referee's event loop is
-not slowed by the agents' thinking (this machine has 2 cores: one each).
+through a local mosquitto when it is installed) and each table count, one
+referee process serves N tables and one or two other processes run the 4N
+seats — our agent, each through the client session loop of ``mjbot play
+olympiad``.  Our agents think either in a decision thread inside the seats'
+processes (the arrangement of ``mjbot play olympiad``, one seat a process,
+here two hundred) or in thinker processes under ``SCHED_IDLE``
+(:mod:`bot.thinker`), which leave the CPU to the event loops; the table
+shows both side by side.
 
 Measured:
 - games/s: games finished / wall time from the first deal to the last end;
@@ -35,6 +38,7 @@ from bot.logging import configure_logging
 from bot.olympiad_client import AgentPlayer, SeatPlayer, SessionReport, play_seat, safest_act
 from bot.olympiad_match import local_mosquitto, mosquitto_binary, serving, transport_for
 from bot.olympiad_referee import Referee, RefereeConfig
+from bot.thinker import ThinkerPool
 from protocols.olympiad import Act, Ask
 from protocols.olympiad_transport import free_port
 from strategy.warmup import warm_up
@@ -59,7 +63,7 @@ def _quiet_gc() -> None:
 
 
 async def _one(transport: str, tables: int, seed: int, pace_ms: int = 0,
-               players: str = "mjbot", seat_procs: int = 1) -> dict[str, Any]:
+               players: str = "mjbot", seat_procs: int = 1, thinkers: int = 0) -> dict[str, Any]:
     """One row; ``transport``: ws, mqtt (the embedded amqtt broker) or mosquitto (MQTT
     through a local mosquitto, started for the row)."""
     with contextlib.ExitStack() as stack:
@@ -69,11 +73,12 @@ async def _one(transport: str, tables: int, seed: int, pace_ms: int = 0,
             stack.enter_context(local_mosquitto(
                 port, Path(stack.enter_context(tempfile.TemporaryDirectory()))))
             broker = f"mqtt://127.0.0.1:{port}"
-        return await _served(transport, tables, seed, pace_ms, players, seat_procs, broker)
+        return await _served(transport, tables, seed, pace_ms, players, seat_procs, thinkers,
+                             broker)
 
 
 async def _served(transport: str, tables: int, seed: int, pace_ms: int, players: str,
-                  seat_procs: int, broker: str | None) -> dict[str, Any]:
+                  seat_procs: int, thinkers: int, broker: str | None) -> dict[str, Any]:
     referee = Referee(RefereeConfig(tables=tables, games=1, seed=seed, decision_ms=DECISION_MS))
     _quiet_gc()
     wire = "ws" if transport == "ws" else "mqtt"
@@ -81,28 +86,49 @@ async def _served(transport: str, tables: int, seed: int, pace_ms: int, players:
         share = -(-tables // seat_procs)
         procs = [await asyncio.create_subprocess_exec(
             sys.executable, "-m", "bot.bench.olympiad", "--seats", url, wire,
-            str(first), str(min(share, tables - first)), str(pace_ms), players,
+            str(first), str(min(share, tables - first)), str(pace_ms), players, str(thinkers),
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
             for first in range(0, tables, share)]
         t0 = time.perf_counter()
         summaries = await referee.run()
         wall = time.perf_counter() - t0
         outs = [await p.communicate() for p in procs]
-    held: dict[str, float] = {}
+    held: dict[str, tuple[float, float]] = {}
     for out, _ in outs:
-        held.update(json.loads(out.decode().strip().splitlines()[-1]))
-    answer = {k: v for t in referee.tables.values() for k, v in t.answer_ms.items()}
-    round_trip = [ms - held[k] for k, ms in answer.items() if k in held]
+        held.update({k: (a, b) for k, (a, b) in
+                     json.loads(out.decode().strip().splitlines()[-1]).items()})
+    answered = {k: v for t in referee.tables.values() for k, v in t.answered.items()}
+    legs = [_legs(answered[k], held[k]) for k in answered if k in held]
+    ask_to_act = [(got - sent) * 1000.0 for sent, got in answered.values()]
     return {
         "transport": transport, "tables": tables, "pace_ms": pace_ms, "players": players,
-        "seat_processes": len(procs), "games": len(summaries),
-        "games_per_s": len(summaries) / wall, "asks": len(answer),
-        "round_trip_p50_ms": _pct(round_trip, 0.5), "round_trip_p99_ms": _pct(round_trip, 0.99),
-        "ask_to_act_p50_ms": _pct(list(answer.values()), 0.5),
-        "ask_to_act_p99_ms": _pct(list(answer.values()), 0.99),
+        "seat_processes": len(procs), "thinkers": thinkers * len(procs), "games": len(summaries),
+        "games_per_s": len(summaries) / wall, "asks": len(answered),
+        "round_trip_p50_ms": _pct([r for r, _, _ in legs], 0.5),
+        "round_trip_p99_ms": _pct([r for r, _, _ in legs], 0.99),
+        "down_p99_ms": _pct([d for _, d, _ in legs], 0.99) if SHARED_CLOCK else float("nan"),
+        "up_p99_ms": _pct([u for _, _, u in legs], 0.99) if SHARED_CLOCK else float("nan"),
+        "ask_to_act_p50_ms": _pct(ask_to_act, 0.5),
+        "ask_to_act_p99_ms": _pct(ask_to_act, 0.99),
         "violations": sum(len(s.violations) for s in summaries),
         "wall_s": wall,
     }
+
+
+SHARED_CLOCK = (time.get_clock_info("monotonic").implementation
+                == time.get_clock_info("perf_counter").implementation)
+"""The referee stamps on ``time.monotonic`` and the seats on ``time.perf_counter``: on
+Linux both are CLOCK_MONOTONIC, one clock for every process, so the round trip splits
+into its two legs."""
+
+
+def _legs(answered: tuple[float, float], held: tuple[float, float]) -> tuple[float, float, float]:
+    """(round trip, down leg, up leg) in ms of one ask: the referee's (sent, received)
+    and the seat's (arrived, sent)."""
+    sent, got = answered
+    arrived, acted = held
+    return ((got - sent) - (acted - arrived)) * 1000.0, (arrived - sent) * 1000.0, \
+        (got - acted) * 1000.0
 
 
 class _Instant:
@@ -131,51 +157,74 @@ class _Paced:
 
 
 async def _seats(url: str, transport: str, first: int, count: int, pace_ms: int,
-                 players: str) -> dict[str, float]:
-    # one decision thread, and the GIL handed back often, so the event loop
-    # reading the sockets is not starved by the agents' thinking
-    sys.setswitchinterval(0.0005)
-    asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(max_workers=1))
-    warm_up()  # load every kernel from numba's cache before the first ask, as a bot would
+                 players: str, thinkers: int) -> dict[str, tuple[float, float]]:
+    """The seats of tables ``first`` .. ``first + count - 1``; with ``thinkers`` > 0 our
+    agents think in that many thinker processes (:mod:`bot.thinker`) and this process
+    runs only the session loops, else they think here in one decision thread."""
+    if not thinkers:
+        # the GIL handed back often, so the event loop reading the sockets is not
+        # starved by the agents' thinking
+        sys.setswitchinterval(0.0005)
+        asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(max_workers=1))
+        if players == "mjbot":
+            warm_up()  # load every kernel from numba's cache before the first ask, as a bot would
     _quiet_gc()
-    reports: list[SessionReport] = []
-    tasks = []
-    for k in range(first, first + count):
-        table = f"t{k + 1}"
-        for seat in range(4):
-            reports.append(SessionReport())
-            player: SeatPlayer = (AgentPlayer(max_think_ms=THINK_MS) if players == "mjbot"
-                                  else _Instant())
-            if pace_ms:
-                player = _Paced(player, pace_ms)
-            tasks.append(play_seat(transport_for(transport, url, table, seat), player,
-                                   table=table, seat=seat, report=reports[-1],
-                                   join_timeout=5.0))
-    await asyncio.gather(*tasks)
-    return {k: v for r in reports for k, v in r.held_ms.items()}
+    async with contextlib.AsyncExitStack() as stack:
+        pool = (await stack.enter_async_context(ThinkerPool(thinkers, max_think_ms=THINK_MS))
+                if thinkers and players == "mjbot" else None)
+        reports: list[SessionReport] = []
+        tasks = []
+        for k in range(first, first + count):
+            table = f"t{k + 1}"
+            for seat in range(4):
+                reports.append(SessionReport())
+                player: SeatPlayer = (_Instant() if players != "mjbot" else
+                                      pool.player() if pool is not None else
+                                      AgentPlayer(max_think_ms=THINK_MS))
+                if pace_ms:
+                    player = _Paced(player, pace_ms)
+                tasks.append(play_seat(transport_for(transport, url, table, seat), player,
+                                       table=table, seat=seat, report=reports[-1],
+                                       join_timeout=5.0))
+        await asyncio.gather(*tasks)
+    return {k: v for r in reports for k, v in r.held.items()}
 
 
-# (tables, pace ms, players, seat processes)
-PLAN = [(1, 0, "mjbot", 1), (10, 0, "mjbot", 1), (100, 0, "mjbot", 1),
-        (100, PACE_MS, "mjbot", 2), (100, PACE_MS, "instant", 1)]
-QUICK_PLAN = [(1, 0, "mjbot", 1), (4, 0, "mjbot", 1), (4, PACE_MS, "mjbot", 2),
-              (4, PACE_MS, "instant", 1)]
+# (tables, pace ms, players, seat processes, thinker processes per seat process)
+PLAN = [(1, 0, "mjbot", 1, 1), (10, 0, "mjbot", 1, 1), (100, 0, "mjbot", 1, 2),
+        (100, PACE_MS, "mjbot", 2, 0), (100, PACE_MS, "mjbot", 2, 1),
+        (100, PACE_MS, "instant", 1, 0)]
+QUICK_PLAN = [(1, 0, "mjbot", 1, 1), (4, 0, "mjbot", 1, 1), (4, PACE_MS, "mjbot", 2, 0),
+              (4, PACE_MS, "mjbot", 2, 1), (4, PACE_MS, "instant", 1, 0)]
 
 
-TARGET_ROW = ("ws", 100, PACE_MS, "mjbot", 2)
+TARGET_ROW = ("ws", 100, PACE_MS, "mjbot", 2, 2)
+"""Transport, tables, pace, players, seat processes, thinker processes in all."""
 
 TARGET_REPEATS = 3
 
 
+def _key(row: dict[str, Any]) -> tuple[Any, ...]:
+    return (row["transport"], row["tables"], row["pace_ms"], row["players"],
+            row["seat_processes"], row["thinkers"])
+
+
 def _row(transport: str, tables: int, seed: int, pace: int, players: str,
-         procs: int) -> dict[str, Any]:
+         procs: int, thinkers: int) -> dict[str, Any]:
     """One row in a fresh referee process: no row inherits another's heap, threads or sockets
     (run one after another in one process, the 100-table WebSocket rtt p99 doubled)."""
     out = subprocess.run(
         [sys.executable, "-m", "bot.bench.olympiad", "--row", transport, str(tables), str(seed),
-         str(pace), players, str(procs)], capture_output=True, text=True, check=True)
+         str(pace), players, str(procs), str(thinkers)],
+        capture_output=True, text=True, check=True)
     row: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
     return row
+
+
+def _thinking(row: dict[str, Any]) -> str:
+    if row["players"] != "mjbot":
+        return "-"
+    return f"{row['thinkers']} idle" if row["thinkers"] else "in seats"
 
 
 def main(args: argparse.Namespace) -> int:
@@ -183,39 +232,46 @@ def main(args: argparse.Namespace) -> int:
     rows = []
     transports = ["ws", "mqtt"] + (["mosquitto"] if mosquitto_binary() else [])
     for transport in transports:
-        for tables, pace, players, procs in QUICK_PLAN if args.quick else PLAN:
-            key = (transport, tables, pace, players, procs)
+        for tables, pace, players, procs, thinkers in QUICK_PLAN if args.quick else PLAN:
+            key = (transport, tables, pace, players, procs, procs * thinkers)
             repeats = TARGET_REPEATS if key == TARGET_ROW and not args.quick else 1
             for _ in range(repeats):
-                rows.append(_row(transport, tables, args.seed, pace, players, procs))
-    target = [r["round_trip_p99_ms"] for r in rows
-              if (r["transport"], r["tables"], r["pace_ms"], r["players"],
-                  r["seat_processes"]) == TARGET_ROW]
+                rows.append(_row(transport, tables, args.seed, pace, players, procs, thinkers))
+    target = [r["round_trip_p99_ms"] for r in rows if _key(r) == TARGET_ROW]
     target_median = sorted(target)[len(target) // 2] if target else float("nan")
     if args.json:
         print(json.dumps({"bench": "olympiad", "think_ms": THINK_MS, "rows": rows,
                           "target_rtt_p99_ms": target, "target_rtt_p99_median_ms": target_median}))
         return 0
-    print(f"{'transport':<9} {'tables':>6} {'pace ms':>7} {'seats':>9} {'games':>5} "
+    print(f"{'transport':<9} {'tables':>6} {'pace ms':>7} {'seats':>9} {'thinking':>8} "
+          f"{'games':>5} "
           f"{'games/s':>8} {'asks':>6} "
-          f"{'rtt p50 ms':>10} {'rtt p99 ms':>10} {'ask->act p50':>12} {'ask->act p99':>12} "
+          f"{'rtt p50 ms':>10} {'rtt p99 ms':>10} {'down p99':>8} {'up p99':>8} "
+          f"{'ask->act p50':>12} {'ask->act p99':>12} "
           f"{'viol.':>5}")
     for r in rows:
         seats = f"{r['players']} x{r['seat_processes']}"
-        print(f"{r['transport']:<9} {r['tables']:>6} {r['pace_ms']:>7} {seats:>9} {r['games']:>5} "
+        print(f"{r['transport']:<9} {r['tables']:>6} {r['pace_ms']:>7} {seats:>9} "
+              f"{_thinking(r):>8} {r['games']:>5} "
               f"{r['games_per_s']:>8.2f} "
               f"{r['asks']:>6} {r['round_trip_p50_ms']:>10.2f} {r['round_trip_p99_ms']:>10.2f} "
+              f"{r['down_p99_ms']:>8.2f} {r['up_p99_ms']:>8.2f} "
               f"{r['ask_to_act_p50_ms']:>12.2f} {r['ask_to_act_p99_ms']:>12.2f} "
               f"{r['violations']:>5}")
-    print(f"one referee process (all tables concurrent) + 1 or 2 processes for the seats "
-          f"(mjbot: our agent, <= {THINK_MS} ms thinking per ask; instant: answers at once "
-          f"with the safest option, i.e. the protocol stack alone); rtt = ask sent -> act "
-          f"received, less the seat's own time from receiving the ask to sending its act")
+    print(f"one referee process (all tables concurrent) + 1 or 2 processes for the seats' "
+          f"session loops (mjbot: our agent, <= {THINK_MS} ms thinking per ask; instant: "
+          f"answers at once with the safest option, i.e. the protocol stack alone)")
+    print("thinking: 'in seats' = one decision thread inside each seats' process; 'N idle' = "
+          "N thinker processes under SCHED_IDLE (bot.thinker), the seats' processes run only "
+          "the session loops")
+    print("rtt = ask sent -> act received, less the seat's own time from receiving the ask "
+          "to sending its act; down: ask sent -> its text at the seat's session loop; "
+          "up: act sent -> act taken by the referee (one CLOCK_MONOTONIC for all processes)")
     print(f"pace 0: every seat answers as soon as it has decided (both processes saturated: "
           f"the rtt is mostly queueing); pace {PACE_MS}: no seat answers sooner than "
           f"{PACE_MS} ms after an ask, as bots that think do")
     print("each row in a fresh referee process; the target row (ws, 100 tables, pace "
-          f"{PACE_MS}, mjbot) run {TARGET_REPEATS} times")
+          f"{PACE_MS}, mjbot, 2 thinker processes) run {TARGET_REPEATS} times")
     measured = (f"p99 {', '.join(f'{x:.2f}' for x in target)} ms (median {target_median:.2f})"
                 if target else "not measured by --quick")
     print(f"target: 100 concurrent tables with rtt p99 <= 20 ms over WebSocket: {measured}")
@@ -223,15 +279,15 @@ def main(args: argparse.Namespace) -> int:
 
 
 if __name__ == "__main__":
-    # a row's referee process: --row TRANSPORT TABLES SEED PACE PLAYERS PROCS
-    if len(sys.argv) == 8 and sys.argv[1] == "--row":
+    # a row's referee process: --row TRANSPORT TABLES SEED PACE PLAYERS PROCS THINKERS
+    if len(sys.argv) == 9 and sys.argv[1] == "--row":
         configure_logging("WARNING")
-        kind, n, seed, pace, players, procs = sys.argv[2:]
+        kind, n, seed, pace, players, procs, thinkers = sys.argv[2:]
         print(json.dumps(asyncio.run(_one(kind, int(n), int(seed), int(pace), players,
-                                          int(procs)))))
-    # a seats' process: --seats URL KIND FIRST COUNT PACE PLAYERS
-    elif len(sys.argv) == 8 and sys.argv[1] == "--seats":
+                                          int(procs), int(thinkers)))))
+    # a seats' process: --seats URL KIND FIRST COUNT PACE PLAYERS THINKERS
+    elif len(sys.argv) == 9 and sys.argv[1] == "--seats":
         configure_logging("WARNING")
-        url, kind, first, count, pace, players = sys.argv[2:]
+        url, kind, first, count, pace, players, thinkers = sys.argv[2:]
         print(json.dumps(asyncio.run(_seats(url, kind, int(first), int(count), int(pace),
-                                            players))))
+                                            players, int(thinkers)))))

@@ -2,7 +2,9 @@
 
 The referee, the transport (WebSocket on a free loopback port, or MQTT through
 an embedded amqtt broker started and stopped here) and four of our agents
-per table, each through the same client session loop as ``mjbot play olympiad``.
+per table, each through the same client session loop as ``mjbot play olympiad``;
+with ``--thinkers N`` the agents think in N processes of idle CPU priority
+(:mod:`bot.thinker`).
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import sys
 
 from bot.commands.referee import add_olympiad_arguments, olympiad_config
 
@@ -20,6 +23,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_olympiad_arguments(ol)
     ol.add_argument("--broker", metavar="URL",
                     help="MQTT: use this broker instead of the embedded one")
+    ol.add_argument("--thinkers", type=int, default=0, metavar="N",
+                    help="our agents think in N processes of idle CPU priority, leaving the "
+                    "referee's and the seats' event loops the CPU (default: 0, a decision "
+                    "thread in this process)")
     ol.add_argument("--log-level", default="WARNING", help="structlog level on stderr")
 
 
@@ -29,7 +36,11 @@ def run(args: argparse.Namespace) -> int:
     config = olympiad_config(args, "match")
     if config is None:
         return 2
-    result = asyncio.run(run_match(config, args.transport, broker=args.broker))
+    if args.thinkers < 0:
+        print("mjbot match: --thinkers must be 0 or more", file=sys.stderr)
+        return 2
+    result = asyncio.run(run_match(config, args.transport, broker=args.broker,
+                                   thinkers=args.thinkers))
     print(json.dumps(summary_json(result.summaries)) if args.json
           else render(result.summaries, f"{args.transport} {result.url}"))
     return 0

@@ -1,0 +1,132 @@
+"""Our agents thinking in thinker processes (bot.thinker) over a real WebSocket referee.
+
+Deterministic agents (a work budget, no clock) make the same decisions
+wherever they think, so a match whose seats forward every message to thinker
+processes must write exactly the record of the match whose agents think in
+the seats' own process.  A thinker that dies or stops answering must leave
+its seats answering safely, in time, with no violation.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.bench.olympiad import _row
+from bot.olympiad_client import SessionReport, play_seat
+from bot.olympiad_match import our_agents, run_match, serving
+from bot.olympiad_referee import GameSummary, Referee, RefereeConfig
+from bot.thinker import RemotePlayer, ThinkerPool, _line_safe
+from protocols.olympiad_transport import WsClient
+
+SEED = 11
+
+
+def _config(tmp: Path, **kw: Any) -> RefereeConfig:
+    base: dict[str, Any] = {"tables": 2, "games": 1, "seed": SEED, "decision_ms": 20_000,
+                            "records": tmp}
+    base.update(kw)
+    return RefereeConfig(**base)
+
+
+def _records(tmp: Path) -> dict[str, list[str]]:
+    return {p.name: p.read_text().splitlines() for p in sorted(tmp.glob("*.jsonl"))}
+
+
+async def test_thinker_processes_play_the_games_our_in_process_agents_play(
+        tmp_path: Path) -> None:
+    here, there = tmp_path / "in-process", tmp_path / "thinkers"
+    here.mkdir()
+    there.mkdir()
+    await run_match(_config(here), "ws", players=our_agents(deterministic=True))
+    async with ThinkerPool(2, deterministic=True) as pool:
+        schedulers = {os.sched_getscheduler(pid) for pid in pool.pids}
+        result = await run_match(_config(there), "ws", players=lambda t, s: pool.player())
+    assert schedulers == {os.SCHED_IDLE}
+    assert all(s.violations == [] for s in result.summaries)
+    assert result.referee is not None and result.referee.errors == []
+    assert len(_records(here)) == 2
+    assert _records(here) == _records(there)
+
+
+async def _play_while(tmp: Path, pool: ThinkerPool, decision_ms: int,
+                      trouble: Any) -> tuple[list[GameSummary], Referee, list[str]]:
+    """One table of four pool seats; ``trouble(pool, players)`` runs once 6 acts have been
+    sent; the reasons of the seats' safe answers."""
+    referee = Referee(_config(tmp, tables=1, decision_ms=decision_ms))
+    async with serving(referee, "ws") as url:
+        reports = [SessionReport() for _ in range(4)]
+        players = [pool.player() for _ in range(4)]
+        seats = [asyncio.create_task(play_seat(WsClient(url), players[s], table="t1",
+                                               seat=s, report=reports[s])) for s in range(4)]
+        game = asyncio.create_task(referee.run())
+        while sum(r.acts for r in reports) < 6:
+            await asyncio.sleep(0.005)
+        await trouble(pool, players)
+        summaries = await asyncio.wait_for(game, 120)
+        await asyncio.gather(*seats)
+    return summaries, referee, [why for p in players for why in p.fallbacks]
+
+
+async def test_a_thinker_that_dies_leaves_its_seats_answering_safely(tmp_path: Path) -> None:
+    async def kill(pool: ThinkerPool, players: list[RemotePlayer]) -> None:
+        os.kill(pool.pids[0], signal.SIGKILL)
+
+    async with ThinkerPool(1) as pool:
+        summaries, referee, fallbacks = await _play_while(tmp_path, pool, 5000, kill)
+    assert summaries[0].result is not None and summaries[0].violations == []
+    assert referee.errors == []
+    assert fallbacks and all("exited" in why for why in fallbacks), fallbacks
+
+
+async def test_a_stopped_thinker_is_answered_for_and_its_late_acts_are_dropped(
+        tmp_path: Path) -> None:
+    async def stop_then_continue(pool: ThinkerPool, players: list[RemotePlayer]) -> None:
+        os.kill(pool.pids[0], signal.SIGSTOP)
+        try:
+            while sum(len(p.fallbacks) for p in players) < 3:  # answered without the thinker
+                await asyncio.sleep(0.01)
+        finally:
+            os.kill(pool.pids[0], signal.SIGCONT)
+
+    async with ThinkerPool(1) as pool:
+        summaries, referee, fallbacks = await _play_while(tmp_path, pool, 400,
+                                                          stop_then_continue)
+    # every ask got a legal act in time: the late acts of the stopped thinker were not
+    # sent for later asks
+    assert summaries[0].result is not None and summaries[0].violations == []
+    assert referee.errors == []
+    assert len(fallbacks) >= 3 and all("no answer within 360 ms" in why for why in fallbacks)
+
+
+def test_a_message_goes_down_the_pipe_on_one_line() -> None:
+    pretty = '{\n\t"v": 1,\n\t"type": "draw",\r\n "seq": 3}'
+    line = _line_safe(pretty)
+    assert "\n" not in line and "\t" not in line and "\r" not in line
+    assert json.loads(line) == json.loads(pretty)
+    compact = '{"v":1,"type":"draw","note":"a b"}'
+    assert _line_safe(compact) is compact
+
+
+def test_a_thinker_pool_needs_a_process() -> None:
+    with pytest.raises(ValueError, match="at least one"):
+        ThinkerPool(0)
+
+
+@pytest.mark.parametrize("thinkers", [0, 1])
+def test_a_bench_row_reports_every_figure(thinkers: int) -> None:
+    """`mjbot bench olympiad`'s row: two tables, our agents thinking in the seats' process or
+    in a thinker process; the round trip splits into its two legs."""
+    row = _row("ws", 2, 1, 0, "mjbot", 1, thinkers)
+    assert (row["games"], row["violations"], row["thinkers"]) == (2, 0, thinkers)
+    assert row["asks"] > 40
+    for key in ("round_trip_p50_ms", "round_trip_p99_ms", "down_p99_ms", "up_p99_ms",
+                "ask_to_act_p50_ms", "ask_to_act_p99_ms", "games_per_s"):
+        assert row[key] == row[key] and row[key] >= 0, key  # measured, not NaN
+    assert row["round_trip_p50_ms"] <= row["ask_to_act_p50_ms"]
