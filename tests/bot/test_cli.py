@@ -59,3 +59,16 @@ def test_bench_selfplay_quick_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert out["refereed_games"] == 2
     assert any(name.startswith("referee botzone games/s") for name in rows)
     assert all(v > 0 for v in rows.values())
+
+
+@pytest.mark.parametrize("thinkers", ["0", "1"])
+def test_match_olympiad_json(capsys: pytest.CaptureFixture[str], thinkers: str) -> None:
+    out = run_json(capsys, "match", "olympiad", "--tables", "2", "--decision-ms", "3000",
+                   "--thinkers", thinkers, "--json")
+    assert len(out["games"]) == 2 and sum(out["totals_by_seat"]) == 0
+    assert all(g["violations"] == [] for g in out["games"])
+
+
+def test_match_olympiad_refuses_negative_thinkers(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["match", "olympiad", "--thinkers", "-1"]) == 2
+    assert "--thinkers" in capsys.readouterr().err
