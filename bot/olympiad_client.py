@@ -256,8 +256,9 @@ class SessionReport:
     scores: list[list[int]] = field(default_factory=list)
     last_seq: int = 0
     held: dict[str, tuple[float, float]] = field(default_factory=dict)
-    """Per ask id: (the ask's text arrived, its act sent) on ``time.perf_counter`` (this
-    seat's own time is the difference)."""
+    """Per ask id: (the ask's text arrived, its act handed to the transport) on
+    ``time.perf_counter`` (this seat's own time is the difference; MQTT's QoS 1 send returns
+    only after the broker's PUBACK, which is the transport's time, not the seat's)."""
 
 
 async def play_seat(transport: ClientTransport, player: SeatPlayer, *, table: str, seat: int,
@@ -319,8 +320,9 @@ async def play_seat(transport: ClientTransport, player: SeatPlayer, *, table: st
                     body = act.model_copy(update={"id": msg.id}).to_json()
                     answered[msg.id] = body
                     report.acts += 1
+                    handed = time.perf_counter()
                     await transport.send(body)
-                    report.held[msg.id] = (arrived, time.perf_counter())
+                    report.held[msg.id] = (arrived, handed)
                 if isinstance(msg, End):
                     report.games += 1
                     report.scores.append(list(msg.scores))

@@ -103,8 +103,12 @@ class OpenAsk:
     legal: tuple[Action, ...]
     fields: dict[str, Any]
     sent_at: float
+    """When the transport took the ask: its deadline runs from here."""
     future: asyncio.Future[Action | Violation]
     answered_at: float | None = None
+    handed_at: float = 0.0
+    """When the ask was handed to the transport (MQTT's QoS 1 publish returns only after
+    the broker's PUBACK): the round trip is measured from here."""
 
 
 @dataclass
@@ -204,7 +208,7 @@ class TableSession:
         self.all_joined = asyncio.Event()
         self.summaries: list[GameSummary] = []
         self.answered: dict[str, tuple[float, float]] = {}
-        """Per ask id: (ask sent, act received) on the referee's clock."""
+        """Per ask id: (ask handed to the transport, act received) on the referee's clock."""
         self.records: list[Path] = []
         self.finished = False
 
@@ -283,7 +287,8 @@ class TableSession:
                          deadline_ms=self.config.decision_ms).model_dump(
                 exclude={"table", "seq"}, exclude_none=True)
             channel = self.seats[seat]
-            ask = OpenAsk(ask_id, 0, legal, fields, self.clock(), loop.create_future())
+            now = self.clock()
+            ask = OpenAsk(ask_id, 0, legal, fields, now, loop.create_future(), handed_at=now)
             channel.open_ask = ask
             ask.seq = await channel.emit(fields, ask_id=ask_id)
             ask.sent_at = self.clock()
@@ -306,7 +311,7 @@ class TableSession:
                               "answer": _describe(answer),
                               "options": ask.fields["options"]})
             if ask.answered_at is not None:
-                self.answered[ask.id] = (ask.sent_at, ask.answered_at)
+                self.answered[ask.id] = (ask.handed_at, ask.answered_at)
         return answers
 
     async def _broadcast(self, table: TaiwanTable, state: _Broadcast) -> None:

@@ -12,11 +12,14 @@ shows both side by side.
 
 Measured:
 - games/s: games finished / wall time from the first deal to the last end;
-- message round trip: from the referee sending an ``ask`` to it receiving
-  the ``act``, less the seat's own time from the ask's text arriving at its
-  session loop to the act being sent (reported per ask id by the seats'
-  process) — what the protocol, the transports and both event loops add;
-- ask to act: the same without subtracting the thinking.
+- message round trip: from the referee handing an ``ask`` to its transport
+  to it taking the ``act``, less the seat's own time from the ask's text
+  arriving at its session loop to handing the act to its transport (reported
+  per ask id by the seats' processes) — what the protocol, the transports
+  and both event loops add.  Every stamp is on CLOCK_MONOTONIC, one clock for
+  all processes of the machine, so the round trip splits into its down leg
+  (referee -> seat's loop) and up leg (seat -> referee's loop);
+- ask to act: the same without subtracting the seat's time.
 """
 
 from __future__ import annotations
@@ -264,9 +267,11 @@ def main(args: argparse.Namespace) -> int:
     print("thinking: 'in seats' = one decision thread inside each seats' process; 'N idle' = "
           "N thinker processes under SCHED_IDLE (bot.thinker), the seats' processes run only "
           "the session loops")
-    print("rtt = ask sent -> act received, less the seat's own time from receiving the ask "
-          "to sending its act; down: ask sent -> its text at the seat's session loop; "
-          "up: act sent -> act taken by the referee (one CLOCK_MONOTONIC for all processes)")
+    print("rtt = ask handed to the transport -> act taken by the referee, less the seat's own "
+          "time from the ask's text at its session loop to handing the act to its transport; "
+          "down: ask handed -> its text at the seat's session loop; up: act handed -> act "
+          "taken by the referee (one CLOCK_MONOTONIC for all processes; an MQTT QoS 1 publish "
+          "counts from the publish, not from the broker's PUBACK)")
     print(f"pace 0: every seat answers as soon as it has decided (both processes saturated: "
           f"the rtt is mostly queueing); pace {PACE_MS}: no seat answers sooner than "
           f"{PACE_MS} ms after an ask, as bots that think do")
