@@ -36,12 +36,13 @@ import json
 import os
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, BinaryIO
 
 from bot.logging import configure_logging, get_logger
-from bot.olympiad_client import AgentPlayer, safest_act
+from bot.olympiad_client import AgentPlayer, SeatPlayer, safest_act
 from protocols.olympiad import Act, Ask, Draw, MessageError, Welcome, parse_referee_message
 
 log = get_logger("mjbot.thinker")
@@ -137,18 +138,25 @@ class ThinkerPool:
         self._players: list[RemotePlayer] = []
 
     async def __aenter__(self) -> ThinkerPool:
+        try:
+            await self._start()
+        except BaseException:
+            await self.__aexit__()
+            raise
+        return self
+
+    async def _start(self) -> None:
         for _ in range(self.processes):
             proc = await asyncio.create_subprocess_exec(
                 sys.executable, "-m", "bot.thinker", *self.args,
                 stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
             thinker = _Thinker(proc)
+            self._thinkers.append(thinker)
             assert proc.stdout is not None
             ready = await proc.stdout.readline()  # after the thinker's warm-up
             if ready != b"ready\n":
                 raise ThinkerGone(f"thinker process did not start: {ready!r}")
             thinker.reader = asyncio.create_task(self._read(thinker))
-            self._thinkers.append(thinker)
-        return self
 
     async def __aexit__(self, *exc: object) -> None:
         for thinker in self._thinkers:
@@ -226,8 +234,40 @@ class ThinkerPool:
 
 
 # ---------------------------------------------------------------- the thinker process
-async def serve(max_think_ms: int | None, deterministic: bool) -> None:
-    """Read seat messages on stdin, answer asks on stdout, until stdin closes."""
+async def serve(reader: asyncio.StreamReader, out: BinaryIO,
+                make_player: Callable[[], SeatPlayer], adjust_deadlines: bool = True) -> None:
+    """Say ``ready``, then read seat messages from ``reader`` and write the acts of asks to
+    ``out``, until ``reader`` ends; ``make_player`` gives each new seat its player."""
+    out.write(b"ready\n")
+    out.flush()
+    players: dict[int, SeatPlayer] = {}
+    while line := await reader.readline():
+        try:
+            number_text, arrived_text, text = line.decode().rstrip("\n").split("\t", 2)
+            number, arrived = int(number_text), float(arrived_text)
+            msg = parse_referee_message(text)
+        except (ValueError, MessageError) as exc:  # the seat's loop parsed it: not expected
+            log.warning("unreadable", line=line[:200].decode(errors="replace"), error=str(exc))
+            continue
+        player = players.get(number)
+        if player is None:
+            player = players[number] = make_player()
+        if isinstance(msg, Ask) and adjust_deadlines:
+            waited_ms = int((time.monotonic() - arrived) * 1000.0)
+            msg = msg.model_copy(update={"deadline_ms": max(1, msg.deadline_ms - waited_ms)})
+        try:
+            act = await player.on_message(msg, text)
+        except Exception as exc:  # a bug in one seat must not silence every other seat
+            log.error("thinker_error", seat=number, error=f"{type(exc).__name__}: {exc}")
+            act = safest_act(msg) if isinstance(msg, Ask) else None
+        if act is not None:
+            out.write(f"{number}\t{act.to_json()}\n".encode())
+            out.flush()
+    for player in players.values():
+        await player.close()
+
+
+async def _serve_stdio(max_think_ms: int | None, deterministic: bool) -> None:
     loop = asyncio.get_running_loop()
     loop.set_default_executor(ThreadPoolExecutor(max_workers=1))
     from strategy.warmup import warm_up
@@ -235,31 +275,9 @@ async def serve(max_think_ms: int | None, deterministic: bool) -> None:
     warm_up()  # every kernel loaded from numba's cache before the first ask
     reader = asyncio.StreamReader(limit=2**20)
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
-    out = sys.stdout.buffer
-    out.write(b"ready\n")
-    out.flush()
-    players: dict[int, AgentPlayer] = {}
-    while line := await reader.readline():
-        number_text, arrived_text, text = line.decode().rstrip("\n").split("\t", 2)
-        number = int(number_text)
-        player = players.get(number)
-        if player is None:
-            player = players[number] = AgentPlayer(max_think_ms=max_think_ms,
-                                                   deterministic=deterministic)
-        try:
-            msg = parse_referee_message(text)
-        except MessageError as exc:  # the seat's loop parsed it: not expected here
-            log.warning("unreadable", seat=number, error=str(exc))
-            continue
-        if isinstance(msg, Ask) and not deterministic:
-            waited_ms = int((time.monotonic() - float(arrived_text)) * 1000.0)
-            msg = msg.model_copy(update={"deadline_ms": max(1, msg.deadline_ms - waited_ms)})
-        act = await player.on_message(msg, text)
-        if act is not None:
-            out.write(f"{number}\t{act.to_json()}\n".encode())
-            out.flush()
-    for player in players.values():
-        await player.close()
+    await serve(reader, sys.stdout.buffer,
+                lambda: AgentPlayer(max_think_ms=max_think_ms, deterministic=deterministic),
+                adjust_deadlines=not deterministic)
 
 
 def main(argv: list[str]) -> int:
@@ -268,7 +286,7 @@ def main(argv: list[str]) -> int:
                       if a.startswith("--max-think-ms=")), 0)
     if "--idle" in argv:
         lower_priority()
-    asyncio.run(serve(max_think or None, "--deterministic" in argv))
+    asyncio.run(_serve_stdio(max_think or None, "--deterministic" in argv))
     return 0
 
 

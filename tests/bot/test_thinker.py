@@ -10,9 +10,11 @@ its seats answering safely, in time, with no violation.
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import os
 import signal
+import time
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +24,8 @@ from bot.bench.olympiad import _row
 from bot.olympiad_client import SessionReport, play_seat
 from bot.olympiad_match import our_agents, run_match, serving
 from bot.olympiad_referee import GameSummary, Referee, RefereeConfig
-from bot.thinker import RemotePlayer, ThinkerPool, _line_safe
+from bot.thinker import RemotePlayer, ThinkerPool, _line_safe, serve
+from protocols.olympiad import Act, Ask
 from protocols.olympiad_transport import WsClient
 
 SEED = 11
@@ -130,3 +133,52 @@ def test_a_bench_row_reports_every_figure(thinkers: int) -> None:
                 "ask_to_act_p50_ms", "ask_to_act_p99_ms", "games_per_s"):
         assert row[key] == row[key] and row[key] >= 0, key  # measured, not NaN
     assert row["round_trip_p50_ms"] <= row["ask_to_act_p50_ms"]
+
+
+class _Recorder:
+    """A seat player that remembers what it was given and fails on one ask."""
+
+    def __init__(self) -> None:
+        self.seen: list[Any] = []
+
+    async def on_message(self, msg: Any, text: str) -> Act | None:
+        self.seen.append(msg)
+        if isinstance(msg, Ask) and msg.id == "boom":
+            raise KeyError("a bug in the strategy")
+        return Act(id=msg.id, kind="pass") if isinstance(msg, Ask) else None
+
+    async def close(self) -> None:
+        return None
+
+
+def _ask(ask_id: str, seq: int, deadline_ms: int = 1000) -> str:
+    return json.dumps({"v": 1, "type": "ask", "table": "t1", "seq": seq, "id": ask_id,
+                       "deadline_ms": deadline_ms,
+                       "options": [{"kind": "pass"}, {"kind": "pong", "tiles": ["1m"]}]})
+
+
+async def test_a_thinker_answers_each_ask_even_when_a_seat_fails() -> None:
+    players: list[_Recorder] = []
+
+    def make() -> _Recorder:
+        players.append(_Recorder())
+        return players[-1]
+
+    draw = '{"v":1,"type":"draw","table":"t1","seq":1,"seat":2,"wall":50}'
+    long_ago = time.monotonic() - 0.4  # the line waited 400 ms before the thinker read it
+    reader = asyncio.StreamReader()
+    for line in (f"0\t{time.monotonic()!r}\t{draw}", f"0\t{long_ago!r}\t{_ask('a1', 2)}",
+                 "not a line of the pipe", f"1\t{time.monotonic()!r}\t{_ask('boom', 1)}",
+                 f"1\t{time.monotonic()!r}\t{_ask('a2', 2)}"):
+        reader.feed_data(line.encode() + b"\n")
+    reader.feed_eof()
+    out = io.BytesIO()
+    await serve(reader, out, make)
+    lines = out.getvalue().decode().splitlines()
+    assert lines[0] == "ready"
+    replies = [(n, json.loads(act)) for n, act in (line.split("\t") for line in lines[1:])]
+    # every ask answered, in order; the failing one with the safest option (pass)
+    assert [(n, a["id"], a["kind"]) for n, a in replies] == [
+        ("0", "a1", "pass"), ("1", "boom", "pass"), ("1", "a2", "pass")]
+    assert len(players) == 2 and [m.type for m in players[0].seen] == ["draw", "ask"]
+    assert 500 <= players[0].seen[1].deadline_ms <= 600  # 1000 ms less the 400 ms it waited
