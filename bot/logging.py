@@ -32,9 +32,22 @@ def configure_logging(level: str = "INFO", json_output: bool | None = None) -> N
         wrapper_class=structlog.make_filtering_bound_logger(
             logging.getLevelNamesMapping().get(level.upper(), logging.INFO)
         ),
-        logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
+        logger_factory=_StderrLogger,
         cache_logger_on_first_use=False,
     )
+
+
+class _StderrLogger:
+    """Writes each event line to ``sys.stderr`` as it is when the event is logged, not as it
+    was when logging was configured (a test's captured stream may be closed since)."""
+
+    def __init__(self, *args: Any) -> None:
+        return None
+
+    def msg(self, message: str) -> None:
+        print(message, file=sys.stderr, flush=True)
+
+    log = debug = info = warn = warning = error = critical = exception = fatal = msg
 
 
 def get_logger(name: str) -> Any:
