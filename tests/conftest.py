@@ -4,6 +4,21 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
+
+from bot.olympiad_referee import RefereeConfig
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("MJBOT_SHARED", ROOT.parent / "shared"))
+
+
+OLYMPIAD_SEED = 11
+
+
+def olympiad_config(tmp: Path, **kw: Any) -> RefereeConfig:
+    """One table, one game of seed 11, a 20 s deadline (deterministic agents never need
+    it), records in ``tmp``; ``kw`` overrides any of them."""
+    base: dict[str, Any] = {"tables": 1, "games": 1, "seed": OLYMPIAD_SEED,
+                            "decision_ms": 20_000, "records": tmp}
+    base.update(kw)
+    return RefereeConfig(**base)

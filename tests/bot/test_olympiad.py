@@ -18,24 +18,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import olympiad_config as _config
 
 from bot.olympiad_client import AgentPlayer, SessionReport, play_seat, safest_act
 from bot.olympiad_match import local_mosquitto, our_agents, run_match, serving, transport_for
-from bot.olympiad_referee import Referee, RefereeConfig
+from bot.olympiad_referee import Referee
 from bot.records import read_record
 from game.events import Penalized
 from protocols.olympiad import Act, Ask, End, Join, parse_referee_message
 from protocols.olympiad_transport import WsClient, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
-SEED = 11
-
-
-def _config(tmp: Path, **kw: Any) -> RefereeConfig:
-    base: dict[str, Any] = {"tables": 1, "games": 1, "seed": SEED, "decision_ms": 20_000,
-                            "records": tmp}
-    base.update(kw)
-    return RefereeConfig(**base)
 
 
 def _record_lines(path: Path) -> list[str]:

@@ -19,23 +19,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import olympiad_config as _config
 
 from bot.bench.olympiad import _row
 from bot.olympiad_client import SessionReport, play_seat
 from bot.olympiad_match import our_agents, run_match, serving
-from bot.olympiad_referee import GameSummary, Referee, RefereeConfig
+from bot.olympiad_referee import GameSummary, Referee
 from bot.thinker import RemotePlayer, ThinkerPool, _line_safe, serve
 from protocols.olympiad import Act, Ask
 from protocols.olympiad_transport import WsClient
-
-SEED = 11
-
-
-def _config(tmp: Path, **kw: Any) -> RefereeConfig:
-    base: dict[str, Any] = {"tables": 2, "games": 1, "seed": SEED, "decision_ms": 20_000,
-                            "records": tmp}
-    base.update(kw)
-    return RefereeConfig(**base)
 
 
 def _records(tmp: Path) -> dict[str, list[str]]:
@@ -47,10 +39,10 @@ async def test_thinker_processes_play_the_games_our_in_process_agents_play(
     here, there = tmp_path / "in-process", tmp_path / "thinkers"
     here.mkdir()
     there.mkdir()
-    await run_match(_config(here), "ws", players=our_agents(deterministic=True))
+    await run_match(_config(here, tables=2), "ws", players=our_agents(deterministic=True))
     async with ThinkerPool(2, deterministic=True) as pool:
         schedulers = {os.sched_getscheduler(pid) for pid in pool.pids}
-        result = await run_match(_config(there), "ws", players=lambda t, s: pool.player())
+        result = await run_match(_config(there, tables=2), "ws", players=lambda t, s: pool.player())
     assert schedulers == {os.SCHED_IDLE}
     assert all(s.violations == [] for s in result.summaries)
     assert result.referee is not None and result.referee.errors == []
@@ -62,7 +54,7 @@ async def _play_while(tmp: Path, pool: ThinkerPool, decision_ms: int,
                       trouble: Any) -> tuple[list[GameSummary], Referee, list[str]]:
     """One table of four pool seats; ``trouble(pool, players)`` runs once 6 acts have been
     sent; the reasons of the seats' safe answers."""
-    referee = Referee(_config(tmp, tables=1, decision_ms=decision_ms))
+    referee = Referee(_config(tmp, decision_ms=decision_ms))
     async with serving(referee, "ws") as url:
         reports = [SessionReport() for _ in range(4)]
         players = [pool.player() for _ in range(4)]
