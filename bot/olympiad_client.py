@@ -257,8 +257,8 @@ class SessionReport:
     last_seq: int = 0
     held: dict[str, tuple[float, float]] = field(default_factory=dict)
     """Per ask id: (the ask's text arrived, its act handed to the transport) on
-    ``time.perf_counter`` (this seat's own time is the difference; MQTT's QoS 1 send returns
-    only after the broker's PUBACK, which is the transport's time, not the seat's)."""
+    ``time.monotonic``, the referee's clock.  This seat's own time is the difference; MQTT's
+    QoS 1 send returns only after the broker's PUBACK, which is the transport's time."""
 
 
 async def play_seat(transport: ClientTransport, player: SeatPlayer, *, table: str, seat: int,
@@ -284,14 +284,14 @@ async def play_seat(transport: ClientTransport, player: SeatPlayer, *, table: st
             while True:
                 if welcomed:
                     text = await transport.recv()
-                    arrived = time.perf_counter()
+                    arrived = time.monotonic()
                 else:
                     try:
                         text = await asyncio.wait_for(transport.recv(), join_timeout)
                     except TimeoutError:
                         await transport.send(join)
                         continue
-                    arrived = time.perf_counter()
+                    arrived = time.monotonic()
                 try:
                     msg = parse_referee_message(text)
                 except MessageError as exc:
@@ -320,7 +320,7 @@ async def play_seat(transport: ClientTransport, player: SeatPlayer, *, table: st
                     body = act.model_copy(update={"id": msg.id}).to_json()
                     answered[msg.id] = body
                     report.acts += 1
-                    handed = time.perf_counter()
+                    handed = time.monotonic()
                     await transport.send(body)
                     report.held[msg.id] = (arrived, handed)
                 if isinstance(msg, End):
