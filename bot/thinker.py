@@ -50,17 +50,16 @@ log = get_logger("mjbot.thinker")
 __all__ = ["RemotePlayer", "ThinkerPool", "lower_priority"]
 
 
-def lower_priority() -> str:
-    """Give this process the CPU only when nothing else wants it; says which way was used."""
+def lower_priority() -> None:
+    """Give this process the CPU only when nothing else wants it (SCHED_IDLE, else nice 19)."""
     sched_idle = getattr(os, "SCHED_IDLE", None)
     if sched_idle is not None:
         try:
             os.sched_setscheduler(0, sched_idle, os.sched_param(0))
-            return "SCHED_IDLE"
+            return
         except OSError:
             pass
     os.nice(19)
-    return "nice 19"
 
 
 def _line_safe(text: str) -> str:
@@ -135,7 +134,7 @@ class ThinkerPool:
                      *(["--deterministic"] if deterministic else []),
                      *(["--idle"] if idle else [])]
         self._thinkers: list[_Thinker] = []
-        self._players: list[RemotePlayer] = []
+        self._seats = 0
 
     async def __aenter__(self) -> ThinkerPool:
         try:
@@ -175,9 +174,8 @@ class ThinkerPool:
 
     def player(self) -> RemotePlayer:
         """A new seat; seats go to the thinker processes in turn."""
-        player = RemotePlayer(self, len(self._players))
-        self._players.append(player)
-        return player
+        self._seats += 1
+        return RemotePlayer(self, self._seats - 1)
 
     def _thinker(self, number: int) -> _Thinker:
         return self._thinkers[number % len(self._thinkers)]
