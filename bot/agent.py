@@ -37,7 +37,7 @@ from game.events import (
     Pass,
 )
 from game.rules import Ruleset
-from game.table import mcr_fans
+from game.scoring.mcr import WinContext, fan_total, mcr_fans
 from game.tiles import NUM_KINDS, tile_name
 from strategy.candidates import best_shape_deficiency
 from strategy.deficiency.changes import SuitCache
@@ -127,17 +127,12 @@ class Agent:
         if self_drawn:
             hand.remove(tile)
         wall_last = v.wall_left[v.next_seat(v.seat if self_drawn else (v.provider or 0))] <= 0
-        fans = mcr_fans(
-            hand, v.melds, v.seat, tile,
-            self_drawn=self_drawn,
+        context = WinContext(
+            v.seat, v.prevalent_wind, self_drawn=self_drawn,
             fourth_tile=int(v.kb.known[tile]) + int(self_drawn) == 4,
             about_kong=(v.after_kong and self_drawn) or robbing,
-            wall_last=wall_last, prevalent_wind=v.prevalent_wind,
-            flower_count=v.kb.flowers[v.seat],
-        )
-        if fans is None:
-            return None
-        return sum(f.total for f in fans)
+            wall_last=wall_last, flower_count=v.kb.flowers[v.seat])
+        return fan_total(mcr_fans(hand, v.melds, tile, context))
 
     def can_win(
         self, tile: int, self_drawn: bool, robbing: bool = False
@@ -162,6 +157,7 @@ class Agent:
             self._fan_totals = {}
         totals = self._fan_totals
         need = self.rules.min_fan + v.kb.flowers[v.seat]
+        on_a_discard = WinContext(seat, wind)
 
         def check(counts: np.ndarray) -> bool:
             key = counts.tobytes()
@@ -169,10 +165,8 @@ class Agent:
             if total is None:
                 tiles = np.repeat(_KINDS, counts).tolist()
                 win = tiles.pop()
-                fans = mcr_fans(tiles, melds, seat, win, self_drawn=False,
-                                fourth_tile=False, about_kong=False, wall_last=False,
-                                prevalent_wind=wind)
-                total = -1 if fans is None else sum(f.total for f in fans)
+                fans = fan_total(mcr_fans(tiles, melds, win, on_a_discard))
+                total = -1 if fans is None else fans
                 totals[key] = total
             return total >= need
 

@@ -27,9 +27,8 @@ from protocols.botzone_codec import (
     format_response,
     parse_response,
 )
+from protocols.botzone_envelope import KEEP_RUNNING
 from strategy.knowledge import KnowledgeError
-
-KEEP_RUNNING = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"
 
 
 @dataclass

@@ -48,6 +48,7 @@ from protocols.olympiad import (
     parse_referee_message,
 )
 from protocols.olympiad_codec import EventDecoder, act_allowed, act_for
+from protocols.olympiad_log import ResumeCursor
 from protocols.olympiad_transport import ClientTransport, ConnectionLost
 
 log = get_logger("mjbot.olympiad")
@@ -254,7 +255,9 @@ class SessionReport:
     acts: int = 0
     errors: list[str] = field(default_factory=list)
     scores: list[list[int]] = field(default_factory=list)
-    last_seq: int = 0
+    cursor: ResumeCursor = field(default_factory=ResumeCursor)
+    """The last seq seen and the act sent for each ask (the resume rules of
+    :mod:`protocols.olympiad_log`)."""
     held: dict[str, tuple[float, float]] = field(default_factory=dict)
     """Per ask id: (the ask's text arrived, its act handed to the transport) on
     ``time.monotonic``, the referee's clock.  This seat's own time is the difference; MQTT's
@@ -266,7 +269,7 @@ async def play_seat(transport: ClientTransport, player: SeatPlayer, *, table: st
                     report: SessionReport | None = None) -> SessionReport:
     """Play one seat until the table's last game ends (``end`` with ``more`` false)."""
     report = report or SessionReport()
-    answered: dict[str, str] = {}
+    cursor = report.cursor
     backoff = 0.05
     first = True
     while True:
@@ -278,7 +281,7 @@ async def play_seat(transport: ClientTransport, player: SeatPlayer, *, table: st
         try:
             await transport.connect()
             join = Join(name=name, table=table, seat=seat,
-                        resume_from=report.last_seq or None).to_json()
+                        resume_from=cursor.resume_from).to_json()
             await transport.send(join)
             welcomed = False
             while True:
@@ -309,16 +312,17 @@ async def play_seat(transport: ClientTransport, player: SeatPlayer, *, table: st
                         return report
                     continue
                 if isinstance(msg, Ask):
-                    if msg.id in answered:
-                        await transport.send(answered[msg.id])
+                    repeat = cursor.repeat_for(msg.id)
+                    if repeat is not None:
+                        await transport.send(repeat)
                         continue
-                elif msg.seq <= report.last_seq:
+                    cursor.ask_seen(msg.seq)
+                elif not cursor.is_new(msg.seq):
                     continue  # seen before this reconnect, or a QoS 1 duplicate
-                report.last_seq = max(report.last_seq, msg.seq)
                 act = await player.on_message(msg, text)
                 if isinstance(msg, Ask) and act is not None:
                     body = act.model_copy(update={"id": msg.id}).to_json()
-                    answered[msg.id] = body
+                    cursor.sent(msg.id, body)
                     report.acts += 1
                     handed = time.monotonic()
                     await transport.send(body)

@@ -260,31 +260,6 @@ def as_seen_by(event: Event, viewer: int) -> Event:
     return event
 
 
-def joined_claims(events: Iterable[Event]) -> list[Event]:
-    """Each chow/pung ``Melded`` and the discard after it as one ``Punged``/``Chowed``.
-
-    That is how a seat view takes a claim on either platform; a ``Melded``
-    without its discard (a game cut short) is kept as it is.
-    """
-    out: list[Event] = []
-    held: Melded | None = None
-    for event in events:
-        if held is not None:
-            if isinstance(event, Discarded) and event.seat == held.seat:
-                out.append(held.with_discard(event.tile))
-                held = None
-                continue
-            out.append(held)
-            held = None
-        if isinstance(event, Melded):
-            held = event
-        else:
-            out.append(event)
-    if held is not None:
-        out.append(held)
-    return out
-
-
 def history_seen_by(history: Iterable[Event], seat: int,
                     prevalent_wind: int) -> tuple[Event, ...]:
     """A table's whole history as ``seat`` was shown it: its seat and wind first, its own

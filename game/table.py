@@ -67,7 +67,6 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 import numpy as np
-from MahjongGB import MahjongFanCalculator
 
 from game.events import (
     Action,
@@ -101,9 +100,10 @@ from game.events import (
     as_seen_by,
     history_seen_by,
 )
-from game.melds import Chow, ConcealedKong, Kong, Meld, Pung, pack_entries
+from game.melds import Chow, ConcealedKong, Kong, Meld, Pung
 from game.rules import MCR_BOTZONE, Ruleset
-from game.tiles import NUM_INDICES, NUM_KINDS, NUM_SUITED, Notation, tile_name
+from game.scoring.mcr import WinContext, mcr_fans
+from game.tiles import NUM_KINDS, NUM_SUITED, Notation, tile_name
 
 SEATS = 4
 WALL_PER_SEAT = 34
@@ -117,7 +117,6 @@ WIN_BASE = 8
 PENALTY, PENALTY_BONUS = -30, 10
 
 
-_BOTZONE_NAMES = tuple(tile_name(t, Notation.BOTZONE) for t in range(NUM_INDICES))
 
 
 class WallError(ValueError):
@@ -161,46 +160,6 @@ def random_walltiles(rng: np.random.Generator) -> tuple[int, ...]:
     """A shuffled duplicate wall (the judge shuffles when ``walltiles`` is empty)."""
     tiles = np.repeat(np.arange(NUM_KINDS), 4)
     return tuple(int(t) for t in rng.permutation(tiles))
-
-
-# ---------------------------------------------------------------- fan
-def mcr_fans(
-    hand: Sequence[int],
-    melds: Sequence[Meld],
-    owner: int,
-    win_tile: int,
-    *,
-    self_drawn: bool,
-    fourth_tile: bool,
-    about_kong: bool,
-    wall_last: bool,
-    prevalent_wind: int,
-    flower_count: int = 0,
-) -> tuple[FanItem, ...] | None:
-    """The fans of a winning hand by PyMahjongGB, or ``None`` if it is not a win.
-
-    ``hand`` is the concealed tiles without ``win_tile``; the seat wind is ``owner``.
-    """
-    try:
-        raw = MahjongFanCalculator(
-            pack=pack_entries(melds, owner),
-            hand=tuple(_BOTZONE_NAMES[t] for t in hand),
-            winTile=_BOTZONE_NAMES[win_tile],
-            flowerCount=flower_count,
-            isSelfDrawn=self_drawn,
-            is4thTile=fourth_tile,
-            isAboutKong=about_kong,
-            isWallLast=wall_last,
-            seatWind=owner,
-            prevalentWind=prevalent_wind,
-            verbose=True,
-        )
-    except TypeError:
-        return None
-    return tuple(
-        FanItem(name=name, value=value, count=count, english_name=english)
-        for value, count, name, english in raw
-    )
 
 
 # ---------------------------------------------------------------- views
@@ -626,17 +585,12 @@ class BotzoneTable:
         """The fans if ``seat`` declared a win now; empty if that would be a false win."""
         assert self._tile is not None
         tile = self._tile
-        fans = mcr_fans(
-            self._seats[seat].concealed(),
-            self._seats[seat].melds,
-            seat,
-            tile,
-            self_drawn=self_drawn,
+        context = WinContext(
+            seat, self.prevalent_wind, self_drawn=self_drawn,
             fourth_tile=self._shown[tile] + int(self_drawn) == 4,
             about_kong=self._about_kong if self_drawn else robbing,
-            wall_last=self._wall_last,
-            prevalent_wind=self.prevalent_wind,
-        )
+            wall_last=self._wall_last)
+        fans = mcr_fans(self._seats[seat].concealed(), self._seats[seat].melds, tile, context)
         if fans is None or sum(f.total for f in fans) < self.ruleset.min_fan:
             return ()
         return fans

@@ -117,7 +117,7 @@ from game.events import (
 )
 from game.melds import Chow, ConcealedKong, Kong, Meld, Pung
 from game.rules import TAIWAN_16
-from game.tai import MELDS_IN_A_WIN, is_complete, tai_items, tai_total
+from game.scoring.tai import MELDS_IN_A_WIN, is_complete, tai_items, tai_total
 from game.tiles import NUM_FLOWERS, NUM_KINDS, NUM_SUITED, is_flower, tile_name
 
 SEATS = 4

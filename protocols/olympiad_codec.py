@@ -15,7 +15,7 @@ chow/pong ``meld`` until that seat's ``discard`` arrives and then yields one
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from game.events import (
@@ -191,19 +191,57 @@ def event_fields(event: Event, viewer: int, *, wall: int, from_seat: int | None 
     raise MessageError("internal", f"no Olympiad message for {type(event).__name__}")
 
 
+# ---------------------------------------------------------------- claims
+class ClaimFolder:
+    """Each chow/pung ``Melded`` and the discard after it as one ``Punged``/``Chowed``.
+
+    The Olympiad flow announces a claim and the claimer's discard separately; a seat
+    view (and the Botzone judge) take them as one event.  Fed events in order, it
+    holds a claim until its owner's discard; a claim followed by anything else (a game
+    cut short) is passed on as it is.
+    """
+
+    def __init__(self) -> None:
+        self.held: Melded | None = None
+
+    def feed(self, event: Event) -> list[Event]:
+        held, self.held = self.held, None
+        out: list[Event] = []
+        if held is not None:
+            if isinstance(event, Discarded) and event.seat == held.seat:
+                return [held.with_discard(event.tile)]
+            out.append(held)
+        if isinstance(event, Melded):
+            self.held = event
+        else:
+            out.append(event)
+        return out
+
+    def flush(self) -> list[Event]:
+        held, self.held = self.held, None
+        return [] if held is None else [held]
+
+
+def joined_claims(events: Iterable[Event]) -> list[Event]:
+    """A whole history with every claim folded with its discard (:class:`ClaimFolder`)."""
+    folder = ClaimFolder()
+    out = [e for event in events for e in folder.feed(event)]
+    return out + folder.flush()
+
+
 # ---------------------------------------------------------------- player side
 class EventDecoder:
     """One seat's referee messages -> ``game.events`` for the agent's seat view."""
 
     def __init__(self) -> None:
         self.seat = 0
-        self._held: Melded | None = None
+        self._claims = ClaimFolder()
         self._last_discard: int | None = None
         self._last_discarder = 0
 
     def decode(self, msg: Any) -> list[Event]:
         if isinstance(msg, Deal):
-            self._held, self._last_discard = None, None
+            self._claims, self._last_discard = ClaimFolder(), None
             flowers = [tile_index(f) for seat in msg.flowers for f in seat]
             counts = tuple(len(seat) for seat in msg.flowers)
             hand = tuple(tile_index(t, in_hand=True) for t in msg.hand)
@@ -217,15 +255,11 @@ class EventDecoder:
             return [FlowerReplaced(msg.seat, tile_index(msg.flower))]
         if isinstance(msg, DiscardMsg):
             tile = tile_index(msg.tile, in_hand=True)
-            held, self._held = self._held, None
             self._last_discard, self._last_discarder = tile, msg.seat
-            if held is not None and held.seat == msg.seat:
-                return [held.with_discard(tile)]
-            return [Discarded(msg.seat, tile)]
+            return self._claims.feed(Discarded(msg.seat, tile))
         if isinstance(msg, MeldMsg):
             if msg.kind in ("chow", "pong"):
-                self._held = self._claim(msg)
-                return []
+                return self._claims.feed(self._claim(msg))
             tile = tile_index(msg.tiles[0], in_hand=True) if msg.tiles else None
             if msg.kind == "kong":
                 if tile is None:
@@ -250,12 +284,13 @@ class EventDecoder:
 
     def held_from_hand(self) -> list[int]:
         """The tiles the held chow/pong took from its owner's hand (its tiles less the claimed)."""
-        return self._held.from_hand if self._held is not None else []
+        held = self._claims.held
+        return held.from_hand if held is not None else []
 
     @property
     def holding_meld(self) -> Melded | None:
         """The chow/pong waiting for its seat's discard."""
-        return self._held
+        return self._claims.held
 
 
 def act_for(action: Action, ask_id: str, tile_in_play: int | None) -> Act:

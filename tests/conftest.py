@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from bot.olympiad_referee import RefereeConfig
+from arena.olympiad_referee import RefereeConfig
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("MJBOT_SHARED", ROOT.parent / "shared"))

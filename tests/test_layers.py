@@ -1,5 +1,6 @@
-"""The import rules of DESIGN.md, enforced: game <- strategy <- bot, game <- protocols <- bot;
-game/ and strategy/ do no I/O, read no clock and draw no hidden randomness."""
+"""The import rules of DESIGN.md, enforced: game <- strategy <- bot <- arena, game <- protocols
+<- bot; bot (the player that is submitted) never imports arena; game/ and strategy/ do no I/O,
+read no clock and draw no hidden randomness."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ ALLOWED = {
     "strategy": {"game", "strategy"},
     "protocols": {"game", "protocols"},
     "bot": {"game", "strategy", "protocols", "bot"},
+    "arena": {"game", "strategy", "protocols", "bot", "arena"},
 }
 PROJECT = set(ALLOWED)
 PURE_FORBIDDEN = {
@@ -62,6 +64,6 @@ def test_pure_layers_do_no_io(package: str) -> None:
 def test_the_check_catches_a_violation(tmp_path: Path) -> None:
     """The checker itself must fail on a lower layer importing a higher one."""
     f = tmp_path / "x.py"
-    f.write_text("import time\nfrom bot.cli import main\n")
+    f.write_text("import time\nfrom arena.cli import main\n")
     names = [n for _, n in imports_of(f)]
-    assert "bot.cli" in names and "time" in names
+    assert "arena.cli" in names and "time" in names

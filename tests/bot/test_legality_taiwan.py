@@ -21,11 +21,11 @@ from game.events import (
     DeclareWin,
     Melded,
     history_seen_by,
-    joined_claims,
 )
 from game.rules import TAIWAN_16
 from game.taiwan import TaiwanTable
 from game.walls import shuffled_wall
+from protocols.olympiad_codec import joined_claims
 
 
 def _as_call(action: Action) -> Action:

@@ -21,10 +21,10 @@ from typing import Any
 import pytest
 from conftest import olympiad_config as _config
 
-from bot.bench.olympiad import _row
+from arena.bench.olympiad import _row
+from arena.olympiad_match import our_agents, run_match, serving
+from arena.olympiad_referee import GameSummary, Referee
 from bot.olympiad_client import SessionReport, play_seat
-from bot.olympiad_match import our_agents, run_match, serving
-from bot.olympiad_referee import GameSummary, Referee
 from bot.thinker import RemotePlayer, ThinkerPool, _line_safe, serve
 from protocols.olympiad import Act, Ask
 from protocols.olympiad_transport import WsClient

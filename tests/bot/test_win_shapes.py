@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from game.melds import Chow, Meld, Pung
-from game.table import mcr_fans
+from game.scoring.mcr import WinContext, mcr_fans
 from game.tiles import NUM_KINDS, TERMINALS_AND_HONOURS
 from strategy.candidates import best_shape_deficiency
 from strategy.deficiency.shapes import KNITTED
@@ -21,8 +21,7 @@ def has_shape(counts: np.ndarray, melds_needed: int) -> bool:
 def pymahjonggb_wins(counts: np.ndarray, melds: list[Meld]) -> bool:
     tiles = np.repeat(np.arange(NUM_KINDS), counts).tolist()
     win = tiles.pop()
-    return mcr_fans(tiles, melds, 0, win, self_drawn=False, fourth_tile=False,
-                    about_kong=False, wall_last=False, prevalent_wind=0) is not None
+    return mcr_fans(tiles, melds, win, WinContext(seat=0, prevalent_wind=0)) is not None
 
 
 def random_meld(rng: np.random.Generator, counts: np.ndarray) -> None:

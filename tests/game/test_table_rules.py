@@ -39,13 +39,13 @@ from game.events import (
     Won,
 )
 from game.melds import ConcealedKong, Kong, Pung
+from game.scoring.mcr import WinContext, mcr_fans
 from game.table import (
     BotzoneTable,
     Stage,
     TableError,
     WallError,
     check_walltiles,
-    mcr_fans,
     play_game,
     random_walltiles,
 )
@@ -209,17 +209,8 @@ def test_self_drawn_win_scores_three_times_eight_plus_fan() -> None:
     step(table, s0=DeclareWin())
     ending, scores = result_of(table)
     assert isinstance(ending, Won) and ending.self_drawn and ending.payer is None
-    expected = mcr_fans(
-        parse_tiles(DRAGON_STRAIGHT, Notation.BOTZONE),
-        [],
-        0,
-        t("T5"),
-        self_drawn=True,
-        fourth_tile=False,
-        about_kong=False,
-        wall_last=False,
-        prevalent_wind=0,
-    )
+    expected = mcr_fans(parse_tiles(DRAGON_STRAIGHT, Notation.BOTZONE), [], t("T5"),
+                        WinContext(seat=0, prevalent_wind=0, self_drawn=True))
     assert expected is not None and ending.fans == expected
     assert {"清龙", "不求人"} <= {f.name for f in ending.fans}
     fan = ending.fan_total
@@ -241,17 +232,8 @@ def test_win_on_a_discard_discarder_pays_eight_plus_fan_others_eight() -> None:
 
 def test_a_win_below_eight_fan_is_a_false_win() -> None:
     cheap = "W1 W2 W3 W4 W5 W6 B2 B3 B4 T6 T7 T8 B5"
-    fans = mcr_fans(
-        parse_tiles(cheap, Notation.BOTZONE),
-        [],
-        1,
-        t("B5"),
-        self_drawn=False,
-        fourth_tile=False,
-        about_kong=False,
-        wall_last=False,
-        prevalent_wind=0,
-    )
+    fans = mcr_fans(parse_tiles(cheap, Notation.BOTZONE), [], t("B5"),
+                    WinContext(seat=1, prevalent_wind=0))
     assert fans is not None and sum(f.total for f in fans) < 8
     seat0 = "B5 W1 W2 W3 B4 B6 B7 T7 T8 T9 F1 F2 F3"
     table = start(build_walls([seat0, cheap, FILLER, FILLER], ["F4", "", "", ""]))

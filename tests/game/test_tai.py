@@ -16,7 +16,14 @@ import pytest
 
 from game.events import FanItem
 from game.melds import Chow, ConcealedKong, Kong, Meld, Pung
-from game.tai import TAI_VALUES, decompositions, is_complete, own_flowers, tai_items, tai_total
+from game.scoring.tai import (
+    TAI_VALUES,
+    decompositions,
+    is_complete,
+    own_flowers,
+    tai_items,
+    tai_total,
+)
 from game.tiles import Notation, TileError, counts_of, parse_tile, parse_tiles
 from strategy.deficiency import deficiency
 

@@ -42,7 +42,7 @@ from game.events import (
 )
 from game.melds import Chow, ConcealedKong, Kong, Pung
 from game.rules import TAIWAN_16
-from game.tai import tai_total
+from game.scoring.tai import tai_total
 from game.taiwan import (
     IllegalAction,
     Stage,

@@ -37,10 +37,10 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from arena.olympiad_match import local_mosquitto, mosquitto_binary, serving, transport_for
+from arena.olympiad_referee import Referee, RefereeConfig
 from bot.logging import configure_logging
 from bot.olympiad_client import AgentPlayer, SeatPlayer, SessionReport, play_seat, safest_act
-from bot.olympiad_match import local_mosquitto, mosquitto_binary, serving, transport_for
-from bot.olympiad_referee import Referee, RefereeConfig
 from bot.thinker import ThinkerPool
 from protocols.olympiad import Act, Ask
 from protocols.olympiad_transport import free_port
@@ -88,7 +88,7 @@ async def _served(transport: str, tables: int, seed: int, pace_ms: int, players:
     async with serving(referee, wire, broker=broker) as url:
         share = -(-tables // seat_procs)
         procs = [await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot.bench.olympiad", "--seats", url, wire,
+            sys.executable, "-m", "arena.bench.olympiad", "--seats", url, wire,
             str(first), str(min(share, tables - first)), str(pace_ms), players, str(thinkers),
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
             for first in range(0, tables, share)]
@@ -211,7 +211,7 @@ def _row(transport: str, tables: int, seed: int, pace: int, players: str,
     """One row in a fresh referee process: no row inherits another's heap, threads or sockets
     (run one after another in one process, the 100-table WebSocket rtt p99 doubled)."""
     out = subprocess.run(
-        [sys.executable, "-m", "bot.bench.olympiad", "--row", transport, str(tables), str(seed),
+        [sys.executable, "-m", "arena.bench.olympiad", "--row", transport, str(tables), str(seed),
          str(pace), players, str(procs), str(thinkers)],
         capture_output=True, text=True, check=True)
     row: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])

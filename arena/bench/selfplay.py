@@ -29,19 +29,19 @@ from pathlib import Path
 import numpy as np
 import structlog
 
-from bot.botzone import KEEP_RUNNING
+from arena.botzone_judge.match import MatchConfig, play_match
+from arena.players import make_player
+from arena.selfplay import play_one
 from bot.logging import configure_logging
-from bot.players import make_player
-from bot.referee import MatchConfig, play_match
-from bot.selfplay import play_one
 from game.rules import MCR_BOTZONE
 from game.table import BotzoneTable, random_walltiles
 from protocols.botzone_codec import decode_response, format_request
+from protocols.botzone_envelope import KEEP_RUNNING
 
 
 def _mjbot() -> list[str]:
     exe = shutil.which("mjbot") or str(Path(sys.executable).parent / "mjbot")
-    return [exe] if Path(exe).exists() else [sys.executable, "-m", "bot"]
+    return [exe] if Path(exe).exists() else [sys.executable, "-m", "arena"]
 
 
 def games_per_second(games: int, workers: int, seed: int) -> float:

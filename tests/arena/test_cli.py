@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from bot.cli import main
+from arena.cli import main
 
 
 def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from bot.records import read_record
-from bot.selfplay import play_one, report, tally
+from arena.records import read_record
+from arena.selfplay import play_one, report, tally
 
 GAMES = 208
 

@@ -1,6 +1,6 @@
 """``mjbot replay FILE``: rebuild a seat's view turn by turn and ask today's agent again.
 
-FILE is a game record written by mjbot (JSON Lines, :mod:`bot.records`: from
+FILE is a game record written by mjbot (JSON Lines, :mod:`arena.records`: from
 self-play, the Botzone judge mock or the Olympiad referee, either rule set) or a
 Botzone match log (the JSON a match page downloads: ``logs`` alternating judge
 requests and the bots' answers).  For the chosen seat the replay feeds every
@@ -22,8 +22,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena.records import read_record
 from bot.agent import Agent, Decision, describe_action
-from bot.records import read_record
 from game.events import (
     Action,
     Chowed,
@@ -43,7 +43,6 @@ from game.events import (
     Pass,
     Punged,
     history_seen_by,
-    joined_claims,
 )
 from game.rules import MCR_BOTZONE, Ruleset, get_ruleset
 from game.tiles import format_tiles, tile_name
@@ -54,6 +53,7 @@ from protocols.botzone_codec import (
     format_response,
     parse_response,
 )
+from protocols.olympiad_codec import joined_claims
 from strategy.knowledge import KnowledgeError
 from strategy.stepvalue import Deadline
 

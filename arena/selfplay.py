@@ -21,8 +21,8 @@ from pathlib import Path
 
 import numpy as np
 
-from bot.players import PLAYERS, make_player
-from bot.records import write_record
+from arena.players import PLAYERS, make_player
+from arena.records import write_record
 from game.events import Penalized, Won
 from game.rules import get_ruleset
 from game.table import play_game, random_walltiles

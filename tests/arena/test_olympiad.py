@@ -20,10 +20,10 @@ from typing import Any
 import pytest
 from conftest import olympiad_config as _config
 
+from arena.olympiad_match import local_mosquitto, our_agents, run_match, serving, transport_for
+from arena.olympiad_referee import Referee
+from arena.records import read_record
 from bot.olympiad_client import AgentPlayer, SessionReport, play_seat, safest_act
-from bot.olympiad_match import local_mosquitto, our_agents, run_match, serving, transport_for
-from bot.olympiad_referee import Referee
-from bot.records import read_record
 from game.events import Penalized
 from protocols.olympiad import Act, Ask, End, Join, parse_referee_message
 from protocols.olympiad_transport import WsClient, free_port
@@ -40,7 +40,7 @@ def _record_lines(path: Path) -> list[str]:
 
 
 def _seat_logs(referee: Referee) -> dict[tuple[str, int], list[str]]:
-    return {(tid, ch.seat): [e.text for e in ch.log]
+    return {(tid, ch.seat): [e.text for e in ch.log.entries]
             for tid, session in referee.tables.items() for ch in session.seats}
 
 
@@ -268,7 +268,7 @@ async def test_a_program_behind_mjbot_wrap(tmp_path: Path) -> None:
     async with _table(tmp_path, decision_ms=5000, games=2) as (referee, url):
         tasks = [await _seat_task(url, s, SessionReport()) for s in (0, 1, 2)]
         wrap = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", "wrap", "--ws", url, "--table", "t1", "--seat", "3",
+            sys.executable, "-m", "arena", "wrap", "--ws", url, "--table", "t1", "--seat", "3",
             "--", sys.executable, str(ROOT / "examples" / "olympiad_simple_bot.py"),
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
         summaries = await asyncio.wait_for(referee.run(), 120)
@@ -303,7 +303,7 @@ async def test_mqtt_presence_is_online_and_the_last_will_says_offline(tmp_path: 
     async with embedded_broker() as url:  # no referee needed: the client keeps asking to join
         host, port = host_port(url, 1883)
         client = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", "play", "olympiad", "--mqtt", url, "--table", "t9",
+            sys.executable, "-m", "arena", "play", "olympiad", "--mqtt", url, "--table", "t9",
             "--seat", "2", stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
         seen: list[str] = []
         async with aiomqtt.Client(host, port) as watcher:
@@ -322,7 +322,7 @@ async def test_mqtt_presence_is_online_and_the_last_will_says_offline(tmp_path: 
 
 def test_the_replay_rebuilds_every_seat_of_an_olympiad_record(baseline: dict[str, Any]) -> None:
     """Fed the record, a fresh agent with the same work budget sees what the client saw."""
-    from bot.replay import replay, steps_from_record
+    from arena.replay import replay, steps_from_record
 
     decided = 0
     for seat in range(4):

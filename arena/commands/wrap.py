@@ -11,7 +11,7 @@ import argparse
 import asyncio
 import sys
 
-from bot.commands.play import add_seat_arguments
+from arena.commands.play import add_seat_arguments
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

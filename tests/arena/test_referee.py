@@ -20,21 +20,11 @@ import numpy as np
 import pytest
 import structlog
 
-import bot.referee as referee
-from bot.cli import main
-from bot.records import read_record
-from bot.referee import (
-    Interaction,
-    JsonInteraction,
-    MatchConfig,
-    MatchReport,
-    Reply,
-    SimpleInteraction,
-    TurnInput,
-    play_match,
-    read_walls,
-    referee_game,
-)
+import arena.botzone_judge.sandbox as sandbox
+from arena.botzone_judge.match import MatchConfig, MatchReport, play_match, read_walls
+from arena.botzone_judge.turns import Reply, referee_game
+from arena.cli import main
+from arena.records import read_record
 from game.events import (
     Dealt,
     Discarded,
@@ -49,10 +39,16 @@ from game.events import (
 from game.table import as_seen_by, play_game, random_walltiles
 from game.tiles import Notation, tile_name
 from protocols.botzone_codec import decode_response, format_request
+from protocols.botzone_envelope import (
+    KEEP_RUNNING,
+    Interaction,
+    JsonInteraction,
+    SimpleInteraction,
+    TurnInput,
+)
 
 PY = sys.executable
 MJBOT = str(Path(sys.executable).parent / "mjbot")
-KEEP_RUNNING = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"
 
 SCRIPTED_BOT = r'''
 import json, os, sys, time
@@ -172,7 +168,7 @@ def test_four_keep_running_bots_play_a_whole_game(interaction: str, tmp_path: Pa
     assert [s["command"] for s in record.header["seats"]] == [command] * 4
     assert record.header["interaction"] == interaction
     assert record.result is not None and record.result["scores"] == list(game.result.scores)
-    assert not referee._LIVE_GROUPS
+    assert not sandbox._LIVE_GROUPS
 
 
 # ---------------------------------------------------------------- (2) golden transcripts
@@ -292,7 +288,7 @@ def test_faulty_bots_are_penalised_and_the_next_game_runs(
         for pid in {r["pid"] for r in logged(logs[seat])}:
             with pytest.raises(ProcessLookupError):
                 os.kill(pid, 0)
-    assert not referee._LIVE_GROUPS
+    assert not sandbox._LIVE_GROUPS
 
 
 # ---------------------------------------------------------------- (4) without keep-running
@@ -413,7 +409,7 @@ def test_interactions_read_answers_and_name_garbage() -> None:
         "requests": ["0 1 0", "1 0 0 0 0 W1"], "responses": ["PASS"], "data": "",
         "globaldata": "", "time_limit": 1, "memory_limit": 256}
     assert js.next_input("3 1 PLAY W1") == '"3 1 PLAY W1"\n'
-    assert referee.KEEP_RUNNING == KEEP_RUNNING
+    assert KEEP_RUNNING == ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
@@ -424,7 +420,7 @@ def test_a_keep_running_program_is_paused_between_turns_and_killed_at_close(scri
         return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
 
     async def scenario() -> None:
-        seat = referee.ProgramSeat(shlex.split(scripted("tsumogiri")), SimpleInteraction())
+        seat = sandbox.ProgramSeat(shlex.split(scripted("tsumogiri")), SimpleInteraction())
         first = await seat.turn(TurnInput(turn=1, requests=("0 0 0",), responses=(),
                                           time_limit=4.0))
         assert (first.verdict, first.response, first.kept_running) == ("OK", "PASS", True)
@@ -435,6 +431,6 @@ def test_a_keep_running_program_is_paused_between_turns_and_killed_at_close(scri
         assert second.response == "PLAY W1" and seat._process is process
         assert state(process.pid) == "T"
         await seat.close()
-        assert not process.running and process.pid not in referee._LIVE_GROUPS
+        assert not process.running and process.pid not in sandbox._LIVE_GROUPS
 
     asyncio.run(scenario())

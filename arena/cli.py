@@ -11,7 +11,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-# name -> (module under bot.commands, one-line help)
+# name -> (module under arena.commands, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
     "deficiency": ("deficiency", "deficiency per winning shape and the useful tiles of a hand"),
     "advise": ("advise", "the recommended discard or call with every candidate's numbers"),
@@ -33,7 +33,7 @@ def build_parser(selected: str | None = None) -> argparse.ArgumentParser:
     for name, (module, help_text) in COMMANDS.items():
         child = sub.add_parser(name, help=help_text, description=help_text)
         if name == selected:
-            importlib.import_module(f"bot.commands.{module}").add_arguments(child)
+            importlib.import_module(f"arena.commands.{module}").add_arguments(child)
     return parser
 
 
@@ -41,7 +41,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     selected = next((a for a in argv if not a.startswith("-")), None)
     args = build_parser(selected).parse_args(argv)
-    module = importlib.import_module(f"bot.commands.{COMMANDS[args.command][0]}")
+    module = importlib.import_module(f"arena.commands.{COMMANDS[args.command][0]}")
     code: int = module.run(args)
     return code
 

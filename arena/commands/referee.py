@@ -1,7 +1,7 @@
 """``mjbot referee botzone|olympiad``: the platform mocks.
 
-``botzone``: four programs play under the Botzone judge (:mod:`bot.referee`).
-``olympiad``: taiwan-16 tables served over WebSocket or MQTT (:mod:`bot.olympiad_referee`).
+``botzone``: four programs play under the Botzone judge (:mod:`arena.botzone_judge`).
+``olympiad``: taiwan-16 tables served over WebSocket or MQTT (:mod:`arena.olympiad_referee`).
 """
 
 from __future__ import annotations
@@ -17,11 +17,8 @@ from typing import TYPE_CHECKING
 from bot.logging import configure_logging
 
 if TYPE_CHECKING:
-    from bot.olympiad_referee import RefereeConfig
-from bot.referee import (
-    DEFAULT_MEMORY_LIMIT,
-    DEFAULT_TIME_LIMIT,
-    Interaction,
+    from arena.olympiad_referee import RefereeConfig
+from arena.botzone_judge.match import (
     MatchConfig,
     MatchInterrupted,
     WallsFileError,
@@ -29,6 +26,8 @@ from bot.referee import (
     read_walls,
     render,
 )
+from arena.botzone_judge.turns import DEFAULT_MEMORY_LIMIT, DEFAULT_TIME_LIMIT
+from protocols.botzone_envelope import Interaction
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -77,7 +76,7 @@ def add_olympiad_arguments(p: argparse.ArgumentParser) -> None:
 
 def olympiad_config(args: argparse.Namespace, command: str) -> RefereeConfig | None:
     """The referee's configuration from the shared options (None after printing why not)."""
-    from bot.olympiad_referee import RefereeConfig
+    from arena.olympiad_referee import RefereeConfig
 
     configure_logging(args.log_level)
     try:
@@ -92,8 +91,8 @@ def olympiad_config(args: argparse.Namespace, command: str) -> RefereeConfig | N
 def run_olympiad(args: argparse.Namespace) -> int:
     import asyncio
 
-    from bot.olympiad_match import render, serving, summary_json
-    from bot.olympiad_referee import Referee
+    from arena.olympiad_match import render, serving, summary_json
+    from arena.olympiad_referee import Referee
 
     config = olympiad_config(args, "referee")
     if config is None:

@@ -10,7 +10,7 @@ from dataclasses import asdict
 
 import numpy as np
 
-from bot.commands.deficiency import parse_unseen
+from arena.commands.deficiency import parse_unseen
 from game.rules import RULESETS, get_ruleset
 from game.tiles import Notation, TileError, counts_of, parse_counts, parse_tiles, tile_name
 from strategy.policy import Choice, PolicyError, choose_claim, choose_discard

@@ -6,10 +6,10 @@ import argparse
 import importlib
 
 BENCHES = {
-    "deficiency": "bot.bench.deficiency",
-    "decide": "bot.bench.decide",
-    "selfplay": "bot.bench.selfplay",
-    "olympiad": "bot.bench.olympiad",
+    "deficiency": "arena.bench.deficiency",
+    "decide": "arena.bench.decide",
+    "selfplay": "arena.bench.selfplay",
+    "olympiad": "arena.bench.olympiad",
 }
 
 

@@ -4,7 +4,7 @@ It deals from seeded walls (table ``k``, game ``g``: ``default_rng([seed, k, g])
 asks only the seats that have a real choice, enforces each ask's deadline
 and the legality of every answer (policy ``default``: pass, or discard the
 drawn tile; ``forfeit``: that seat pays 30 to each other seat), and writes
-one game record per game (JSON Lines, :mod:`bot.records`).
+one game record per game (JSON Lines, :mod:`arena.records`).
 
 Each seat has one message log for the whole table session, numbered by
 ``seq``.  A ``join`` with ``resume_from`` gets a ``welcome`` and then every
@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -31,9 +30,9 @@ from typing import Any
 
 import numpy as np
 
+from arena.records import write_record
 from bot.agent import describe_action
 from bot.logging import get_logger
-from bot.records import write_record
 from game.events import (
     Action,
     Dealt,
@@ -60,6 +59,7 @@ from protocols.olympiad import (
     tile_str,
 )
 from protocols.olympiad_codec import action_for, event_fields, options_for
+from protocols.olympiad_log import SeatLog, stamped
 from protocols.olympiad_transport import ConnectionLost, Link
 
 POLICIES = ("default", "forfeit")
@@ -112,46 +112,36 @@ class OpenAsk:
 
 
 @dataclass
-class LogEntry:
-    seq: int
-    text: str
-    ask_id: str | None
-
-
-@dataclass
 class SeatChannel:
-    """One seat of one table: its connection, message log and open ask."""
+    """One seat of one table: its connection, message log (:class:`SeatLog`) and open ask."""
 
     table: str
     seat: int
     name: str = ""
     link: Link | None = None
-    seq: int = 0
-    log: list[LogEntry] = field(default_factory=list)
+    log: SeatLog = field(init=False)
     open_ask: OpenAsk | None = None
     answered: set[str] = field(default_factory=set)
     closed: set[str] = field(default_factory=set)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     joined: bool = False
 
-    def stamp(self, fields: dict[str, Any]) -> tuple[int, str]:
-        self.seq += 1
-        msg = {"v": 1, "type": fields["type"], "table": self.table, "seq": self.seq,
-               **{k: v for k, v in fields.items() if k not in ("v", "type")}}
-        return self.seq, json.dumps(msg, separators=(",", ":"))
+    def __post_init__(self) -> None:
+        self.log = SeatLog(self.table)
+
+    @property
+    def seq(self) -> int:
+        return self.log.seq
 
     async def emit(self, fields: dict[str, Any], ask_id: str | None = None) -> int:
         async with self.lock:
-            seq, text = self.stamp(fields)
-            self.log.append(LogEntry(seq, text, ask_id))
+            seq, text = self.log.append(fields, ask_id)
             await self._send(text)
             return seq
 
     async def send_unlogged(self, fields: dict[str, Any]) -> None:
-        msg = {"v": 1, "type": fields["type"], "table": self.table, "seq": self.seq,
-               **{k: v for k, v in fields.items() if k not in ("v", "type")}}
         async with self.lock:
-            await self._send(json.dumps(msg, separators=(",", ":")))
+            await self._send(self.log.unlogged(fields))
 
     async def _send(self, text: str) -> None:
         link = self.link
@@ -167,25 +157,10 @@ class SeatChannel:
         """Re-send every message after ``after`` (closed asks left out), then the open ask."""
         async with self.lock:
             ask = self.open_ask
-            resent_open = False
-            for entry in self.log:
-                if entry.seq <= after:
-                    continue
-                if entry.ask_id is not None:
-                    if ask is None or entry.ask_id != ask.id:
-                        continue
-                    await self._send(self._ask_text(ask, remaining_ms(ask)))
-                    resent_open = True
-                    continue
-                await self._send(entry.text)
-            if ask is not None and not resent_open:
-                await self._send(self._ask_text(ask, remaining_ms(ask)))
-
-    def _ask_text(self, ask: OpenAsk, remaining: int) -> str:
-        msg = {"v": 1, "type": "ask", "table": self.table, "seq": ask.seq,
-               **{k: v for k, v in ask.fields.items() if k not in ("v", "type")},
-               "deadline_ms": remaining}
-        return json.dumps(msg, separators=(",", ":"))
+            ask_text = "" if ask is None else stamped(
+                {**ask.fields, "deadline_ms": remaining_ms(ask)}, table=self.table, seq=ask.seq)
+            for text in self.log.resume(after, None if ask is None else ask.id, ask_text):
+                await self._send(text)
 
 
 @dataclass

@@ -20,8 +20,8 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from arena.olympiad_referee import GameSummary, Referee, RefereeConfig
 from bot.olympiad_client import AgentPlayer, SeatPlayer, SessionReport, play_seat
-from bot.olympiad_referee import GameSummary, Referee, RefereeConfig
 from bot.thinker import ThinkerPool
 from protocols.olympiad_transport import (
     ClientTransport,

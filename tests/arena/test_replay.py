@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from conftest import SHARED
 
-from bot.replay import replay, seat_lines_from_match_log, steps_from_lines, steps_from_record
-from bot.selfplay import play_one
+from arena.replay import replay, seat_lines_from_match_log, steps_from_lines, steps_from_record
+from arena.selfplay import play_one
 
 LOGS = sorted((SHARED / "data" / "botzone-match-logs").glob("*_lite.json"))
 

@@ -6,8 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bot.bench.selfplay import play_subprocess_seat
-from bot.package import build
+from arena.bench.selfplay import play_subprocess_seat
+from arena.package import build
 from game.events import Penalized
 
 

@@ -14,7 +14,7 @@ import asyncio
 import json
 import sys
 
-from bot.commands.referee import add_olympiad_arguments, olympiad_config
+from arena.commands.referee import add_olympiad_arguments, olympiad_config
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -31,7 +31,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from bot.olympiad_match import render, run_match, summary_json
+    from arena.olympiad_match import render, run_match, summary_json
 
     config = olympiad_config(args, "match")
     if config is None:

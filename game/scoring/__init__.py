@@ -1,0 +1,1 @@
+"""Scoring: MCR fan through PyMahjongGB (:mod:`.mcr`) and taiwan-16 tai (:mod:`.tai`)."""

@@ -1,0 +1,70 @@
+"""MCR (Chinese Official) fan of a winning hand, by PyMahjongGB, the Botzone judge's own
+calculator.  The only module that imports PyMahjongGB.
+
+A win's circumstances travel in one frozen :class:`WinContext` (as the ``mahjong``
+library's ``HandConfig`` does), built once by whoever knows them: the judge
+(:mod:`game.table`) from the whole table, the agent from what its seat can see.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from MahjongGB import MahjongFanCalculator
+
+from game.events import FanItem
+from game.melds import Meld, pack_entries
+from game.tiles import NUM_INDICES, Notation, tile_name
+
+_BOTZONE_NAMES = tuple(tile_name(t, Notation.BOTZONE) for t in range(NUM_INDICES))
+
+
+@dataclass(frozen=True)
+class WinContext:
+    """Everything about a win that is not its tiles."""
+
+    seat: int
+    """The winner's seat, which is also its seat wind (0 = east)."""
+    prevalent_wind: int
+    self_drawn: bool = False
+    fourth_tile: bool = False
+    """The winning tile's other three copies are all visible (discards, exposed melds)."""
+    about_kong: bool = False
+    """A kong's replacement draw, or robbing an added kong."""
+    wall_last: bool = False
+    """The last tile of the wall (drawn, or the discard after it)."""
+    flower_count: int = 0
+
+
+def mcr_fans(hand: Sequence[int], melds: Sequence[Meld], win_tile: int,
+             context: WinContext) -> tuple[FanItem, ...] | None:
+    """The fans of a winning hand, or ``None`` if it is not a win.
+
+    ``hand`` is the concealed tiles without ``win_tile``; ``melds`` the declared melds.
+    """
+    try:
+        raw = MahjongFanCalculator(
+            pack=pack_entries(melds, context.seat),
+            hand=tuple(_BOTZONE_NAMES[t] for t in hand),
+            winTile=_BOTZONE_NAMES[win_tile],
+            flowerCount=context.flower_count,
+            isSelfDrawn=context.self_drawn,
+            is4thTile=context.fourth_tile,
+            isAboutKong=context.about_kong,
+            isWallLast=context.wall_last,
+            seatWind=context.seat,
+            prevalentWind=context.prevalent_wind,
+            verbose=True,
+        )
+    except TypeError:
+        return None
+    return tuple(
+        FanItem(name=name, value=value, count=count, english_name=english)
+        for value, count, name, english in raw
+    )
+
+
+def fan_total(fans: Sequence[FanItem] | None) -> int | None:
+    """The sum of the fans (None for no win)."""
+    return None if fans is None else sum(f.total for f in fans)

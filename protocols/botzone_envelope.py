@@ -1,0 +1,150 @@
+"""The Botzone interaction envelope, both ends of the wire.
+
+Botzone speaks to a bot in one of two *interactions*, with or without
+*keep-running* (``>>>BOTZONE_REQUEST_KEEP_RUNNING<<<``):
+
+- simple: ``n``, then 2n-1 lines (requests and the bot's own responses
+  alternating), then the ``data`` and ``globaldata`` lines; the bot answers its
+  response on the first line, then optional debug, data and globaldata lines;
+- JSON: one object ``{"requests", "responses", "data", "globaldata",
+  "time_limit", "memory_limit"}`` in, one compact ``{"response", "debug", ...}``
+  line out;
+- keep-running: a bot that prints the marker after its answer is paused and later
+  gets only the new request (simple: the bare line; JSON: the request as a JSON
+  string).
+
+The platform's end (:class:`SimpleInteraction`, :class:`JsonInteraction`: turn a
+seat's turn into input text and read the program's output) is what the judge
+mock (:mod:`arena.botzone_judge`) writes and reads; the bot's end
+(:func:`read_first_input`, :func:`read_next_request`, :func:`format_answer`) is
+what ``mjbot play botzone`` (:mod:`bot.botzone`) reads and writes.  Pure text,
+no I/O.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+KEEP_RUNNING = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"
+"""The line a program prints after its answer to stay running."""
+
+
+class Interaction(Enum):
+    SIMPLE = "simple"
+    JSON = "json"
+
+
+# ---------------------------------------------------------------- one turn, as data
+@dataclass(frozen=True)
+class TurnInput:
+    """What a seat is asked on one turn of a game."""
+
+    turn: int
+    """1 for the seat's first request of the game."""
+    requests: tuple[str, ...]
+    """Every request of the game so far, the new one last."""
+    responses: tuple[str, ...]
+    """The seat's answers to the earlier requests."""
+    time_limit: float
+    """Seconds for this turn (already doubled on the first turn)."""
+    data: str = ""
+    globaldata: str = ""
+
+
+
+# ---------------------------------------------------------------- interactions (pure text)
+@dataclass(frozen=True)
+class Output:
+    """A program's output lines for one turn, read by an interaction."""
+
+    response: str
+    unreadable: str | None = None
+    debug: str = ""
+    data: str = ""
+    globaldata: str | None = None
+
+
+def _number(x: float) -> int | float:
+    return int(x) if float(x).is_integer() else x
+
+
+class SimpleInteraction:
+    """Line counts: ``n``, then 2n-1 lines of requests and own responses, then data and
+    globaldata; the answer is the first line, then optional debug, data, globaldata lines."""
+
+    mode = Interaction.SIMPLE
+
+    def first_input(self, turn: TurnInput, memory_limit: int) -> str:
+        lines = [str(len(turn.requests))]
+        for i, request in enumerate(turn.requests):
+            lines.append(request)
+            if i < len(turn.requests) - 1:
+                lines.append(turn.responses[i])
+        lines += [turn.data, turn.globaldata]
+        return "\n".join(lines) + "\n"
+
+    def next_input(self, request: str) -> str:
+        return request + "\n"
+
+    def read_output(self, lines: Sequence[str]) -> Output:
+        padded = [*lines, "", "", ""]
+        globaldata = lines[3] if len(lines) > 3 else None
+        return Output(response=padded[0], debug=padded[1], data=padded[2], globaldata=globaldata)
+
+
+class JsonInteraction:
+    """One JSON object per turn in; one compact JSON line ``{"response": ...}`` out.
+
+    ``time_limit`` in the input is this turn's limit in seconds (doubled on the first
+    turn), ``memory_limit`` the platform's in MB (not enforced here)."""
+
+    mode = Interaction.JSON
+
+    def first_input(self, turn: TurnInput, memory_limit: int) -> str:
+        obj = {
+            "requests": list(turn.requests),
+            "responses": list(turn.responses),
+            "data": turn.data,
+            "globaldata": turn.globaldata,
+            "time_limit": _number(turn.time_limit),
+            "memory_limit": memory_limit,
+        }
+        return json.dumps(obj, separators=(",", ":")) + "\n"
+
+    def next_input(self, request: str) -> str:
+        return json.dumps(request) + "\n"
+
+    def read_output(self, lines: Sequence[str]) -> Output:
+        text = next((line for line in lines if line.strip()), "")
+        if not text:
+            return Output(response="", unreadable="no output")
+        try:
+            obj = json.loads(text)
+        except json.JSONDecodeError as exc:
+            return Output(response=text[:200], unreadable=f"output is not JSON ({exc})")
+        if not isinstance(obj, dict) or "response" not in obj:
+            return Output(response=text[:200], unreadable='output has no "response" field')
+        response = obj["response"]
+        if not isinstance(response, str):
+            return Output(response=json.dumps(response)[:200],
+                          unreadable='"response" is not a string')
+        globaldata = obj.get("globaldata")
+        return Output(response=response, debug=_text(obj.get("debug", "")),
+                      data=_text(obj.get("data", "")),
+                      globaldata=None if globaldata is None else _text(globaldata))
+
+
+def _text(value: object) -> str:
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+InteractionStyle = SimpleInteraction | JsonInteraction
+
+
+def interaction_for(mode: Interaction | str) -> InteractionStyle:
+    return SimpleInteraction() if Interaction(mode) is Interaction.SIMPLE else JsonInteraction()
+
+
