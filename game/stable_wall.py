@@ -89,12 +89,14 @@ class Subwalls:
 
 @dataclass(frozen=True)
 class Reshuffle:
-    """One reshuffle: who was to draw, the tiles collected (``n_r``), and the
-    normal draws then still available (``n_rad = n_r - 16``, at least 0)."""
+    """One reshuffle: who was to draw, the tiles collected (``n_r``), the normal
+    draws then still available (``n_rad = n_r - 16``, at least 0), and whether
+    an empty rear sub-wall (a supplementary draw) caused it."""
 
     seat: int
     tiles: int
     available_draws: int
+    supplementary: bool = False
 
 
 def construct_subwalls(
@@ -217,7 +219,7 @@ class StableDrawWall:
                     f"no normal draw for seat {seat}: {self.remaining} tiles left, "
                     f"the dead wall is {self._dead_wall}"
                 )
-            self._reshuffle(seat)
+            self._reshuffle(seat, supplementary=False)
         return self._fronts[seat].pop(0)
 
     def draw_supplement(self, seat: int) -> int:
@@ -225,7 +227,7 @@ class StableDrawWall:
         if not self._rears[seat]:
             if self.remaining == 0:
                 raise SubwallError(f"no supplementary tile for seat {seat}: the wall is empty")
-            self._reshuffle(seat)
+            self._reshuffle(seat, supplementary=True)
         return self._rears[seat].pop(0)
 
     def relinquish(self, seat: int) -> int | None:
@@ -238,7 +240,7 @@ class StableDrawWall:
         return tile
 
     # ------------------------------------------------------------ Algorithm 2
-    def _reshuffle(self, seat: int) -> None:
+    def _reshuffle(self, seat: int, *, supplementary: bool) -> None:
         collected = np.array(self.tiles, dtype=np.int64)
         rng = np.random.default_rng([*self._entropy, len(self._reshuffles)])
         arrangement = rng.permutation(collected)
@@ -247,7 +249,7 @@ class StableDrawWall:
         self._rears = [list(r) for r in subwalls.rears]
         self._pile = []
         n = len(collected)
-        self._reshuffles.append(Reshuffle(seat, n, max(0, n - self._dead_wall)))
+        self._reshuffles.append(Reshuffle(seat, n, max(0, n - self._dead_wall), supplementary))
 
 
 __all__ = [

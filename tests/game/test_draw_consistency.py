@@ -9,6 +9,7 @@ import pytest
 
 from game.draw_consistency import (
     DrawConsistency,
+    agreeing_draws,
     consistent_draws,
     draw_rounds,
     per_seat_wall_references,
@@ -41,6 +42,15 @@ def test_consistent_draws_by_hand() -> None:
     assert DrawConsistency(0, 0).rate == 1.0
     with pytest.raises(ValueError, match="four seats"):
         consistent_draws(references[:3], rounds)
+
+
+def test_agreeing_draws_by_hand() -> None:
+    first = ((1, None, 3), (4,), (), (8, 9))
+    second = ((1, 2, 7), (), (), (8, None, 5))
+    # seat 0: 1 = 1, None vs 2, 3 vs 7; seat 1: 4 vs nothing; seat 3: 8 = 8, 9 vs None, 5
+    assert agreeing_draws(first, second) == DrawConsistency(2, 7)
+    assert agreeing_draws(second, first) == DrawConsistency(2, 7)
+    assert agreeing_draws(first, first) == DrawConsistency(5, 5)
 
 
 def test_single_wall_references_are_w_64_plus_4k_plus_p() -> None:

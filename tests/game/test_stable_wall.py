@@ -139,7 +139,9 @@ def test_a_front_sub_wall_that_runs_out_reshuffles_from_the_seat_to_draw() -> No
     before = wall.tiles
     assert len(before) == 64 and before[:3] == (69, 73, 77) and before[-1] == 65
     tile = wall.draw(0)  # seat 0's front is empty: Algorithm 2
-    assert wall.reshuffles == (Reshuffle(seat=0, tiles=64, available_draws=48),)
+    assert wall.reshuffles == (
+        Reshuffle(seat=0, tiles=64, available_draws=48, supplementary=False),
+    )
     assert wall.pile == ()
     # 48 tiles to the fronts, 12 each; 16 to the rears, 4 each
     assert [len(wall.front(s)) for s in range(4)] == [11, 12, 12, 12]
@@ -166,7 +168,9 @@ def test_a_rear_sub_wall_that_runs_out_reshuffles() -> None:
     wall = dealt(StableDrawWall(LABELS, dealer=1))
     assert [wall.draw_supplement(1) for _ in range(4)] == [143, 139, 135, 131]
     wall.draw_supplement(1)
-    assert wall.reshuffles == (Reshuffle(seat=1, tiles=76, available_draws=60),)
+    assert wall.reshuffles == (
+        Reshuffle(seat=1, tiles=76, available_draws=60, supplementary=True),
+    )
     assert [len(wall.rear(s)) for s in range(4)] == [4, 3, 4, 4]
     assert [len(wall.front(s)) for s in range(4)] == [15, 15, 15, 15]
 
@@ -182,7 +186,9 @@ def test_nothing_is_relinquished_from_an_empty_front_and_the_dead_wall_is_not_dr
         wall.draw(2)
     assert [wall.draw_supplement(3) for _ in range(4)] == [140, 136, 132, 128]
     wall.draw_supplement(3)  # reshuffles the 12 left into the rears
-    assert wall.reshuffles == (Reshuffle(seat=3, tiles=12, available_draws=0),)
+    assert wall.reshuffles == (
+        Reshuffle(seat=3, tiles=12, available_draws=0, supplementary=True),
+    )
     assert wall.remaining == 11
     while wall.remaining:
         wall.draw_supplement(0)
@@ -377,3 +383,34 @@ def test_seeded_games_on_both_walls() -> None:
     assert totals[WallMode.SDW].rate > 0.90, totals
     assert totals[WallMode.SINGLE].rate < 0.40, totals
     assert 0 < reshuffled < 40
+
+
+def test_random_legal_play_on_the_sdw_keeps_every_invariant() -> None:
+    """Any legal action at random: kongs of every kind, long games, both kinds of reshuffle."""
+    seen: Counter[str] = Counter()
+    for seed in range(60):
+        rng = np.random.default_rng(seed)
+        wall = shuffled_wall(TAIWAN_16, rng)
+        table = TaiwanTable(
+            wall, seed % 4, (seed // 4) % 4, wall_mode=WallMode.SDW, reshuffle_seed=seed
+        )
+        check_invariants(table)
+        while not table.finished:
+            answers = {}
+            for s in table.asked_seats:
+                legal = table.legal_actions(s)
+                answers[s] = legal[int(rng.integers(len(legal)))]
+            table.respond(answers)
+            check_invariants(table)
+        result = table.result
+        assert result is not None and sum(result.scores) == 0
+        if isinstance(result.ending, WallExhausted):
+            assert table.wall_remaining <= 16
+        seen.update(type(e).__name__ for e in (*table.history, result.ending))
+        sdw = table.stable_wall
+        assert sdw is not None
+        seen.update("rear reshuffle" if r.supplementary else "front reshuffle"
+                    for r in sdw.reshuffles)
+    for kind in ("Melded", "Konged", "ConcealedKonged", "KongAdded", "FlowerReplaced",
+                 "front reshuffle", "rear reshuffle", "WallExhausted"):
+        assert seen[kind] > 0, (kind, seen)
