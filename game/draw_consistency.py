@@ -24,9 +24,10 @@ The functions take per-seat sequences, so any wall layout can be measured:
 A round with no such tile in the reference (a seat that had more rounds than
 the wall planned for it) counts as an inconsistent draw.
 
-``agreeing_draws`` compares two plays of the same wall with each other (the
-same seat drew the same tile in its ``k``-th round), for layouts without a
-natural reference.
+``agreeing_draws`` compares two plays of the same wall with each other: of
+the rounds in which both drew, those in which the same seat drew the same
+tile in its ``k``-th round (rounds only one play reached, or in which either
+claimed, are left out).
 """
 
 from __future__ import annotations
@@ -122,19 +123,16 @@ def agreeing_draws(
     first: Sequence[Sequence[int | None]], second: Sequence[Sequence[int | None]]
 ) -> DrawConsistency:
     """Two plays of one wall compared with each other rather than with the wall:
-    of the rounds in which either play drew, those in which both drew the same
-    tile (the same seat, its ``k``-th round)."""
+    of the rounds in which both plays drew (the same seat, its ``k``-th round),
+    those in which they drew the same tile."""
     if len(first) != SEATS or len(second) != SEATS:
         raise ValueError("rounds are given for the four seats")
     agree = draws = 0
     for a, b in zip(first, second, strict=True):
-        for k in range(max(len(a), len(b))):
-            ta = a[k] if k < len(a) else None
-            tb = b[k] if k < len(b) else None
-            if ta is None and tb is None:
-                continue
-            draws += 1
-            agree += ta == tb
+        for ta, tb in zip(a, b, strict=False):
+            if ta is not None and tb is not None:
+                draws += 1
+                agree += ta == tb
     return DrawConsistency(agree, draws)
 
 

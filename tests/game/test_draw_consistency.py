@@ -47,9 +47,9 @@ def test_consistent_draws_by_hand() -> None:
 def test_agreeing_draws_by_hand() -> None:
     first = ((1, None, 3), (4,), (), (8, 9))
     second = ((1, 2, 7), (), (), (8, None, 5))
-    # seat 0: 1 = 1, None vs 2, 3 vs 7; seat 1: 4 vs nothing; seat 3: 8 = 8, 9 vs None, 5
-    assert agreeing_draws(first, second) == DrawConsistency(2, 7)
-    assert agreeing_draws(second, first) == DrawConsistency(2, 7)
+    # both drew: seat 0 rounds 0 (1 = 1) and 2 (3 != 7); seat 3 round 0 (8 = 8)
+    assert agreeing_draws(first, second) == DrawConsistency(2, 3)
+    assert agreeing_draws(second, first) == DrawConsistency(2, 3)
     assert agreeing_draws(first, first) == DrawConsistency(5, 5)
 
 

@@ -14,6 +14,7 @@ import pytest
 
 from game.draw_consistency import (
     DrawConsistency,
+    agreeing_draws,
     consistent_draws,
     draw_rounds,
     single_wall_references,
@@ -358,8 +359,11 @@ def test_seeded_games_on_both_walls() -> None:
     """Same walls and the same players in both modes: the SDW keeps more than 90 %
     of the draws consistent (the paper: 94.71-95.00 %), the single wall far fewer
     (the paper: 20.98-23.43 %); a stable draw wall that never reshuffled is
-    consistent in every draw; the game ends as on the single wall."""
+    consistent in every draw; the game ends as on the single wall.  A second
+    play of each wall with other decisions agrees with the first in most draws
+    on the SDW only."""
     totals = {mode: DrawConsistency(0, 0) for mode in WallMode}
+    agreement = {mode: DrawConsistency(0, 0) for mode in WallMode}
     reshuffled = 0
     for seed in range(80):
         wall = shuffled_wall(TAIWAN_16, np.random.default_rng(seed))
@@ -371,8 +375,11 @@ def test_seeded_games_on_both_walls() -> None:
             assert result is not None and sum(result.scores) == 0
             if isinstance(result.ending, WallExhausted):
                 assert table.wall_remaining <= 16
-            game = consistent_draws(references, draw_rounds(table.history, claims_take_rounds=True))
+            rounds = draw_rounds(table.history, claims_take_rounds=True)
+            game = consistent_draws(references, rounds)
             totals[mode] += game
+            again = play(wall, dealer, mode, 2000 + seed).history
+            agreement[mode] += agreeing_draws(rounds, draw_rounds(again, claims_take_rounds=True))
             sdw = table.stable_wall
             if mode is WallMode.SDW:
                 assert sdw is not None
@@ -382,6 +389,8 @@ def test_seeded_games_on_both_walls() -> None:
                 assert all(0 <= r.available_draws <= 64 for r in sdw.reshuffles)
     assert totals[WallMode.SDW].rate > 0.90, totals
     assert totals[WallMode.SINGLE].rate < 0.40, totals
+    assert agreement[WallMode.SDW].rate > 0.90, agreement
+    assert agreement[WallMode.SINGLE].rate < 0.50, agreement
     assert 0 < reshuffled < 40
 
 
