@@ -23,6 +23,11 @@ Construction (the paper's Algorithm 1, eq. 1-3), for an original wall
   dealt from the back one tile at a time, the dealer first: the
   supplementary tiles (kong replacements and, here, flower replacements).
 
+The paper plays without flowers (its footnote 1); with them, a seat's flower
+replacements (at the deal and after a drawn flower) come from its own rear
+sub-wall like its kong replacements, so a seat holding more than four
+flowers and kongs between them reshuffles.
+
 Drawing (Algorithm 3): a normal draw takes the first tile of the seat's front
 sub-wall, a supplementary draw the first tile of its rear sub-wall.  When a
 seat claims a discard (chow, pong, or a kong on a discard) it gives up a draw:
