@@ -29,6 +29,18 @@ Rules implemented
   in seat order), not in ``FlowerReplaced`` events; ``Dealt.tiles`` are the
   final 16 in the order received (dealt tiles without the flowers, then the
   replacements).  ``history`` holds the four ``Dealt`` events in seat order.
+- The wall mode (``wall_mode``): ``WallMode.SINGLE``, the one wall above, or
+  ``WallMode.SDW``, the stable draw wall of Tang, Chen & Wu, "An Efficient
+  Method for Assessing the Strength of Mahjong Programs"
+  (:mod:`game.stable_wall`): the same 144 tiles cut into a front and a rear
+  sub-wall per seat.  The deal is the same; a seat's normal draws come from
+  its front sub-wall, its flower and kong replacements from its rear one; a
+  seat that claims a discard (chow, pong, kong) gives up its next front tile
+  to the relinquished pile; an empty sub-wall reshuffles what is left
+  (seeded by ``reshuffle_seed``, by default the wall itself).  The counts of
+  the rules below (the dead wall of 16, the replacement needing a tile) are
+  over every tile left in the sub-walls and the pile, so a game lasts as long
+  as on the single wall.
 - The dealer draws first.  A normal draw is possible only while the wall
   holds more than 16 tiles (the dead wall); when the next draw is not
   possible the game ends as a draw (``WallExhausted``, scores 0).
@@ -55,7 +67,7 @@ Rules implemented
   robbed kong goes back to a pong and its tile to the winner.  Concealed and
   claimed kongs cannot be robbed.
 - A win is 5 melds and a pair; there is no minimum tai.  Every payer pays
-  1 + total tai (:mod:`game.tai`): the discarder alone on a discard win, the
+  1 + total tai (:mod:`game.scoring.tai`): the discarder alone on a discard win, the
   konger on a robbed kong, all three on a self-draw; the winner receives the sum.
 - Forfeit (the referee's policy): that seat pays 30 to each other seat
   (scores -90 / +30 / +30 / +30), ``Penalized(seat, "forfeit", reason)``.
@@ -118,6 +130,7 @@ from game.events import (
 from game.melds import Chow, ConcealedKong, Kong, Meld, Pung
 from game.rules import TAIWAN_16
 from game.scoring.tai import MELDS_IN_A_WIN, is_complete, tai_items, tai_total
+from game.stable_wall import StableDrawWall, WallMode
 from game.tiles import NUM_FLOWERS, NUM_KINDS, NUM_SUITED, is_flower, tile_name
 
 SEATS = 4
@@ -233,13 +246,26 @@ class TaiwanTable:
 
     ruleset = TAIWAN_16
 
-    def __init__(self, wall: Sequence[int], prevalent_wind: int = 0, dealer: int = 0) -> None:
+    def __init__(
+        self,
+        wall: Sequence[int],
+        prevalent_wind: int = 0,
+        dealer: int = 0,
+        wall_mode: WallMode = WallMode.SINGLE,
+        reshuffle_seed: int | None = None,
+    ) -> None:
         if not 0 <= prevalent_wind < 4:
             raise ValueError(f"prevalent wind {prevalent_wind} is outside 0-3 (E S W N)")
         _check_seat(dealer)
         self._wall = check_wall(wall)
         self._front = 0
         self._back = len(self._wall)
+        self._wall_mode = wall_mode
+        self._sdw: StableDrawWall | None = None
+        if wall_mode is WallMode.SDW:
+            self._sdw = StableDrawWall(
+                self._wall, dealer, hand_size=HAND_SIZE, dead_wall=DEAD_WALL, seed=reshuffle_seed
+            )
         self._prevalent_wind = prevalent_wind
         self._dealer = dealer
         self._seats = [_SeatState() for _ in range(SEATS)]
@@ -297,12 +323,26 @@ class TaiwanTable:
         return self._drawn if self._stage is Stage.DRAWN and seat == self._actor else None
 
     @property
+    def wall_mode(self) -> WallMode:
+        return self._wall_mode
+
+    @property
+    def stable_wall(self) -> StableDrawWall | None:
+        """The stable draw wall in play (``WallMode.SDW``), else ``None``."""
+        return self._sdw
+
+    @property
     def wall_remaining(self) -> int:
+        if self._sdw is not None:
+            return self._sdw.remaining
         return self._back - self._front
 
     @property
     def wall_tiles(self) -> tuple[int, ...]:
-        """The tiles still in the wall, the next normal draw first, the next replacement last."""
+        """The tiles still in the wall, the next normal draw first, the next replacement last
+        (under the SDW: the front sub-walls, the rear ones, the relinquished pile)."""
+        if self._sdw is not None:
+            return self._sdw.tiles
         return self._wall[self._front : self._back]
 
     def hand(self, seat: int) -> tuple[int, ...]:
@@ -391,27 +431,36 @@ class TaiwanTable:
         self._finish(GameResult(Penalized(seat, FORFEIT_REASON, reason), (s0, s1, s2, s3)))
 
     # ------------------------------------------------------------ the wall
-    def _take_front(self) -> int:
+    def _take_front(self, seat: int) -> int:
+        if self._sdw is not None:
+            return self._sdw.draw(seat)
         tile = self._wall[self._front]
         self._front += 1
         return tile
 
-    def _take_back(self) -> int:
+    def _take_back(self, seat: int) -> int:
+        if self._sdw is not None:
+            return self._sdw.draw_supplement(seat)
         self._back -= 1
         return self._wall[self._back]
+
+    def _relinquish(self, seat: int) -> None:
+        """``seat`` claimed a discard: under the SDW its next front tile goes to the pile."""
+        if self._sdw is not None:
+            self._sdw.relinquish(seat)
 
     def _deal(self) -> None:
         order = [(self._dealer + k) % SEATS for k in range(SEATS)]
         received: list[list[int]] = [[] for _ in range(SEATS)]
         for _ in range(HAND_SIZE // 4):
             for seat in order:
-                received[seat] += [self._take_front() for _ in range(4)]
+                received[seat] += [self._take_front(seat) for _ in range(4)]
         while any(is_flower(t) for tiles in received for t in tiles):
             for seat in order:
                 shown = [t for t in received[seat] if is_flower(t)]
                 self._seats[seat].flowers += shown
                 kept = [t for t in received[seat] if not is_flower(t)]
-                received[seat] = kept + [self._take_back() for _ in shown]
+                received[seat] = kept + [self._take_back(seat) for _ in shown]
         c0, c1, c2, c3 = (len(s.flowers) for s in self._seats)
         all_flowers = tuple(f for s in self._seats for f in s.flowers)
         for seat in range(SEATS):
@@ -424,7 +473,7 @@ class TaiwanTable:
         if self.wall_remaining <= DEAD_WALL:
             self._finish(GameResult(WallExhausted(), (0, 0, 0, 0)))
             return
-        tile = self._take_front()
+        tile = self._take_front(seat)
         self._history.append(Drew(seat, tile))
         self._receive(seat, tile, replacement=False)
 
@@ -433,7 +482,7 @@ class TaiwanTable:
         if self.wall_remaining == 0:
             self._finish(GameResult(WallExhausted(), (0, 0, 0, 0)))
             return
-        tile = self._take_back()
+        tile = self._take_back(seat)
         self._history.append(Drew(seat, tile, replacement=True))
         self._receive(seat, tile, replacement=True)
 
@@ -445,7 +494,7 @@ class TaiwanTable:
             if self.wall_remaining == 0:
                 self._finish(GameResult(WallExhausted(), (0, 0, 0, 0)))
                 return
-            tile = self._take_back()
+            tile = self._take_back(seat)
             replacement = True
             self._history.append(Drew(seat, tile, replacement=True))
         state.hand[tile] += 1
@@ -518,6 +567,7 @@ class TaiwanTable:
             action = answers.get(seat)
             if isinstance(action, ClaimKong):
                 self._take_discard()
+                self._relinquish(seat)
                 self._seats[seat].hand[tile] -= 3
                 self._seats[seat].melds.append(Kong(tile, discarder))
                 self._history.append(Konged(seat, tile))
@@ -526,6 +576,7 @@ class TaiwanTable:
                 return
             if isinstance(action, CallPung):
                 self._take_discard()
+                self._relinquish(seat)
                 self._seats[seat].hand[tile] -= 2
                 self._seats[seat].melds.append(Pung(tile, discarder))
                 self._called(Melded(seat, ActionKind.PUNG, (tile, tile, tile), tile, discarder))
@@ -534,6 +585,7 @@ class TaiwanTable:
         if isinstance(action, CallChow):
             seat = order[0]
             self._take_discard()
+            self._relinquish(seat)
             tiles = _chow_tiles(action.middle)
             for t in tiles:
                 if t != tile:
