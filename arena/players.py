@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from bot.agent import Agent, Decision
+from bot.seat import AskKind, SeatView
 from game.events import Action, DeclareWin, Discard, Event, Pass
 from game.rules import Ruleset
 from strategy.deficiency.kernel import kernel_deficiency
@@ -36,6 +37,7 @@ class Player:
     budget: int = 4_000
     """Kernel calls per decision (deterministic, so seeded games replay exactly)."""
     agent: Agent = field(init=False)
+    view: SeatView = field(init=False)
     rng: np.random.Generator = field(init=False)
     last: Decision | None = field(init=False, default=None)
 
@@ -43,29 +45,30 @@ class Player:
         if self.name not in PLAYERS:
             raise ValueError(f"unknown player {self.name!r}; known: {', '.join(PLAYERS)}")
         self.agent = Agent(self.rules, self.name)
+        self.view = SeatView(self.rules)
         self.rng = np.random.default_rng(self.seed)
 
     def answer(self, request: Event) -> Action:
-        self.agent.observe(request)
+        v = self.view
+        v.observe(request)
         self.last = None
-        asked = self.agent.view.asked()
-        if asked == "none":
+        kind = v.ask.kind
+        if kind is AskKind.NOTHING:
             return Pass()
         if self.name == "mjbot":
-            self.last = self.agent.decide(Deadline(budget=self.budget))
+            self.last = self.agent.decide(v, Deadline(budget=self.budget))
             return self.last.action
-        v = self.agent.view
-        if asked == "draw":
+        if kind is AskKind.DRAW:
             assert v.drawn is not None
-            if self.agent.can_win(v.drawn, self_drawn=True)[0]:
+            if self.agent.can_win(v, v.drawn, self_drawn=True)[0]:
                 return DeclareWin()
             held = [int(t) for t in np.nonzero(v.hand)[0]]
             if self.name == "random":
                 return Discard(int(self.rng.choice(held)))
             return Discard(_least_shanten_discard(v.hand, v.melds_needed, held))
-        if asked in ("discard", "rob") and v.tile_in_play is not None:
-            robbing = asked == "rob"
-            if self.agent.can_win(v.tile_in_play, self_drawn=False, robbing=robbing)[0]:
+        if kind in (AskKind.DISCARD, AskKind.ROB) and v.tile_in_play is not None:
+            robbing = kind is AskKind.ROB
+            if self.agent.can_win(v, v.tile_in_play, self_drawn=False, robbing=robbing)[0]:
                 return DeclareWin()
         return Pass()
 

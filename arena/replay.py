@@ -24,6 +24,7 @@ from pathlib import Path
 
 from arena.records import read_record
 from bot.agent import Agent, Decision, describe_action
+from bot.seat import AskKind, SeatView
 from game.events import (
     Action,
     Chowed,
@@ -195,19 +196,20 @@ def action_text(rules: Ruleset) -> Callable[[Action], str]:
 def replay(steps: list[Step], budget: int = 20_000, rules: Ruleset = MCR_BOTZONE) -> list[Turn]:
     """Feed the steps to a fresh agent; where the seat had a decision, ask today's agent."""
     agent = Agent(rules)
+    view = SeatView(rules)
     say = action_text(rules)
     turns = []
     for i, step in enumerate(steps, 1):
-        agent.observe(step.event)
+        view.observe(step.event)
         ours = None
-        if agent.view.asked() != "none":
-            ours = agent.decide(Deadline(budget=budget))
+        if view.ask.kind is not AskKind.NOTHING:
+            ours = agent.decide(view, Deadline(budget=budget))
         if step.played is not None:
             # the view follows what was played, not what today's agent would play
-            agent.view.answered(step.played)
+            view.answered(step.played)
         turns.append(Turn(i, step.shown, say(step.played) if step.played is not None else "",
-                          ours, format_tiles(agent.view.concealed_tiles()),
-                          agent.view.kb.unseen_total(), step.played))
+                          ours, format_tiles(view.concealed_tiles()),
+                          view.kb.unseen_total(), step.played))
     return turns
 
 

@@ -1,8 +1,10 @@
-"""The agent: a seat's view, its knowledge base and the strategy, behind one interface.
+"""The agent: the strategy that answers what a seat's view asks.
 
-``observe(event)`` applies what the seat is shown; ``decide(deadline)``
-answers the last event with a legal action and the reasons for it.  One
-agent class serves every protocol; it never sees wire text.
+:meth:`Agent.decide` is handed the seat's :class:`bot.seat.SeatView` (owned by the
+seat's :class:`bot.session.SeatSession`, which applies every event to it) and a
+deadline, and answers the view's :class:`bot.seat.Ask` with a legal action and the
+reasons for it.  One agent class serves every protocol; it never sees wire text.
+It keeps only caches across decisions (fan totals, suit results of the kernel).
 
 Wins under mcr-botzone are declared only when PyMahjongGB's fan total, with
 the judge's flags as the seat can know them, reaches 8 + flowers: self-drawn,
@@ -20,10 +22,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import numpy as np
 
-from bot.seat import SeatView
+from bot.seat import AskKind, SeatView
 from game.events import (
     Action,
     ClaimChow,
@@ -33,7 +36,6 @@ from game.events import (
     DeclareConcealedKong,
     DeclareWin,
     Discard,
-    Event,
     Pass,
 )
 from game.rules import Ruleset
@@ -85,11 +87,20 @@ def describe_action(action: Action) -> str:
     return f"{action.kind.value}{' ' + named if named else ''}"
 
 
+class Strategy(Protocol):
+    """What a seat session asks: a decision for the view's ask, within the deadline."""
+
+    def decide(self, view: SeatView, deadline: Deadline | None = None) -> Decision: ...
+
+    def reset(self) -> None:
+        """A new game starts."""
+        ...
+
+
 @dataclass
 class Agent:
     rules: Ruleset
     name: str = "mjbot"
-    view: SeatView = field(init=False)
 
     _fan_context: tuple[object, ...] = field(init=False, default=(), repr=False)
     _fan_totals: dict[bytes, int] = field(init=False, default_factory=dict, repr=False)
@@ -98,20 +109,13 @@ class Agent:
     """Suit results of the deficiency kernel, kept across decisions (they depend on the
     suit's counts only)."""
 
-    def __post_init__(self) -> None:
-        self.view = SeatView(self.rules)
-
     def reset(self) -> None:
-        self.view = SeatView(self.rules)
         self._fan_context, self._fan_totals = (), {}
 
-    def observe(self, event: Event) -> None:
-        self.view.observe(event)
-
     # ------------------------------------------------------------------ wins
-    def win_fan(self, tile: int, self_drawn: bool, robbing: bool = False) -> int | None:
+    def win_fan(self, v: SeatView, tile: int, self_drawn: bool,
+                robbing: bool = False) -> int | None:
         """The fan total if the hand wins on ``tile`` (None if it is no win)."""
-        v = self.view
         counts = v.hand.copy()
         if not self_drawn:
             counts[tile] += 1
@@ -135,14 +139,14 @@ class Agent:
         return fan_total(mcr_fans(hand, v.melds, tile, context))
 
     def can_win(
-        self, tile: int, self_drawn: bool, robbing: bool = False
+        self, v: SeatView, tile: int, self_drawn: bool, robbing: bool = False
     ) -> tuple[bool, int | None]:
-        fan = self.win_fan(tile, self_drawn, robbing)
+        fan = self.win_fan(v, tile, self_drawn, robbing)
         if fan is None:
             return False, None
-        return fan >= self.rules.min_fan + self.view.kb.flowers[self.view.seat], fan
+        return fan >= self.rules.min_fan + v.kb.flowers[v.seat], fan
 
-    def _fan_check(self) -> WinCheck | None:
+    def _fan_check(self, v: SeatView) -> WinCheck | None:
         """For the search's leaves: does a completed hand reach the minimum fan?
 
         The fan total of a completed hand (as a win on a discard, without the flags the
@@ -150,7 +154,6 @@ class Agent:
         prevalent wind only, so the totals are kept across decisions while those stay."""
         if not self.rules.special_shapes or self.rules.min_fan <= 0:
             return None
-        v = self.view
         melds, seat, wind = tuple(v.melds), v.seat, v.prevalent_wind
         if self._fan_context != (melds, seat, wind):
             self._fan_context = (melds, seat, wind)
@@ -173,30 +176,28 @@ class Agent:
         return check
 
     # ------------------------------------------------------------------ decisions
-    def decide(self, deadline: Deadline | None = None) -> Decision:
-        v = self.view
-        asked = v.asked()
-        if asked == "draw":
-            return self._after_draw(deadline)
-        if asked == "discard":
-            return self._on_discard(deadline)
-        if asked == "rob":
+    def decide(self, v: SeatView, deadline: Deadline | None = None) -> Decision:
+        kind = v.ask.kind
+        if kind is AskKind.DRAW:
+            return self._after_draw(v, deadline)
+        if kind is AskKind.DISCARD:
+            return self._on_discard(v, deadline)
+        if kind is AskKind.ROB:
             assert v.tile_in_play is not None
-            ok, fan = self.can_win(v.tile_in_play, self_drawn=False, robbing=True)
+            ok, fan = self.can_win(v, v.tile_in_play, self_drawn=False, robbing=True)
             if ok:
                 return Decision(DeclareWin(), "win", note="robbing the kong", fan=fan)
             return Decision(Pass(), "pass", note="no win on the added kong")
         return Decision(Pass(), "pass", note="nothing to decide")
 
-    def _after_draw(self, deadline: Deadline | None) -> Decision:
-        v = self.view
+    def _after_draw(self, v: SeatView, deadline: Deadline | None) -> Decision:
         assert v.drawn is not None
-        ok, fan = self.can_win(v.drawn, self_drawn=True)
+        ok, fan = self.can_win(v, v.drawn, self_drawn=True)
         if ok:
             return Decision(DeclareWin(), "win", note="self-drawn", fan=fan)
         choice = choose_discard(v.hand, v.unseen, v.melds_needed, self.rules, deadline,
-                                win_check=self._fan_check(), cache=self._suits)
-        legal = v.legal_actions()
+                                win_check=self._fan_check(v), cache=self._suits)
+        legal = v.ask.legal
         kong = choose_kong_on_draw(v.hand, v.unseen, v.melds_needed, self.rules, choice)
         if kong is not None and DeclareConcealedKong(kong.tile or 0) in legal:
             return Decision(DeclareConcealedKong(kong.tile or 0), "kong",
@@ -208,14 +209,13 @@ class Agent:
                             (added, *choice.candidates), added.note)
         return self._from_choice(Discard(choice.tile or 0), choice)
 
-    def _on_discard(self, deadline: Deadline | None) -> Decision:
-        v = self.view
+    def _on_discard(self, v: SeatView, deadline: Deadline | None) -> Decision:
         assert v.tile_in_play is not None and v.provider is not None
         t = v.tile_in_play
-        ok, fan = self.can_win(t, self_drawn=False)
+        ok, fan = self.can_win(v, t, self_drawn=False)
         if ok:
             return Decision(DeclareWin(), "win", note=f"on {tile_name(t)}", fan=fan)
-        legal = v.legal_actions()
+        legal = v.ask.legal
         can_chow = any(isinstance(a, ClaimChow) for a in legal)
         if not any(isinstance(a, ClaimPung | ClaimChow | ClaimKong) for a in legal):
             return Decision(Pass(), "pass", note="no claim is legal")
@@ -233,14 +233,13 @@ class Agent:
             action = Pass()
         return self._from_choice(action, choice)
 
-    def discard_after_claim(self, from_hand: Sequence[int],
+    def discard_after_claim(self, v: SeatView, from_hand: Sequence[int],
                             deadline: Deadline | None = None) -> Decision:
         """The discard that follows this seat's own chow or pong, before the view has it.
 
         Olympiad-style referees ask for the claim and for the discard separately;
         ``from_hand`` are the tiles the claim takes out of the hand.
         """
-        v = self.view
         hand = v.hand.copy()
         for x in from_hand:
             hand[x] -= 1
@@ -251,14 +250,3 @@ class Agent:
     @staticmethod
     def _from_choice(action: Action, choice: Choice) -> Decision:
         return Decision(action, choice.method, choice.candidates, finished=choice.finished)
-
-    def fallback(self, why: str) -> Decision:
-        """The safest legal action: discard the drawn tile, else pass."""
-        v = self.view
-        legal = v.legal_actions()
-        if v.asked() == "draw":
-            drawn = v.drawn
-            pick = Discard(drawn) if drawn is not None and Discard(drawn) in legal else next(
-                a for a in legal if isinstance(a, Discard))
-            return Decision(pick, "fallback", note=why)
-        return Decision(Pass(), "fallback", note=why)

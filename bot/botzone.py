@@ -18,17 +18,25 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TextIO
 
-from bot.agent import Agent, Decision
+from bot.agent import Decision, Strategy
+from bot.platform import PlatformSeat
 from bot.session import SeatSession
+from game.events import Discard, Event
 from game.rules import MCR_BOTZONE, Ruleset
+from game.tiles import Notation, TileError, parse_tile
 from protocols.botzone_codec import (
     ProtocolError,
     RequestDecoder,
     format_response,
     parse_response,
 )
-from protocols.botzone_envelope import KEEP_RUNNING
-from strategy.knowledge import KnowledgeError
+from protocols.botzone_envelope import (
+    KEEP_RUNNING,
+    EnvelopeError,
+    format_answer,
+    read_first_input,
+    read_next_request,
+)
 
 
 @dataclass
@@ -38,41 +46,69 @@ class Answer:
     decision: Decision | None
 
 
-class BotzoneSeat:
-    """One seat: decodes requests into events for the shared :class:`SeatSession`."""
+class BotzoneSeat(PlatformSeat[str, str]):
+    """The Botzone dialect: request lines in, response text out."""
 
     def __init__(self, rules: Ruleset = MCR_BOTZONE, think_seconds: float = 0.8,
-                 agent: Agent | None = None) -> None:
+                 strategy: Strategy | None = None, *, work_budget: int | None = None) -> None:
+        super().__init__(SeatSession(rules, strategy, work_budget=work_budget))
         self.rules = rules
         self.think_seconds = think_seconds
-        self.session = SeatSession(agent or Agent(rules))
-        self.agent = self.session.agent
         self.decoder = RequestDecoder()
         self.turns = 0
+
+    def decode(self, wire: str) -> list[Event]:
+        return [self.decoder.decode(wire)]
 
     def close(self) -> None:
         self.session.close()
 
+    def encode(self, decision: Decision) -> str:
+        return format_response(decision.action)
+
     def observe_only(self, request: str, response: str = "") -> None:
         """Apply a past request and note the answer given to it (history replay)."""
-        self.agent.observe(self.decoder.decode(request))
+        self.take(request)
         if response:
             with contextlib.suppress(ProtocolError):
-                self.agent.view.answered(parse_response(response))
+                self.session.answered(parse_response(response))
 
     def answer(self, request: str) -> Answer:
         self.turns += 1
-        try:
-            self.session.observe([self.decoder.decode(request)])
-        except ProtocolError as exc:
-            self.session.lose(f"bad request: {exc}")
-        if not self.session.asked() and not self.session.lost:
+        applied = self.take(request)
+        session = self.session
+        if not session.asked() and not session.lost:
             return Answer("PASS", "", None)
+        if not applied:
+            drawn = self._unapplied_draw(request)
+            if drawn is not None:
+                return Answer(self.encode(drawn), drawn.note, drawn)
         # the platform doubles the first turns' limit; we think for 80 % of ours
         limit = self.think_seconds * (2 if self.turns <= 3 else 1)
-        decision = self.session.answer_now(limit)
+        decision = session.answer_now(limit)
         debug = decision.note if decision.method == "fallback" else ""
-        return Answer(format_response(decision.action), debug, decision)
+        return Answer(self.encode(decision), debug, decision)
+
+    def _unapplied_draw(self, request: str) -> Decision | None:
+        """Our own draw (``2 T``) that could not be applied still asks for a discard, and
+        the judge punishes anything else: play the drawn tile when it reads (the judge
+        gave it to us), else the last tile the view holds."""
+        tokens = request.split()
+        if not tokens or tokens[0] != "2":
+            return None
+        tile: int | None = None
+        if len(tokens) == 2:
+            with contextlib.suppress(TileError):
+                tile = parse_tile(tokens[1], Notation.BOTZONE)
+        held = self.session.view.concealed_tiles()
+        if tile is None or tile >= 34:
+            tile = held[-1] if held else None
+        if tile is None:
+            return None
+        decision = Decision(Discard(tile), "fallback",
+                            note=f"state lost: {self.session.lost}; discarding a held tile")
+        self.session.answered(decision.action)
+        return decision
 
 
 # ---------------------------------------------------------------- the stdin/stdout loop
@@ -81,34 +117,14 @@ def _lines(stream: TextIO) -> Iterator[str]:
         yield line.rstrip("\r\n")
 
 
-def _next_request(lines: Iterator[str]) -> str | None:
-    """The next request in keep-running mode: skips blank data/globaldata lines; accepts a bare
-    line, a JSON-quoted string or a JSON object with ``requests``."""
-    for line in lines:
-        text = line.strip()
-        if not text:
-            continue
-        if text.startswith('"'):
-            try:
-                value = json.loads(text)
-                return str(value)
-            except json.JSONDecodeError:
-                return text.strip('"')
-        if text.startswith("{"):
-            try:
-                obj = json.loads(text)
-            except json.JSONDecodeError:
-                return text
-            requests = obj.get("requests") or []
-            return str(requests[-1]) if requests else ""
-        return text
-    return None
-
-
 def run(stdin: TextIO, stdout: TextIO, stderr: TextIO, *, rules: Ruleset = MCR_BOTZONE,
         keep_running: bool = True, think_seconds: float = 0.8,
         log: Callable[[str], None] | None = None) -> int:
-    """Serve one Botzone bot process until stdin ends (or after one turn without keep-running)."""
+    """Serve one Botzone bot process until stdin ends (or after one turn without keep-running).
+
+    Every request gets exactly one answer line (and the keep-running marker in that
+    mode), whatever the input: unreadable input is answered safely and said once on
+    stderr, clipped."""
     seat = BotzoneSeat(rules, think_seconds)
     lines = _lines(stdin)
     first = next(lines, None)
@@ -117,54 +133,46 @@ def run(stdin: TextIO, stdout: TextIO, stderr: TextIO, *, rules: Ruleset = MCR_B
     if first is None:
         return 0
     json_mode = first.lstrip().startswith("{")
-    try:
-        if json_mode:
-            obj = json.loads(first)
-            requests = [str(r) for r in obj.get("requests", [])]
-            responses = [str(r) for r in obj.get("responses", [])]
-        else:
-            n = int(first.strip())
-            history = [next(lines, "") for _ in range(2 * n - 1)]
-            requests = history[0::2]
-            responses = history[1::2]
-    except (ValueError, json.JSONDecodeError) as exc:
-        stderr.write(f"mjbot: unreadable first input ({exc}); answering PASS\n")
-        _write(stdout, "PASS", "", json_mode)
-        return 0
-    for i, past in enumerate(requests[:-1]):
-        try:
-            seat.observe_only(past, responses[i] if i < len(responses) else "")
-        except (ProtocolError, KnowledgeError, ValueError) as exc:
-            stderr.write(f"mjbot: history line {past!r} skipped: {exc}\n")
-            seat.session.lose(f"history line {past!r}: {exc}")
-    current = requests[-1] if requests else ""
-    while True:
-        answer = seat.answer(current)
-        if answer.debug:
-            stderr.write(f"mjbot: {answer.debug}\n")
+    said = ""
+
+    def say(note: str) -> None:
+        nonlocal said
+        if note and note != said:
+            stderr.write(f"mjbot: {note[:500]}\n")
             stderr.flush()
-        _write(stdout, answer.response, answer.debug, json_mode)
+            said = note
+
+    current: str | None
+    try:
+        opening = read_first_input(first, lambda: next(lines, None))
+    except EnvelopeError as exc:
+        seat.session.lose(f"unreadable first input: {exc}")
+        current = None
+    else:
+        for i, past in enumerate(opening.requests[:-1]):
+            seat.observe_only(past, opening.responses[i] if i < len(opening.responses) else "")
+        current = opening.requests[-1]
+    while True:
+        answer = seat.answer(current) if current is not None else Answer(
+            "PASS", f"state lost: {seat.session.lost}", None)
+        say(answer.debug)
+        stdout.write(format_answer(answer.response, answer.debug, json_mode) + "\n")
+        stdout.flush()
         if log is not None and answer.decision is not None:
             log(json.dumps(answer.decision.info()))
         if not keep_running:
             break
         stdout.write(KEEP_RUNNING + "\n")
         stdout.flush()
-        nxt = _next_request(lines)
-        if nxt is None:
+        current = None
+        for line in lines:
+            current = read_next_request(line)
+            if current is not None:
+                break
+        if current is None:
             break
-        current = nxt
     seat.close()
     return 0
-
-
-def _write(stdout: TextIO, response: str, debug: str, json_mode: bool) -> None:
-    if json_mode:
-        stdout.write(json.dumps({"response": response, "debug": debug[:1000]},
-                                separators=(",", ":")) + "\n")
-    else:
-        stdout.write(response + "\n")
-    stdout.flush()
 
 
 def main(keep_running: bool = True, think_seconds: float = 0.8) -> int:

@@ -30,10 +30,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from bot.agent import Agent, Decision
+from bot.agent import Agent, Decision, Strategy
 from bot.logging import get_logger
+from bot.platform import PlatformSeat
+from bot.seat import safest_action
 from bot.session import SeatSession
-from game.events import Pass
+from game.events import Action, Discard, Event, Pass
 from game.rules import TAIWAN_16
 from protocols.olympiad import (
     Act,
@@ -46,6 +48,7 @@ from protocols.olympiad import (
     MessageError,
     Welcome,
     parse_referee_message,
+    tile_index,
 )
 from protocols.olympiad_codec import EventDecoder, act_allowed, act_for
 from protocols.olympiad_log import ResumeCursor
@@ -63,43 +66,46 @@ class SeatPlayer(Protocol):
 
 
 def safest_act(ask: Ask, drawn: str | None = None) -> Act:
-    """Pass if allowed, else discard the drawn tile if allowed, else the first discard option."""
-    kinds = {o.kind: o for o in ask.options}
-    if "pass" in kinds:
-        return Act(id=ask.id, kind="pass")
-    discard = kinds.get("discard")
-    if discard is not None and discard.tiles:
-        tiles = [t for t in discard.tiles if isinstance(t, str)]
-        pick = drawn if drawn in tiles else tiles[-1]
-        return Act(id=ask.id, kind="discard", tile=pick)
-    first = ask.options[0]
-    return Act(id=ask.id, kind=first.kind)
+    """The one safest-answer rule (:func:`bot.seat.safest_action`) on an ask's options:
+    pass if allowed, else discard the drawn tile, else the last discard offered."""
+    tiles = {t: tile_index(t, in_hand=True) for o in ask.options if o.kind == "discard"
+             for t in (o.tiles or []) if isinstance(t, str)}
+    offered: list[Action] = [Discard(i) for i in tiles.values()]
+    if any(o.kind == "pass" for o in ask.options):
+        offered.insert(0, Pass())
+    drawn_tile = tiles.get(drawn) if drawn is not None else None
+    if not offered:
+        return Act(id=ask.id, kind=ask.options[0].kind)
+    return act_for(safest_action(offered, drawn_tile), ask.id, None)
 
 
 # ---------------------------------------------------------------- our agent
-@dataclass
-class AgentPlayer:
-    """Our agent on one seat, through the same :class:`SeatSession` as on Botzone.
+class AgentPlayer(PlatformSeat[Any, Act]):
+    """The Olympiad dialect: our agent on one seat, through the same
+    :class:`SeatSession` as on Botzone.
 
     ``deterministic``: a work budget per decision instead of a clock, so a
     match replays exactly (the tests' resumed-client runs rely on it).
     """
 
-    think_fraction: float = 0.5
-    max_think_ms: int | None = None
-    """A cap on thinking per ask, whatever the ask's deadline."""
-    deterministic: bool = False
-    work_budget: int = 20_000
-    agent: Agent = field(default_factory=lambda: Agent(TAIWAN_16))
-    decoder: EventDecoder = field(default_factory=EventDecoder)
-    decisions: list[dict[str, Any]] = field(default_factory=list)
-    seat: int = 0
-    session: SeatSession = field(init=False)
-    _drawn: str | None = None
+    def __init__(self, think_fraction: float = 0.5, max_think_ms: int | None = None,
+                 deterministic: bool = False, work_budget: int = 20_000,
+                 strategy: Strategy | None = None) -> None:
+        super().__init__(SeatSession(TAIWAN_16, strategy,
+                                     work_budget=work_budget if deterministic else None))
+        self.think_fraction = think_fraction
+        self.max_think_ms = max_think_ms
+        """A cap on thinking per ask, whatever the ask's deadline."""
+        self.decoder = EventDecoder()
+        self.decisions: list[dict[str, Any]] = []
+        self.seat = 0
+        self._drawn: str | None = None
 
-    def __post_init__(self) -> None:
-        self.session = SeatSession(self.agent,
-                                   work_budget=self.work_budget if self.deterministic else None)
+    def decode(self, wire: Any) -> list[Event]:
+        return self.decoder.decode(wire)
+
+    def encode(self, decision: Decision) -> Act:
+        return act_for(decision.action, "", self.session.view.tile_in_play)
 
     async def on_message(self, msg: Any, text: str) -> Act | None:
         if isinstance(msg, Welcome):
@@ -112,27 +118,23 @@ class AgentPlayer:
         if isinstance(msg, Draw):
             self._drawn = msg.tile if msg.seat == self.seat else None
         was_lost = bool(self.session.lost)
-        try:
-            events = self.decoder.decode(msg)
-        except (MessageError, ValueError) as exc:
-            self.session.lose(f"{type(exc).__name__}: {exc}")
-        else:
-            self.session.observe(events)
+        self.take(msg)
         if self.session.lost and not was_lost:
             log.warning("state_lost", seat=self.seat, error=self.session.lost)
         return None
 
     async def _answer(self, ask: Ask) -> Act:
-        if self.session.lost:
+        session = self.session
+        if session.lost:
             act = safest_act(ask, self._drawn)
-            self._note(ask, act, f"fallback: state lost ({self.session.lost})")
+            self._note(ask, act, f"fallback: state lost ({session.lost})")
             return act
         seconds = self._think_seconds(ask.deadline_ms)
         held = self.decoder.holding_meld
         if held is not None and held.seat == self.seat:
             return await self._discard_after_claim(ask, seconds)
-        decision = await self.session.answer(seconds)
-        act = act_for(decision.action, ask.id, self.agent.view.tile_in_play)
+        decision = await session.answer(seconds)
+        act = self.encode(decision).model_copy(update={"id": ask.id})
         if not act_allowed(act, ask.options):
             act = safest_act(ask, self._drawn)
             decision = Decision(decision.action, "fallback",
@@ -148,9 +150,15 @@ class AgentPlayer:
         client, which never saw its own claim being decided, the same answer.
         """
         tiles = self.decoder.held_from_hand()
-        decision = await self.session.run(
-            lambda deadline: self.agent.discard_after_claim(tiles, deadline), seconds,
-            lambda why: Decision(Pass(), "fallback", note=why))
+        session = self.session
+        strategy = session.strategy
+        if not isinstance(strategy, Agent):
+            act = safest_act(ask)
+            self._note(ask, act, "fallback: the strategy has no discard after a claim")
+            return act
+        decision = await session.run(
+            lambda deadline: strategy.discard_after_claim(session.view, tiles, deadline),
+            seconds, lambda why: Decision(Pass(), "fallback", note=why))
         if decision.method == "fallback":
             act = safest_act(ask)
             self._note(ask, act, f"fallback: {decision.note}")

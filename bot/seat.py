@@ -8,7 +8,9 @@ the seat, and it lists the legal answers.  It never sees wire text.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 
 import numpy as np
 
@@ -39,10 +41,54 @@ from game.rules import Ruleset, WallLayout
 from game.tiles import NUM_KINDS, is_flower
 from strategy.knowledge import KnowledgeBase
 
-__all__ = ["SeatView"]
+__all__ = ["Ask", "AskKind", "SeatView", "safest_action"]
 
 PER_SEAT_DRAWS = 34 - 13
 """Tiles a seat can draw from its own wall in Botzone's duplicate format."""
+
+
+class AskKind(Enum):
+    """What the last event asks of a seat."""
+
+    NOTHING = "nothing"
+    DRAW = "draw"
+    """The seat drew: discard, declare a kong or win."""
+    DISCARD = "discard"
+    """Another seat discarded (or discarded after its claim): claim it, win on it or pass."""
+    ROB = "rob"
+    """Another seat added a kong: rob it or pass."""
+
+
+@dataclass(frozen=True)
+class Ask:
+    """What a seat is asked, with every answer the platform accepts (a win only as a
+    shape: the fan is checked by whoever declares it)."""
+
+    kind: AskKind
+    legal: tuple[Action, ...]
+    drawn: int | None = None
+    """The tile the seat just drew (for ``DRAW``)."""
+
+    def allows(self, action: Action) -> bool:
+        return action in self.legal
+
+    def safest(self) -> Action:
+        """The one safest-answer rule: :func:`safest_action` on this ask."""
+        return safest_action(self.legal, self.drawn)
+
+
+def safest_action(legal: Sequence[Action], drawn: int | None = None) -> Action:
+    """The safest of the legal answers, for a strategy that failed, was late or lost its
+    state: pass if allowed; else discard the drawn tile; else the last discard offered;
+    else the first legal answer (pass when nothing is offered)."""
+    if Pass() in legal:
+        return Pass()
+    if drawn is not None and Discard(drawn) in legal:
+        return Discard(drawn)
+    discards = [a for a in legal if isinstance(a, Discard)]
+    if discards:
+        return discards[-1]
+    return legal[0] if legal else Pass()
 
 
 @dataclass
@@ -66,6 +112,8 @@ class SeatView:
     own_answer: Action | None = None
     """This seat's last answer: Botzone's ``3 p GANG`` does not name the tile of the
     seat's own concealed kong, so the view fills it in from here."""
+    _ask: Ask | None = field(default=None, repr=False)
+    """What the last event asks, computed once per event (:attr:`ask`)."""
 
     # ------------------------------------------------------------------ events
     def observe(self, event: Event) -> None:
@@ -129,6 +177,7 @@ class SeatView:
         self.kb, self.melds = kb, melds
         self.last_event = event
         self.events += 1
+        self._ask = None
         self._track_play(event, was_kong)
 
     def answered(self, action: Action) -> None:
@@ -184,22 +233,29 @@ class SeatView:
     def next_seat(self, seat: int) -> int:
         return (seat + 1) % 4
 
-    def asked(self) -> str:
-        """What the last event asks of this seat: ``draw``, ``discard``, ``rob`` or ``none``."""
+    @property
+    def ask(self) -> Ask:
+        """What the last event asks of this seat and its legal answers (once per event)."""
+        if self._ask is None:
+            kind = self._ask_kind()
+            self._ask = Ask(kind, tuple(self._legal(kind)),
+                            self.drawn if kind is AskKind.DRAW else None)
+        return self._ask
+
+    def _ask_kind(self) -> AskKind:
         e = self.last_event
         if isinstance(e, Drew) and e.seat == self.seat and e.tile is not None:
-            return "none" if is_flower(e.tile) else "draw"  # a flower is replaced, not played
+            # a flower is replaced, not played
+            return AskKind.NOTHING if is_flower(e.tile) else AskKind.DRAW
         if isinstance(e, Discarded | Punged | Chowed) and e.seat != self.seat:
-            return "discard"
+            return AskKind.DISCARD
         if isinstance(e, KongAdded) and e.seat != self.seat:
-            return "rob"
-        return "none"
+            return AskKind.ROB
+        return AskKind.NOTHING
 
-    def legal_actions(self) -> list[Action]:
-        """Every answer the platform accepts now (win only as a shape; fan is checked elsewhere)."""
-        asked = self.asked()
+    def _legal(self, kind: AskKind) -> list[Action]:
         hand = self.hand
-        if asked == "draw":
+        if kind is AskKind.DRAW:
             out: list[Action] = [Discard(int(t)) for t in np.nonzero(hand)[0]]
             own, following = self.wall_left[self.seat], self.wall_left[self.next_seat(self.seat)]
             walls_ok = own > 0 and following > 0
@@ -208,7 +264,7 @@ class SeatView:
                 out += [DeclareAddedKong(t) for t in self.pungs() if hand[t] >= 1]
             out.append(DeclareWin())
             return out
-        if asked == "discard":
+        if kind is AskKind.DISCARD:
             assert self.tile_in_play is not None and self.provider is not None
             t = self.tile_in_play
             out = [Pass(), DeclareWin()]
@@ -226,7 +282,7 @@ class SeatView:
                     if all(hand[x] >= 1 for x in need):
                         out += [ClaimChow(middle, int(d)) for d in self._discards_after(need)]
             return out
-        if asked == "rob":
+        if kind is AskKind.ROB:
             return [Pass(), DeclareWin()]
         return [Pass()]
 

@@ -1,15 +1,18 @@
 """The seat session both platforms drive: events in, one legal answer out.
 
-A :class:`SeatSession` owns the :class:`bot.agent.Agent` of one seat and is
-the only place where a decision is asked for, timed and made safe:
+A :class:`SeatSession` owns one seat's :class:`bot.seat.SeatView` (every event goes
+to it) and the seat's strategy (:class:`bot.agent.Strategy`, our
+:class:`bot.agent.Agent` in play; tests bring their own), which it hands the view.
+It is the only place where a decision is asked for, timed and made safe:
 
 - the agent decides in one worker thread under a :class:`Deadline` (a wall
   clock at 80 % of the seat's thinking time, or a work budget when the
   session is deterministic, which is what tests and reproducible matches
   use); the answer is awaited for the whole thinking time and no longer;
 - a strategy that fails, is late or answers something the seat's view does
-  not call legal is replaced by the agent's safest legal action (discard the
-  drawn tile, else pass) with the reason in the decision's note;
+  not call legal is replaced by the safest legal action
+  (:func:`bot.seat.safest_action`: pass if allowed, else discard the drawn
+  tile) with the reason in the decision's note;
 - when an event cannot be applied (a wire line that does not decode, a fifth
   copy of a tile), the view is no longer trusted: every answer until the next
   game is the safest one, with the reason.
@@ -26,8 +29,10 @@ import concurrent.futures
 import time
 from collections.abc import Callable, Iterable
 
-from bot.agent import Agent, Decision
-from game.events import Event
+from bot.agent import Agent, Decision, Strategy
+from bot.seat import AskKind, SeatView
+from game.events import Action, Event
+from game.rules import Ruleset
 from strategy.knowledge import KnowledgeError
 from strategy.stepvalue import Deadline
 
@@ -40,9 +45,12 @@ Work = Callable[[Deadline], Decision]
 class SeatSession:
     """One seat's agent behind a deadline and a legality check."""
 
-    def __init__(self, agent: Agent, *, work_budget: int | None = None,
+    def __init__(self, rules: Ruleset, strategy: Strategy | None = None, *,
+                 work_budget: int | None = None,
                  executor: concurrent.futures.Executor | None = None) -> None:
-        self.agent = agent
+        self.rules = rules
+        self.strategy: Strategy = strategy if strategy is not None else Agent(rules)
+        self.view = SeatView(rules)
         self.work_budget = work_budget
         """Deterministic mode: a work budget per decision and no clock at all."""
         self.lost = ""
@@ -60,7 +68,8 @@ class SeatSession:
 
     # ------------------------------------------------------------------ events
     def new_game(self) -> None:
-        self.agent.reset()
+        self.view = SeatView(self.rules)
+        self.strategy.reset()
         self.lost = ""
 
     def lose(self, why: str) -> None:
@@ -72,13 +81,25 @@ class SeatSession:
         """Apply events in order; one that cannot be applied marks the view lost."""
         for event in events:
             try:
-                self.agent.observe(event)
+                self.view.observe(event)
             except (KnowledgeError, ValueError) as exc:
                 self.lose(f"{type(exc).__name__}: {exc}")
 
     def asked(self) -> bool:
         """Whether the last event asks this seat for an answer."""
-        return self.agent.view.asked() != "none"
+        return self.view.ask.kind is not AskKind.NOTHING
+
+    def answered(self, action: Action) -> None:
+        """Note an answer given outside :meth:`answer` (a replayed history)."""
+        self.view.answered(action)
+
+    def fallback(self, why: str) -> Decision:
+        """The safest legal answer to the view's ask, with the reason."""
+        return Decision(self.view.ask.safest(), "fallback", note=why)
+
+    def decide(self, deadline: Deadline) -> Decision:
+        """The strategy's decision on the current view (in the worker thread)."""
+        return self.strategy.decide(self.view, deadline)
 
     # ------------------------------------------------------------------ decisions
     def deadline(self, seconds: float) -> Deadline:
@@ -89,23 +110,23 @@ class SeatSession:
     def answer_now(self, seconds: float) -> Decision:
         """The answer to the last event, within ``seconds`` (blocks the calling thread)."""
         if self.lost:
-            return self._answered(self.agent.fallback(f"state lost: {self.lost}"))
+            return self._answered(self.fallback(f"state lost: {self.lost}"))
         if self.executor is None and self._own is None:
             self._own = concurrent.futures.ThreadPoolExecutor(max_workers=1)
         pool = self.executor or self._own
         assert pool is not None
-        future = pool.submit(self.agent.decide, self.deadline(seconds))
+        future = pool.submit(self.decide, self.deadline(seconds))
         try:
             decision = future.result(timeout=None if self.work_budget else seconds)
         except Exception as exc:  # the seat must answer whatever the strategy did
-            decision = self.agent.fallback(self._why(exc, seconds))
+            decision = self.fallback(self._why(exc, seconds))
         return self._answered(self._legal(decision))
 
     async def answer(self, seconds: float) -> Decision:
         """The answer to the last event, within ``seconds`` (the event loop keeps running)."""
         if self.lost:
-            return self._answered(self.agent.fallback(f"state lost: {self.lost}"))
-        decision = await self.run(self.agent.decide, seconds, self.agent.fallback)
+            return self._answered(self.fallback(f"state lost: {self.lost}"))
+        decision = await self.run(self.decide, seconds, self.fallback)
         return self._answered(self._legal(decision))
 
     async def run(self, work: Work, seconds: float,
@@ -126,11 +147,11 @@ class SeatSession:
         return f"strategy failed: {type(exc).__name__}: {exc}"
 
     def _legal(self, decision: Decision) -> Decision:
-        if decision.action in self.agent.view.legal_actions():
+        if self.view.ask.allows(decision.action):
             return decision
-        return self.agent.fallback(
+        return self.fallback(
             f"strategy answered {decision.action!r}, which is not legal here")
 
     def _answered(self, decision: Decision) -> Decision:
-        self.agent.view.answered(decision.action)
+        self.view.answered(decision.action)
         return decision

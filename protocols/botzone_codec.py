@@ -61,6 +61,12 @@ class ProtocolError(ValueError):
     """Wire text that does not follow the Botzone protocol; the message names the token."""
 
 
+def clip(text: str, limit: int = 80) -> str:
+    """``text`` for a message: its start, and its length when it was cut (a megabyte line
+    must not make a megabyte message)."""
+    return repr(text) if len(text) <= limit else f"{text[:limit]!r}... ({len(text)} chars)"
+
+
 def _name(tile: int) -> str:
     return tile_name(tile, Notation.BOTZONE)
 
@@ -69,12 +75,12 @@ def _tile(token: str, text: str) -> int:
     try:
         return parse_tile(token, Notation.BOTZONE)
     except TileError:
-        raise ProtocolError(f"unknown tile {token!r} in {text!r}") from None
+        raise ProtocolError(f"unknown tile {clip(token, 20)} in {clip(text)}") from None
 
 
 def _int(token: str, text: str, what: str, upper: int) -> int:
     if not token.isdigit() or not 0 <= int(token) <= upper:
-        raise ProtocolError(f"bad {what} {token!r} in {text!r}: expected 0-{upper}")
+        raise ProtocolError(f"bad {what} {clip(token, 20)} in {clip(text)}: expected 0-{upper}")
     return int(token)
 
 
@@ -119,10 +125,10 @@ def parse_response(text: str) -> Action:
     if kind is None:
         verb = tokens[0]
         if verb not in _RESPONSE_ARITY:
-            raise ProtocolError(f"unknown action {verb!r} in response {text!r}")
+            raise ProtocolError(f"unknown action {clip(verb, 20)} in response {clip(text)}")
         wanted = " or ".join(str(n) for n in _RESPONSE_ARITY[verb])
         raise ProtocolError(
-            f"{verb} takes {wanted} argument(s), got {len(tokens) - 1} in response {text!r}"
+            f"{verb} takes {wanted} argument(s), got {len(tokens) - 1} in response {clip(text)}"
         )
     tiles = [_tile(tok, text) for tok in tokens[1:]]
     if kind is ActionKind.PASS:
@@ -238,7 +244,8 @@ class RequestDecoder:
 
     def _claimed(self, seat: int, action: str, line: str) -> int:
         if self._last_discard is None or self._last_discard[0] == seat:
-            raise ProtocolError(f"{action} by seat {seat} without a discard to claim in {line!r}")
+            raise ProtocolError(
+                f"{action} by seat {seat} without a discard to claim in {clip(line)}")
         return self._last_discard[1]
 
     def _parse(self, line: str) -> Event:
@@ -248,7 +255,7 @@ class RequestDecoder:
         kind = tokens[0]
         if kind == "0":
             if len(tokens) != 3:
-                raise ProtocolError(f"request 0 takes a seat and a wind, got {line!r}")
+                raise ProtocolError(f"request 0 takes a seat and a wind, got {clip(line)}")
             return SeatAssigned(
                 _int(tokens[1], line, "seat", 3), _int(tokens[2], line, "prevalent wind", 3)
             )
@@ -256,49 +263,50 @@ class RequestDecoder:
             return self._deal(tokens, line)
         if kind == "2":
             if len(tokens) != 2:
-                raise ProtocolError(f"request 2 takes one tile, got {line!r}")
+                raise ProtocolError(f"request 2 takes one tile, got {clip(line)}")
             return Drew(self._own_seat(line), _tile(tokens[1], line))
         if kind == "3":
             return self._table_event(tokens, line)
-        raise ProtocolError(f"unknown request type {kind!r} in {line!r}")
+        raise ProtocolError(f"unknown request type {clip(kind, 20)} in {clip(line)}")
 
     def _own_seat(self, line: str) -> int:
         if self.viewer is None:
-            raise ProtocolError(f"{line!r} arrived before the seat was known (request 0)")
+            raise ProtocolError(f"{clip(line)} arrived before the seat was known (request 0)")
         return self.viewer
 
     def _deal(self, tokens: list[str], line: str) -> Dealt:
         seat = self._own_seat(line)
         if len(tokens) < 5 + HAND_SIZE:
-            raise ProtocolError(f"request 1 needs 4 flower counts and 13 tiles, got {line!r}")
+            raise ProtocolError(f"request 1 needs 4 flower counts and 13 tiles, got {clip(line)}")
         c0, c1, c2, c3 = (_int(tok, line, "flower count", 8) for tok in tokens[1:5])
         hand = tuple(_tile(tok, line) for tok in tokens[5 : 5 + HAND_SIZE])
         for tok, t in zip(tokens[5 : 5 + HAND_SIZE], hand, strict=True):
             if t >= NUM_KINDS:
-                raise ProtocolError(f"flower {tok!r} among the 13 dealt tiles in {line!r}")
+                raise ProtocolError(
+                    f"flower {clip(tok, 20)} among the 13 dealt tiles in {clip(line)}")
         flower_tokens = tokens[5 + HAND_SIZE :]
         if len(flower_tokens) != c0 + c1 + c2 + c3:
             raise ProtocolError(
                 f"request 1 announces {c0 + c1 + c2 + c3} flowers but lists "
-                f"{len(flower_tokens)} in {line!r}"
+                f"{len(flower_tokens)} in {clip(line)}"
             )
         flowers = tuple(_tile(tok, line) for tok in flower_tokens)
         for tok, t in zip(flower_tokens, flowers, strict=True):
             if t < NUM_KINDS:
-                raise ProtocolError(f"{tok!r} is not a flower in {line!r}")
+                raise ProtocolError(f"{clip(tok, 20)} is not a flower in {clip(line)}")
         return Dealt(seat, hand, (c0, c1, c2, c3), flowers)
 
     def _table_event(self, tokens: list[str], line: str) -> Event:
         if len(tokens) < 3:
-            raise ProtocolError(f"request 3 needs a seat and an action, got {line!r}")
+            raise ProtocolError(f"request 3 needs a seat and an action, got {clip(line)}")
         seat = _int(tokens[1], line, "seat", 3)
         action, args = tokens[2], tokens[3:]
         arity = {"DRAW": 0, "GANG": 0, "PLAY": 1, "PENG": 1, "BUGANG": 1, "BUHUA": 1, "CHI": 2}
         if action not in arity:
-            raise ProtocolError(f"unknown action {action!r} in {line!r}")
+            raise ProtocolError(f"unknown action {clip(action, 20)} in {clip(line)}")
         if len(args) != arity[action]:
             raise ProtocolError(
-                f"{action} takes {arity[action]} argument(s), got {len(args)} in {line!r}"
+                f"{action} takes {arity[action]} argument(s), got {len(args)} in {clip(line)}"
             )
         tiles = [_tile(tok, line) for tok in args]
         if action == "DRAW":
@@ -313,7 +321,7 @@ class RequestDecoder:
             return KongAdded(seat, tiles[0])
         if action == "BUHUA":
             if tiles[0] < NUM_KINDS:
-                raise ProtocolError(f"{args[0]!r} is not a flower in {line!r}")
+                raise ProtocolError(f"{clip(args[0], 20)} is not a flower in {clip(line)}")
             return FlowerReplaced(seat, tiles[0])
         if self._last_drawer == seat:
             return ConcealedKonged(seat, None)

@@ -24,9 +24,11 @@ no I/O.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
+
+from protocols.botzone_codec import clip
 
 KEEP_RUNNING = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"
 """The line a program prints after its answer to stay running."""
@@ -148,3 +150,100 @@ def interaction_for(mode: Interaction | str) -> InteractionStyle:
     return SimpleInteraction() if Interaction(mode) is Interaction.SIMPLE else JsonInteraction()
 
 
+
+
+# ---------------------------------------------------------------- the bot's end
+MAX_HISTORY_REQUESTS = 1000
+"""More requests than any Botzone game sends to one seat (about 300 at most): a first
+line announcing more is refused rather than read."""
+MAX_DEBUG_CHARS = 1000
+
+
+class EnvelopeError(ValueError):
+    """Input that does not follow the interaction; the message names what was wrong."""
+
+
+@dataclass(frozen=True)
+class FirstInput:
+    """The first turn as the bot reads it: the game's requests so far (the new one last)
+    and the bot's own earlier responses."""
+
+    json_mode: bool
+    requests: tuple[str, ...]
+    responses: tuple[str, ...]
+
+
+def _strings(value: object, field: str) -> tuple[str, ...]:
+    if not isinstance(value, list):
+        raise EnvelopeError(f'"{field}" is {type(value).__name__}, not a list')
+    if len(value) > MAX_HISTORY_REQUESTS:
+        raise EnvelopeError(f'"{field}" holds {len(value)} items, more than '
+                            f"{MAX_HISTORY_REQUESTS}")
+    return tuple(v if isinstance(v, str) else json.dumps(v) for v in value)
+
+
+def read_first_input(first: str, more: Callable[[], str | None]) -> FirstInput:
+    """The first input: a JSON object (JSON interaction) or ``n`` and 2n-1 lines (simple;
+    ``more`` gives the next line, None at the end of input).  Raises
+    :class:`EnvelopeError` naming what was wrong; nothing beyond the announced lines is read."""
+    text = first.strip()
+    if text.startswith("{"):
+        try:
+            obj = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise EnvelopeError(f"first input is not JSON ({exc})") from None
+        if not isinstance(obj, dict):
+            raise EnvelopeError("first input is not a JSON object")
+        requests = _strings(obj.get("requests", []), "requests")
+        responses = _strings(obj.get("responses", []), "responses")
+        if not requests:
+            raise EnvelopeError('"requests" is empty')
+        return FirstInput(True, requests, responses)
+    if not text.isdigit():
+        raise EnvelopeError(f"first line {clip(text)} is neither a number nor a JSON object")
+    n = int(text)
+    if not 1 <= n <= MAX_HISTORY_REQUESTS:
+        raise EnvelopeError(f"first line announces {n} requests: expected 1 to "
+                            f"{MAX_HISTORY_REQUESTS}")
+    history: list[str] = []
+    for _ in range(2 * n - 1):
+        line = more()
+        if line is None:
+            raise EnvelopeError(f"input ended after {len(history)} of the {2 * n - 1} "
+                                "history lines")
+        history.append(line)
+    return FirstInput(False, tuple(history[0::2]), tuple(history[1::2]))
+
+
+def read_next_request(line: str) -> str | None:
+    """A keep-running turn's request: a bare line, a JSON string or a JSON object whose
+    ``requests`` list ends with it.  None for a blank line (Botzone's empty data lines)."""
+    text = line.strip()
+    if not text:
+        return None
+    if text.startswith('"'):
+        try:
+            value = json.loads(text)
+        except json.JSONDecodeError:
+            return text.strip('"')
+        return value if isinstance(value, str) else json.dumps(value)
+    if text.startswith("{"):
+        try:
+            obj = json.loads(text)
+        except json.JSONDecodeError:
+            return text
+        requests = obj.get("requests") if isinstance(obj, dict) else None
+        if isinstance(requests, list) and requests:
+            last = requests[-1]
+            return last if isinstance(last, str) else json.dumps(last)
+        return text
+    return text
+
+
+def format_answer(response: str, debug: str, json_mode: bool) -> str:
+    """The answer line (without its newline); debug text only in the JSON interaction,
+    cut to :data:`MAX_DEBUG_CHARS`."""
+    if json_mode:
+        return json.dumps({"response": response, "debug": debug[:MAX_DEBUG_CHARS]},
+                          separators=(",", ":"))
+    return response

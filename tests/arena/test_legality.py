@@ -30,7 +30,7 @@ def test_the_views_legal_actions_are_the_judges(lineup: tuple[str, ...], games: 
                 # the seat and the judge agree on the seat's state
                 truth = table.view(seat)
                 held = sorted([*truth.hand, *([] if truth.drawn is None else [truth.drawn])])
-                view = player.agent.view
+                view = player.view
                 if not view.dealt:
                     continue
                 assert view.concealed_tiles() == held, (game, seat, requests[seat])
@@ -38,7 +38,7 @@ def test_the_views_legal_actions_are_the_judges(lineup: tuple[str, ...], games: 
                 walls = [p.wall_remaining for p in truth.table]
                 assert view.wall_left == walls, (game, seat, view.wall_left, walls)
                 judge = set(table.legal_actions(seat))
-                ours = [a for a in player.agent.view.legal_actions()
+                ours = [a for a in player.view.ask.legal
                         if not isinstance(a, DeclareWin)]
                 extra = [a for a in ours if a not in judge]
                 assert not extra, (game, seat, requests[seat], extra)

@@ -58,9 +58,9 @@ def test_seat_views_follow_the_taiwan_table() -> None:
                 if table.finished or seat not in table.asked_seats:
                     continue
                 accepted = set(table.legal_actions(seat))
-                ours = [_as_call(a) for a in view.legal_actions() if a != DeclareWin()]
+                ours = [_as_call(a) for a in view.ask.legal if a != DeclareWin()]
                 extra = [a for a in ours if a not in accepted]
-                assert not extra, (game, seat, view.asked(), extra)
+                assert not extra, (game, seat, view.ask.kind, extra)
                 checked += len(ours)
             if table.finished:
                 break

@@ -1,14 +1,18 @@
 """The seat session both platforms use: deadlines, fallbacks and a lost view.
 
 Each test puts a real agent in a real position (tile notation) and then makes
-its strategy fail in one way; the answer must still be legal and say why.
+its strategy fail in one way, through the session's strategy seam (a
+:class:`bot.agent.Strategy` handed to the session); the answer must still be legal
+and say why.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 from bot.agent import Agent, Decision
+from bot.seat import SeatView
 from bot.session import SeatSession
 from game.events import Dealt, Discard, Discarded, Drew, Pass, SeatAssigned
 from game.rules import MCR_BOTZONE
@@ -22,8 +26,23 @@ def t(name: str) -> int:
     return parse_tile(name, Notation.COMPACT)
 
 
-def _session(work_budget: int | None = None) -> SeatSession:
-    session = SeatSession(Agent(MCR_BOTZONE), work_budget=work_budget)
+class Scripted:
+    """A strategy whose decision is a function of the deadline (to fail on purpose)."""
+
+    def __init__(self, decide: Callable[[Deadline | None], Decision]) -> None:
+        self._decide = decide
+
+    def decide(self, view: SeatView, deadline: Deadline | None = None) -> Decision:
+        return self._decide(deadline)
+
+    def reset(self) -> None:
+        pass
+
+
+def _session(work_budget: int | None = None,
+             decide: Callable[[Deadline | None], Decision] | None = None) -> SeatSession:
+    strategy = Agent(MCR_BOTZONE) if decide is None else Scripted(decide)
+    session = SeatSession(MCR_BOTZONE, strategy, work_budget=work_budget)
     session.observe([SeatAssigned(0, 0), Dealt(0, tuple(parse_tiles(HAND)))])
     return session
 
@@ -36,46 +55,41 @@ def test_a_deterministic_session_answers_what_the_agent_decides() -> None:
     a, b = _session(work_budget=20_000), _session(work_budget=20_000)
     _draw(a)
     _draw(b)
-    direct = b.agent.decide(Deadline(budget=20_000))
+    direct = b.strategy.decide(b.view, Deadline(budget=20_000))
     decision = a.answer_now(1.0)
     assert decision.action == direct.action and decision.method != "fallback"
-    assert a.agent.view.own_answer == decision.action
+    assert a.view.own_answer == decision.action
 
 
 def test_a_failing_strategy_gives_the_drawn_tile_and_the_reason() -> None:
-    s = _session()
-    _draw(s)
-
     def broken(deadline: Deadline | None = None) -> Decision:
         raise RuntimeError("kernel exploded")
 
-    s.agent.decide = broken  # type: ignore[method-assign]
+    s = _session(decide=broken)
+    _draw(s)
     decision = s.answer_now(0.5)
     assert decision.action == Discard(t("9m"))
     assert decision.method == "fallback" and "kernel exploded" in decision.note
 
 
 def test_a_late_strategy_is_cut_at_the_thinking_time() -> None:
-    s = _session()
-    _draw(s)
-
     def slow(deadline: Deadline | None = None) -> Decision:
         time.sleep(1.0)
         return Decision(Discard(t("1z")), "late")
 
-    s.agent.decide = slow  # type: ignore[method-assign]
+    s = _session(decide=slow)
+    _draw(s)
     start = time.monotonic()
     decision = s.answer_now(0.1)
     assert time.monotonic() - start < 0.8
     assert decision.method == "fallback" and "longer than" in decision.note
-    assert decision.action in s.agent.view.legal_actions()
+    assert s.view.ask.allows(decision.action)
 
 
 def test_an_answer_the_view_does_not_allow_is_replaced() -> None:
-    s = _session()
-    _draw(s)
     not_held = Discard(t("9p"))
-    s.agent.decide = lambda deadline=None: Decision(not_held, "bogus")  # type: ignore[method-assign]
+    s = _session(decide=lambda deadline: Decision(not_held, "bogus"))
+    _draw(s)
     decision = s.answer_now(0.5)
     assert decision.method == "fallback" and "not legal" in decision.note
     assert decision.action == Discard(t("9m"))
@@ -129,16 +143,16 @@ async def test_async_decisions_run_on_the_loops_executor() -> None:
     loop = asyncio.get_running_loop()
     loop.set_default_executor(ThreadPoolExecutor(max_workers=1, thread_name_prefix="decide"))
     names: set[str] = set()
-    sessions = [_session(), _session()]
-    for s in sessions:
+    sessions: list[SeatSession] = []
+
+    def spy(deadline: Deadline | None = None) -> Decision:
+        names.add(threading.current_thread().name)
+        return Decision(Discard(t("9m")), "spy")
+
+    for _ in range(2):
+        s = _session(decide=spy)
         _draw(s)
-        real = s.agent.decide
-
-        def spy(deadline: Deadline | None = None, real: object = real) -> Decision:
-            names.add(threading.current_thread().name)
-            return real(deadline)  # type: ignore[operator,no-any-return]
-
-        s.agent.decide = spy  # type: ignore[method-assign]
+        sessions.append(s)
     for s in sessions:
         assert (await s.answer(1.0)).method != "fallback"
     assert len(names) == 1 and names.pop().startswith("decide")
