@@ -28,7 +28,7 @@ from arena.viewer.model import (
 from arena.viewer.sources import GameSource, RecordedDecision, ReplayStep, reask
 from bot.agent import Decision, describe_action
 from bot.seat import SeatView
-from game.events import Dealt, Discarded, Event, Melded, Pass
+from game.events import Chowed, Dealt, Discarded, Event, Konged, Melded, Pass, Punged
 from game.rules import Ruleset
 from game.tiles import Notation, TileError, parse_tile, tile_name
 
@@ -141,8 +141,12 @@ def align_recorded(rules: Ruleset, steps: Sequence[ReplayStep],
         view.observe(step.event)
         asked = view.asked()
         played = step.played
-        if asked != "none" and played is not None and (asked == "draw"
-                                                       or not isinstance(played, Pass)):
+        if (asked in ("discard", "rob") and isinstance(played, Pass)
+                and _claim_may_have_lost(steps, j, queue[0].seat) and queue[0].action != "pass"
+                and queue[0].action in {describe_action(a) for a in view.legal_actions()}):
+            out[j] = queue.pop(0)  # a claim that lost to another seat's
+        elif asked != "none" and played is not None and (asked == "draw"
+                                                         or not isinstance(played, Pass)):
             want = describe_action(played)
             if queue[0].action != want:
                 return out, (f"seat {queue[0].seat}: the recorded decision "
@@ -154,6 +158,15 @@ def align_recorded(rules: Ruleset, steps: Sequence[ReplayStep],
     if queue:
         return out, f"seat {queue[0].seat}: {len(queue)} recorded decisions found no turn"
     return out, ""
+
+
+def _claim_may_have_lost(steps: Sequence[ReplayStep], j: int, seat: int) -> bool:
+    """After step ``j`` (a discard) another seat claimed it, or won: a claim made at ``j``
+    may have lost, and the record keeps it though the seat is shown passing."""
+    if j + 1 >= len(steps):
+        return True
+    nxt = steps[j + 1].event
+    return isinstance(nxt, Punged | Chowed | Konged) and nxt.seat != seat
 
 
 @dataclass(frozen=True)
