@@ -92,6 +92,7 @@ JS = r"""
     const e = el("span", "tile");
     if (t === null || t === undefined) {
       e.classList.add("back"); e.dataset.tile = "back"; e.title = "hidden";
+      if (extra) e.classList.add(...extra.split(" ").filter(Boolean));
       return e;
     }
     const name = tileName(t), rank = name[0], suit = name[1];
@@ -101,7 +102,7 @@ JS = r"""
     else if (suit === "z") { e.append(el("span", "r", WINDS[+rank - 1])); }
     else if (suit === "f") { e.append(el("span", "r", rank)); e.append(el("span", "u", "fl")); }
     else { e.append(el("span", "r", rank)); e.append(el("span", "u", suit)); }
-    if (extra) e.classList.add(...extra.split(" "));
+    if (extra) e.classList.add(...extra.split(" ").filter(Boolean));
     return e;
   }
   const hidden = (seat) => viewSeat !== "all" && +viewSeat !== seat && step < G.steps.length - 1;
