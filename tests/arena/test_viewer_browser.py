@@ -26,6 +26,7 @@ from arena.viewer.command import make_server
 from arena.viewer.model import table_steps
 from arena.viewer.sources import read_botzone_log, reask
 from bot.cli import main as mjbot
+from game.events import Won
 from game.melds import ConcealedKong
 from game.table import BotzoneTable
 from game.tiles import parse_tile, parse_tiles, tile_name
@@ -152,6 +153,7 @@ def test_the_end_shows_the_winning_hand_its_fans_and_the_scores(page: Any) -> No
     page.goto(page.url.split("#")[0] + "#step=0")
     page.keyboard.press("End")
     end = game.result.ending
+    assert isinstance(end, Won)
     assert page.is_visible("#ending")
     fans = page.eval_on_selector_all("#ending .fans tr", "(rows) => rows.length")
     assert fans == len(end.fans) + 1  # and the total
