@@ -198,3 +198,24 @@ def test_reask_lists_disagreements_that_jump_to_their_step(browser: Any, tmp_pat
     assert today.get_attribute("data-label") != played.get_attribute("data-label")
     save(pg, "viewer-disagreement.png")
     pg.close()
+
+
+def test_a_match_index_links_to_its_games(browser: Any, tmp_path: Path) -> None:
+    pku = SHARED / "data" / "pku-datatxt" / "sample.txt"
+    out = tmp_path / "sample"
+    assert mjbot(["view", str(pku), "--out", str(out)]) == 0
+    pg = browser.new_page(viewport={"width": 1000, "height": 800})
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.goto((out / "index.html").as_uri())
+    assert len(pg.query_selector_all("svg.plot polyline")) == 4
+    save(pg, "viewer-match-index.png")
+    pg.click("table.games a >> nth=2")
+    pg.wait_for_selector("#table .seat")
+    assert pg.url.endswith("game-003.html#step=0")
+    pg.click("text=next game")
+    pg.wait_for_selector("#table .seat")
+    assert pg.url.split("#")[0].endswith("game-004.html")
+    assert len(pg.query_selector_all("#table .seat")) == 4
+    pg.close()
+    assert not errors, errors
