@@ -19,6 +19,7 @@ import argparse
 import functools
 import sys
 import time
+import webbrowser
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -45,6 +46,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--serve", action="store_true",
                    help="serve the page from http://127.0.0.1:PORT/ until interrupted")
     p.add_argument("--port", type=int, default=0, help="for --serve (default: a free port)")
+    p.add_argument("--no-browser", action="store_true",
+                   help="for --serve: only print the address, open no browser")
 
 
 class _QuietHandler(SimpleHTTPRequestHandler):
@@ -90,6 +93,8 @@ def run(args: argparse.Namespace) -> int:
         server = make_server(page.parent, args.port)
         url = f"http://127.0.0.1:{server.server_address[1]}/{page.name}"
         print(f"serving {url} (Ctrl-C stops)", flush=True)
+        if not args.no_browser:
+            webbrowser.open(url)  # does nothing where no browser is known
         try:
             server.serve_forever()
         except KeyboardInterrupt:

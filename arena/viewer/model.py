@@ -440,9 +440,3 @@ def table_steps(rules: Ruleset, history: Sequence[Event],
         steps.append(Step(len(steps), text, actor, tracker.snapshot(), tuple(tracker.wall)))
     return steps, step_of
 
-
-def hand_size_check(state: SeatState) -> int:
-    """Tiles a seat holds counting each kong as three (13 or 14 under MCR, 16 or 17 taiwan)."""
-    return (len(state.hand) + (state.drawn is not None and not is_flower(state.drawn))
-            + 3 * len(state.melds))
-
