@@ -26,7 +26,14 @@ from arena.viewer.build import (
     parse_candidate,
     seen_indices,
 )
-from arena.viewer.model import SeatState, Step, TableTracker, ViewerError, table_steps
+from arena.viewer.model import (
+    RiverTile,
+    SeatState,
+    Step,
+    TableTracker,
+    ViewerError,
+    table_steps,
+)
 from arena.viewer.sources import GameSource, load_games, read_botzone_log
 from game.events import (
     ActionKind,
@@ -35,8 +42,11 @@ from game.events import (
     Drew,
     Event,
     FlowerReplaced,
+    GameResult,
+    KongAdded,
     Melded,
     Punged,
+    Won,
 )
 from game.melds import ConcealedKong
 from game.rules import MCR_BOTZONE, TAIWAN_16
@@ -234,3 +244,33 @@ def test_reasked_turns_map_to_the_replays_turns() -> None:
     for i, d in decided:
         if d.played.startswith("discard"):
             assert "seat 1 draws" in view.steps[i].event
+
+
+def test_a_robbed_kong_goes_back_to_a_pung_and_its_tile_to_the_winner() -> None:
+    deal = [parse_tiles(x, Notation.COMPACT) for x in (
+        "5p5p9s1m2m3m4m5m6m7m8m9m1z", "5p2s3s4s5s6s7s8s9s2z2z3z3z",
+        "3p4p6p7p8p1s1s2s3s4s5s6s7s", "1p1p1p2p2p2p6m6m6m7m7m7m4z")]
+    history: list[Event] = [Dealt(s, tuple(deal[s])) for s in range(4)]
+    history += [Drew(0, t("1z")), Discarded(0, t("1z")), Drew(1, t("2z")),
+                Discarded(1, t("5p")), Punged(0, t("5p"), t("9s")),
+                Drew(1, t("3z")), Discarded(1, t("3z")), Drew(2, t("4z")), Discarded(2, t("4z")),
+                Drew(3, t("7z")), Discarded(3, t("7z")), Drew(0, t("5p")), KongAdded(0, t("5p"))]
+    robbed = GameResult(Won(2, t("5p"), self_drawn=False, robbed_kong=True, payer=0, fans=()),
+                        (-8, 0, 8, 0))
+    steps, _ = table_steps(MCR_BOTZONE, history, robbed)
+    kong, end = steps[-2], steps[-1]
+    assert [(m.kind, len(m.tiles)) for m in kong.seats[0].melds] == [("added kong", 4)]
+    assert [(m.kind, m.tiles, m.from_seat) for m in end.seats[0].melds] == [
+        ("pung", (t("5p"),) * 3, 1)]
+    assert end.seats[2].drawn == t("5p") and held(end.seats[2]) == 14
+    assert census(end) == census(kong)
+    assert "robbing the kong" in end.event and end.actor == 2
+    # a win on a discard marks the discard as taken by the winner
+    history[-2:] = [Drew(0, t("2p")), Discarded(0, t("2p"))]
+    ron = GameResult(Won(3, t("2p"), self_drawn=False, robbed_kong=False, payer=0, fans=()),
+                     (-8, 0, 0, 8))
+    steps, _ = table_steps(MCR_BOTZONE, history, ron)
+    end = steps[-1]
+    assert end.seats[0].river[-1] == RiverTile(t("2p"), 3)
+    assert end.seats[3].drawn == t("2p")
+    assert census(end) == census(steps[-2])  # the discard moved to the winner, once
