@@ -199,11 +199,15 @@ JS = r"""
     return t;
   }
 
+  // in one seat's view only that seat's decisions are shown (the others' would show their hands)
+  const decisionsOf = (st) => st.d.filter((d) => viewSeat === "all" || +viewSeat === d.seat);
+
   function renderDecisions(st) {
     const box = $("decisions");
     box.replaceChildren(el("h2", "", "Decisions at this step"));
-    if (!st.d.length) { box.append(el("div", "note", "no recorded or re-asked decision here")); return; }
-    for (const d of st.d) {
+    const ds = decisionsOf(st);
+    if (!ds.length) { box.append(el("div", "note", "no recorded or re-asked decision here")); return; }
+    for (const d of ds) {
       const div = el("div", "decision");
       div.dataset.seat = d.seat;
       const h = el("div", "", "seat " + d.seat + " played ");
@@ -296,8 +300,8 @@ JS = r"""
     $("prev").onclick = () => go(step - 1);
     $("next").onclick = () => go(step + 1);
     $("last").onclick = () => go(G.steps.length - 1);
-    $("prevdec").onclick = () => nextWhere((s) => s.d.length > 0, -1);
-    $("nextdec").onclick = () => nextWhere((s) => s.d.length > 0, 1);
+    $("prevdec").onclick = () => nextWhere((s) => decisionsOf(s).length > 0, -1);
+    $("nextdec").onclick = () => nextWhere((s) => decisionsOf(s).length > 0, 1);
     $("view").onchange = (e) => { viewSeat = e.target.value; render(); };
     document.addEventListener("keydown", (e) => {
       if (e.target.tagName === "SELECT") return;
@@ -307,6 +311,8 @@ JS = r"""
       else if (e.key === "End") go(G.steps.length - 1);
       else if (e.key === "PageUp") go(step - 10);
       else if (e.key === "PageDown") go(step + 10);
+      else if (e.key === "n") $("nextdec").click();
+      else if (e.key === "p") $("prevdec").click();
     });
     window.addEventListener("hashchange", readHash);
     const list = $("disagreements");
@@ -319,7 +325,10 @@ JS = r"""
       const li = el("li");
       li.dataset.step = i;
       const a = el("a", "", "step " + i + ": seat " + d.seat + " played " + d.played + ", today " + d.today.action);
-      a.onclick = () => go(i);
+      a.onclick = () => {
+        if (viewSeat !== "all" && +viewSeat !== d.seat) { viewSeat = "all"; $("view").value = "all"; }
+        go(i);
+      };
       li.append(a);
       ul.append(li);
     }

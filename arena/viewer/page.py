@@ -134,8 +134,8 @@ def render_game(game: GameView, links: Links = Links(), view_seat: int | None = 
 <button id="next" title="next step (→)">&gt;</button>
 <button id="last" title="last step (End)">&gt;|</button>
 <span id="stepinfo"></span>
-<button id="prevdec" title="previous step with a decision">◀ decision</button>
-<button id="nextdec" title="next step with a decision">decision ▶</button>
+<button id="prevdec" title="previous step with a decision (p)">◀ decision</button>
+<button id="nextdec" title="next step with a decision (n)">decision ▶</button>
 <label>view <select id="view"><option value="all">all hands open</option>{options}</select>
 </label>
 <span id="walls" class="walls"></span>

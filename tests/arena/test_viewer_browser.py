@@ -197,6 +197,14 @@ def test_reask_lists_disagreements_that_jump_to_their_step(browser: Any, tmp_pat
     assert today is not None and played is not None
     assert today.get_attribute("data-label") != played.get_attribute("data-label")
     save(pg, "viewer-disagreement.png")
+    # seat 0's view shows seat 0's decisions only (there are none: only seat 2 was re-asked)
+    pg.select_option("#view", "0")
+    assert pg.query_selector_all("#decisions .decision") == []
+    assert pg.evaluate("location.hash") == f"#step={target}&seat=0"
+    # a disagreement of another seat opens with every hand shown
+    pg.query_selector_all("#disagreements li a")[0].click()
+    assert pg.get_attribute("#table", "data-view") == "all"
+    assert pg.query_selector('#decisions .decision[data-seat="2"]') is not None
     pg.close()
 
 
