@@ -212,6 +212,7 @@ JS = r"""
       div.dataset.seat = d.seat;
       const h = el("div", "", "seat " + d.seat + " played ");
       h.append(el("b", "played", d.played || "-"));
+      if (d.lost) h.append(el("span", "note", " (lost: another seat's claim came first)"));
       if (d.today) {
         h.append(" \u00b7 today ");
         h.append(el("b", d.disagrees ? "disagree" : "", d.today.action));

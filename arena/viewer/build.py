@@ -142,7 +142,7 @@ def align_recorded(rules: Ruleset, steps: Sequence[ReplayStep],
         asked = view.asked()
         played = step.played
         if (asked in ("discard", "rob") and isinstance(played, Pass)
-                and _claim_may_have_lost(steps, j, queue[0].seat) and queue[0].action != "pass"
+                and _claim_may_have_lost(steps, j, queue[0].seat, queue[0].action)
                 and queue[0].action in {describe_action(a) for a in view.legal_actions()}):
             out[j] = queue.pop(0)  # a claim that lost to another seat's
         elif asked != "none" and played is not None and (asked == "draw"
@@ -160,11 +160,16 @@ def align_recorded(rules: Ruleset, steps: Sequence[ReplayStep],
     return out, ""
 
 
-def _claim_may_have_lost(steps: Sequence[ReplayStep], j: int, seat: int) -> bool:
-    """After step ``j`` (a discard) another seat claimed it, or won: a claim made at ``j``
-    may have lost, and the record keeps it though the seat is shown passing."""
+def _claim_may_have_lost(steps: Sequence[ReplayStep], j: int, seat: int, action: str) -> bool:
+    """A claim ``action`` made at step ``j`` (a discard) may have lost, and the record keeps
+    it though the seat is shown passing: a win, when another seat won on that discard (the
+    game ends there); a chow, pung or kong, when another seat claimed it or won on it."""
+    if action == "pass":
+        return False
     if j + 1 >= len(steps):
         return True
+    if action == "win":
+        return False
     nxt = steps[j + 1].event
     return isinstance(nxt, Punged | Chowed | Konged) and nxt.seat != seat
 
@@ -199,26 +204,29 @@ def build_game(src: GameSource, options: BuildOptions = BuildOptions(),
             notes.append(problem)
         for j, d in recorded.items():
             action = seat_steps[j].played
-            found[(step_at(j), seat)] = SeatDecision(
-                seat, describe_action(action) if action is not None else "",
-                recorded=recorded_view(d))
+            shown = describe_action(action) if action is not None else ""
+            found[(step_at(j), seat)] = SeatDecision(seat, d.action, recorded=recorded_view(d),
+                                                     lost=shown != d.action)
         if seat not in options.reask_seats:
             continue
         for turn in reask(seat_steps, src.rules, options.budget):
             ours = turn.ours
             if ours is None:
                 continue
-            played_action = turn.played_action
-            played = describe_action(played_action) if played_action is not None else ""
-            trivial = ours.method == "pass" and isinstance(played_action, Pass | None)
             key = (step_at(turn.index - 1), seat)
-            if trivial and key not in found:
-                continue
-            today = today_view(ours)
             before = found.get(key)
-            found[key] = SeatDecision(seat, played, before.recorded if before else None,
-                                      today, turn.disagrees(),
-                                      matching_row(today.candidates, played))
+            played_action = turn.played_action
+            # what the seat answered: the record's decision where it kept one (a claim that
+            # lost is still the seat's answer), else what the events show
+            answered = before.played if before is not None else (
+                describe_action(played_action) if played_action is not None else "")
+            if ours.method == "pass" and answered in ("", "pass") and before is None:
+                continue  # nothing to decide, and nothing done
+            today = today_view(ours)
+            found[key] = SeatDecision(seat, answered, before.recorded if before else None,
+                                      today, today.action != answered and answered != "",
+                                      matching_row(today.candidates, answered),
+                                      before.lost if before else False)
     with_decisions = [
         Step(s.index, s.event, s.actor, s.seats, s.wall,
              tuple(found[(s.index, seat)] for seat in range(4) if (s.index, seat) in found))

@@ -106,9 +106,9 @@ class DecisionView:
 
 @dataclass(frozen=True)
 class SeatDecision:
-    """A seat's decision at a step: what was played, the recorded reasons (a record of
-    mjbot's), today's agent's answer (``--reask``); ``played_row`` is the row of
-    today's candidates that the played action matches, if any."""
+    """A seat's decision at a step: what it answered (``describe_action`` text), the
+    recorded reasons (a record of mjbot's), today's agent's answer (``--reask``);
+    ``played_row`` is the row of today's candidates that the answer matches, if any."""
 
     seat: int
     played: str
@@ -116,6 +116,8 @@ class SeatDecision:
     today: DecisionView | None = None
     disagrees: bool = False
     played_row: int | None = None
+    lost: bool = False
+    """The seat's claim lost to another seat's (the table shows it passing)."""
 
 
 # ---------------------------------------------------------------- steps and games

@@ -45,7 +45,7 @@ def _decision_view(dv: DecisionView) -> dict[str, Any]:
 
 def _decision(d: SeatDecision) -> dict[str, Any]:
     return {"seat": d.seat, "played": d.played, "disagrees": d.disagrees,
-            "played_row": d.played_row,
+            "played_row": d.played_row, "lost": d.lost,
             "recorded": _decision_view(d.recorded) if d.recorded is not None else None,
             "today": _decision_view(d.today) if d.today is not None else None}
 
