@@ -348,7 +348,8 @@ header { padding:10px 14px; background:#1f2d27; color:#eee; }
 header h1 { margin:0; font-size:17px; }
 main { padding:12px 14px; }
 table.games { border-collapse:collapse; }
-table.games th, table.games td { padding:2px 8px; border-bottom:1px solid #ddd; text-align:right; }
+table.games th, table.games td { padding:2px 8px; border-bottom:1px solid #ddd; text-align:right;
+  white-space:nowrap; }
 table.games td:nth-child(2), table.games th:nth-child(2) { text-align:left; }
 .plot { background:#fff; border:1px solid #ccc; border-radius:6px; margin-bottom:12px; }
 .legend span { margin-right:14px; font-weight:700; }

@@ -197,7 +197,9 @@ def render_index(match: MatchView, hrefs: Sequence[str]) -> str:
     rows = []
     for i, (g, href) in enumerate(zip(match.games, hrefs, strict=True)):
         end = g.ending
-        what = "-" if end is None else end.kind
+        what = "-" if end is None else {"WallExhausted": "draw (wall exhausted)",
+                                        "Penalized": f"seat {end.penalized} penalised"}.get(
+                                            end.kind, end.kind)
         if end is not None and end.kind == "Won":
             unit = "tai" if g.rules.startswith("taiwan") else "fan"
             how = "self-drawn" if end.self_drawn else f"from seat {end.payer}"
