@@ -23,6 +23,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "selfplay": ("selfplay", "in-process games between named players, with statistics"),
     "referee": ("referee", "run four programs as a platform does and referee their games"),
     "replay": ("replay", "rebuild a seat's view from a record or a Botzone log; re-ask the agent"),
+    "view": ("view", "a replay viewer in the browser: any record as one self-contained HTML page"),
 }
 
 

@@ -1,0 +1,253 @@
+"""A game's steps with its decisions: the reasons a record kept, and today's agent's answers.
+
+A self-play record keeps, for mjbot's seats, every decision that was not a
+plain pass (method ``pass``), in order but without the turn it was made at:
+:func:`align_recorded` walks the seat's view again and gives each one its
+turn (a turn after a draw always had one; any other turn had one when the
+seat did not pass), checking that the recorded action is the one played.
+With ``reask``, :func:`arena.viewer.sources.reask` asks today's agent again
+at every turn of the chosen seats, as ``mjbot replay`` does.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from arena.viewer.model import (
+    CandidateRow,
+    DecisionView,
+    GameView,
+    MatchView,
+    SeatDecision,
+    Step,
+    ending_of,
+    table_steps,
+)
+from arena.viewer.sources import GameSource, RecordedDecision, ReplayStep, reask
+from bot.agent import Decision, describe_action
+from bot.seat import AskKind, SeatView
+from game.events import Chowed, Dealt, Discarded, Event, Konged, Melded, Pass, Punged
+from game.rules import Ruleset
+from game.tiles import Notation, TileError, parse_tile, tile_name
+
+DEFAULT_BUDGET = 20_000
+"""Kernel calls per re-asked decision (as ``mjbot replay``)."""
+
+
+# ---------------------------------------------------------------- candidates
+_NUMBER = re.compile(r"^-?[\d.]+$")
+
+
+def parse_candidate(text: str) -> CandidateRow:
+    """``Candidate.describe()`` text as a row: ``discard 1z: deficiency 4, val -, chance
+    0.0008, δ 49, work 0 (a note)`` -> label, (name, value) pairs, note.  Any field the
+    agent adds later shows as one more column."""
+    label, sep, rest = text.partition(": ")
+    if not sep:
+        return CandidateRow(text.strip(), ())
+    note = ""
+    body, paren, tail = rest.partition(" (")
+    if paren and tail.endswith(")"):
+        note = tail[:-1]
+    else:
+        body = rest
+    numbers = []
+    for item in body.split(", "):
+        name, _, value = item.strip().partition(" ")
+        if _NUMBER.match(name) and value:  # "123 µs": the unit names the number
+            name, value = value, name
+        numbers.append((name, value))
+    return CandidateRow(label.strip(), tuple(numbers), note)
+
+
+def candidate_key(action: str) -> tuple[str, str | None]:
+    """The candidate label an action text (``describe_action``) matches, and for a chow the
+    meld it makes (``1m 2m 3m``): ``pung discard=5p`` -> ``pong 5p``."""
+    words = action.split()
+    kind = " ".join(w for w in words if "=" not in w)
+    fields = dict(w.split("=", 1) for w in words if "=" in w)
+    if kind == "discard":
+        return f"discard {fields.get('tile', '')}", None
+    if kind == "pung":
+        return f"pong {fields.get('discard', '')}", None
+    if kind == "chow":
+        meld = None
+        try:
+            middle = parse_tile(fields.get("middle", ""), Notation.COMPACT)
+            meld = " ".join(tile_name(t) for t in (middle - 1, middle, middle + 1))
+        except TileError:
+            pass
+        return f"chow {fields.get('discard', '')}", meld
+    if kind in ("concealed kong", "added kong"):
+        return f"{kind.replace(' ', '_')} {fields.get('tile', '')}", None
+    return kind, None
+
+
+def matching_row(rows: Sequence[CandidateRow], action: str) -> int | None:
+    """The row of ``rows`` that ``action`` is (None if none is)."""
+    label, meld = candidate_key(action)
+    hits = [i for i, r in enumerate(rows)
+            if r.label == label or (label in ("kong", "win") and r.label.split()[0] == label)]
+    if meld is not None:
+        exact = [i for i in hits if meld in rows[i].note]
+        hits = exact or hits
+    return hits[0] if hits else None
+
+
+def recorded_view(d: RecordedDecision) -> DecisionView:
+    rows = tuple(parse_candidate(c) for c in d.candidates)
+    return DecisionView(d.action, d.method, rows, matching_row(rows, d.action), d.note)
+
+
+def today_view(decision: Decision) -> DecisionView:
+    rows = tuple(parse_candidate(c.describe()) for c in decision.reasons)
+    action = describe_action(decision.action)
+    return DecisionView(action, decision.method, rows, matching_row(rows, action), decision.note)
+
+
+# ---------------------------------------------------------------- turns and steps
+def seen_indices(history: Sequence[Event], seat: int) -> list[int]:
+    """For each event ``seat`` was shown (as the replay shows them: its seat first, others'
+    deals left out, an Olympiad claim joined with its discard), the index of the event
+    of ``history`` after which the table looks as the seat saw it (-1: before the deal)."""
+    out = [-1]
+    k = 0
+    while k < len(history):
+        e = history[k]
+        nxt = history[k + 1] if k + 1 < len(history) else None
+        if isinstance(e, Melded) and isinstance(nxt, Discarded) and nxt.seat == e.seat:
+            out.append(k + 1)
+            k += 2
+            continue
+        if not (isinstance(e, Dealt) and e.seat != seat):
+            out.append(k)
+        k += 1
+    return out
+
+
+def align_recorded(rules: Ruleset, steps: Sequence[ReplayStep],
+                   decisions: Iterable[RecordedDecision]) -> tuple[dict[int, RecordedDecision],
+                                                                  str]:
+    """Each recorded decision of one seat at its turn (0-based index into ``steps``);
+    the text says where the alignment stopped, if it did."""
+    queue = list(decisions)
+    view = SeatView(rules)
+    out: dict[int, RecordedDecision] = {}
+    for j, step in enumerate(steps):
+        if not queue:
+            break
+        view.observe(step.event)
+        asked = view.ask.kind
+        played = step.played
+        if (asked in (AskKind.DISCARD, AskKind.ROB) and isinstance(played, Pass)
+                and _claim_may_have_lost(steps, j, queue[0].seat, queue[0].action)
+                and queue[0].action in {describe_action(a) for a in view.ask.legal}):
+            out[j] = queue.pop(0)  # a claim that lost to another seat's
+        elif asked is not AskKind.NOTHING and played is not None and (
+                asked is AskKind.DRAW or not isinstance(played, Pass)):
+            want = describe_action(played)
+            if queue[0].action != want:
+                return out, (f"seat {queue[0].seat}: the recorded decision "
+                             f"{queue[0].action!r} is not what was played at turn {j + 1} "
+                             f"({want!r}); later reasons are not shown")
+            out[j] = queue.pop(0)
+        if played is not None:
+            view.answered(played)
+    if queue:
+        return out, f"seat {queue[0].seat}: {len(queue)} recorded decisions found no turn"
+    return out, ""
+
+
+def _claim_may_have_lost(steps: Sequence[ReplayStep], j: int, seat: int, action: str) -> bool:
+    """A claim ``action`` made at step ``j`` (a discard) may have lost, and the record keeps
+    it though the seat is shown passing: a win, when another seat won on that discard (the
+    game ends there); a chow, pung or kong, when another seat claimed it or won on it."""
+    if action == "pass":
+        return False
+    if j + 1 >= len(steps):
+        return True
+    if action == "win":
+        return False
+    nxt = steps[j + 1].event
+    return isinstance(nxt, Punged | Chowed | Konged) and nxt.seat != seat
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    reask_seats: tuple[int, ...] = ()
+    budget: int = DEFAULT_BUDGET
+
+
+def build_game(src: GameSource, options: BuildOptions = BuildOptions(),
+               scores_before: tuple[int, int, int, int] = (0, 0, 0, 0)) -> GameView:
+    steps, step_of = table_steps(src.rules, src.history, src.result)
+    notes = list(src.notes)
+    found: dict[tuple[int, int], SeatDecision] = {}
+    for seat in range(4):
+        mine = [d for d in src.decisions if d.seat == seat]
+        if not mine and seat not in options.reask_seats:
+            continue
+        seat_steps = src.seat_steps(seat)
+        where = seen_indices(src.history, seat)
+        if len(where) != len(seat_steps):
+            notes.append(f"seat {seat}: {len(seat_steps)} requests but {len(where)} events "
+                         "seen; its decisions are not shown")
+            continue
+
+        def step_at(j: int, where: list[int] = where) -> int:
+            return 0 if where[j] < 0 else step_of[where[j]]
+
+        recorded, problem = align_recorded(src.rules, seat_steps, mine)
+        if problem:
+            notes.append(problem)
+        for j, d in recorded.items():
+            action = seat_steps[j].played
+            shown = describe_action(action) if action is not None else ""
+            found[(step_at(j), seat)] = SeatDecision(seat, d.action, recorded=recorded_view(d),
+                                                     lost=shown != d.action)
+        if seat not in options.reask_seats:
+            continue
+        for turn in reask(seat_steps, src.rules, options.budget):
+            ours = turn.ours
+            if ours is None:
+                continue
+            key = (step_at(turn.index - 1), seat)
+            before = found.get(key)
+            played_action = turn.played_action
+            # what the seat answered: the record's decision where it kept one (a claim that
+            # lost is still the seat's answer), else what the events show
+            answered = before.played if before is not None else (
+                describe_action(played_action) if played_action is not None else "")
+            if ours.method == "pass" and answered in ("", "pass") and before is None:
+                continue  # nothing to decide, and nothing done
+            today = today_view(ours)
+            found[key] = SeatDecision(seat, answered, before.recorded if before else None,
+                                      today, today.action != answered and answered != "",
+                                      matching_row(today.candidates, answered),
+                                      before.lost if before else False)
+    with_decisions = [
+        Step(s.index, s.event, s.actor, s.seats, s.wall,
+             tuple(found[(s.index, seat)] for seat in range(4) if (s.index, seat) in found))
+        for s in steps]
+    return GameView(
+        title=src.title, source=src.source, rules=src.rules.name,
+        prevalent_wind=src.prevalent_wind, dealer=src.dealer, names=src.names,
+        steps=tuple(with_decisions),
+        ending=ending_of(src.result) if src.result is not None else None,
+        scores_before=scores_before, reasked=tuple(options.reask_seats), notes=tuple(notes))
+
+
+def build_match(games: Sequence[GameSource], title: str,
+                options: BuildOptions = BuildOptions()) -> MatchView:
+    views: list[GameView] = []
+    totals = (0, 0, 0, 0)
+    for src in games:
+        view = build_game(src, options, totals)
+        views.append(view)
+        if view.ending is not None:
+            s = view.ending.scores
+            totals = (totals[0] + s[0], totals[1] + s[1], totals[2] + s[2], totals[3] + s[3])
+    return MatchView(title, tuple(views))
+

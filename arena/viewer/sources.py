@@ -1,0 +1,235 @@
+"""Reading every kind of game mjbot reads, for the viewer: one :class:`GameSource` per game.
+
+- mjbot's JSON Lines game records (:mod:`arena.records`: self-play, the Botzone
+  judge mock, the Olympiad referee; mcr-botzone and taiwan-16 with flowers);
+- Botzone match logs (the JSON a match page downloads): the judge mock is
+  replayed with the log's walls and answers to get every tile;
+- the PKU data.txt format (many matches per file), replayed the same way;
+- a directory: every record (``*.jsonl``) and match log (``*.json``) in it.
+
+This is the one module of the viewer that imports the replay, the records and
+the protocol readers (they move between packages; re-point them here).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from arena.records import read_record
+from arena.replay import (
+    Step as ReplayStep,
+)
+from arena.replay import (
+    Turn,
+    replay,
+    seat_lines_from_match_log,
+    steps_from_lines,
+    steps_from_record,
+)
+from game.events import (
+    Event,
+    FanItem,
+    GameResult,
+    InvalidAction,
+    Penalized,
+    PlatformFault,
+    Response,
+    WallExhausted,
+    Won,
+)
+from game.rules import MCR_BOTZONE, Ruleset, get_ruleset
+from game.table import BotzoneTable, play_game
+from game.tiles import Notation, parse_tile
+from protocols.botzone_codec import decode_response, format_request
+from protocols.pku_datatxt import botzone_responses, parse_pku_datatxt, walltiles_of
+
+__all__ = ["GameSource", "RecordedDecision", "ReplayStep", "Turn", "load_games", "reask"]
+
+
+@dataclass(frozen=True)
+class RecordedDecision:
+    """A decision a record kept with its reasons (self-play records of mjbot seats)."""
+
+    seat: int
+    player: str
+    action: str
+    method: str
+    note: str
+    candidates: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class GameSource:
+    """One game as read: the full history (every tile shown) and what the viewer needs
+    besides; ``seat_steps(seat)`` gives the seat's requests and answers as the replay
+    reads them (for re-asking the agent)."""
+
+    title: str
+    source: str
+    rules: Ruleset
+    prevalent_wind: int
+    dealer: int
+    names: tuple[str, str, str, str]
+    history: tuple[Event, ...]
+    result: GameResult | None
+    seat_steps: Callable[[int], list[ReplayStep]] = field(compare=False)
+    decisions: tuple[RecordedDecision, ...] = ()
+    notes: tuple[str, ...] = ()
+
+
+def reask(steps: list[ReplayStep], rules: Ruleset, budget: int) -> list[Turn]:
+    """Today's agent on a seat's steps (:func:`arena.replay.replay`)."""
+    return replay(steps, budget=budget, rules=rules)
+
+
+# ---------------------------------------------------------------- records
+def result_from_json(data: dict[str, Any]) -> GameResult:
+    """A record's result line as a :class:`GameResult`."""
+    raw_scores = [int(x) for x in data.get("scores", [0, 0, 0, 0])]
+    if len(raw_scores) != 4:
+        raise ValueError(f"a result needs four scores, got {raw_scores}")
+    scores = (raw_scores[0], raw_scores[1], raw_scores[2], raw_scores[3])
+    kind = data.get("ending")
+    if kind == "Won":
+        fans = tuple(FanItem(str(f["name"]), int(f["value"]), int(f.get("count", 1)),
+                             str(f.get("english_name", ""))) for f in data.get("fans", []))
+        payer = data.get("payer")
+        return GameResult(Won(int(data["seat"]), int(data["tile"]), bool(data["self_drawn"]),
+                              bool(data.get("robbed_kong", False)),
+                              None if payer is None else int(payer), fans), scores)
+    if kind == "Penalized":
+        return GameResult(Penalized(int(data["seat"]), str(data.get("reason", "")),
+                                    str(data.get("detail", ""))), scores)
+    if kind == "WallExhausted":
+        return GameResult(WallExhausted(), scores)
+    raise ValueError(f"unknown ending {kind!r} in a record's result")
+
+
+def _names(header: dict[str, Any]) -> tuple[str, str, str, str]:
+    seats = header.get("seats")
+    names = [f"seat {s}" for s in range(4)]
+    if isinstance(seats, list) and len(seats) == 4:
+        for s, x in enumerate(seats):
+            if isinstance(x, dict):
+                names[s] = str(x.get("name") or x.get("command") or names[s])
+            else:
+                names[s] = str(x)
+    return (names[0], names[1], names[2], names[3])
+
+
+def read_record_game(path: Path) -> GameSource:
+    record = read_record(path)
+    header = record.header
+    rules = get_ruleset(str(header.get("rules", MCR_BOTZONE.name)))
+    decisions = tuple(
+        RecordedDecision(int(d["seat"]), str(d.get("player", "")), str(d["action"]),
+                         str(d.get("method", "")), str(d.get("note", "")),
+                         tuple(str(c) for c in d.get("candidates", [])))
+        for d in record.decisions if "action" in d and "seat" in d)
+    result = result_from_json(record.result) if record.result is not None else None
+    title = path.stem
+    return GameSource(
+        title=title, source=str(path), rules=rules,
+        prevalent_wind=int(header.get("prevalent_wind", 0)),
+        dealer=int(header.get("dealer", 0)), names=_names(header),
+        history=record.events, result=result,
+        seat_steps=lambda seat: steps_from_record(path, seat)[1],
+        decisions=decisions)
+
+
+# ---------------------------------------------------------------- Botzone match logs
+def _log_responses(entry: dict[str, Any]) -> list[Response]:
+    out: list[Response] = []
+    for seat in range(4):
+        answer = entry.get(str(seat), {})
+        if not isinstance(answer, dict) or answer.get("verdict", "OK") != "OK":
+            verdict = answer.get("verdict", "missing") if isinstance(answer, dict) else "missing"
+            out.append(PlatformFault(str(verdict)))
+        else:
+            out.append(decode_response(str(answer.get("response", ""))))
+    return out
+
+
+def read_botzone_log(path: Path) -> GameSource:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(data, dict) or not isinstance(data.get("logs"), list):
+        raise ValueError(f"{path}: not a Botzone match log (no 'logs' list)")
+    init = json.loads(data["initdata"]) if isinstance(data.get("initdata"), str) \
+        else data.get("initdata")
+    if not isinstance(init, dict) or "walltiles" not in init:
+        raise ValueError(f"{path}: the match log has no walltiles in its initdata")
+    wall = [parse_tile(t, Notation.BOTZONE) for t in str(init["walltiles"]).split()]
+    prevalent = int(init.get("quan", 0))
+    table = BotzoneTable(wall, prevalent)
+    notes: list[str] = []
+    logs = data["logs"]
+    for k in range(1, len(logs), 2):
+        if table.finished:
+            break
+        responses = _log_responses(logs[k])
+        bad = [f"seat {s}: {r.text!r}" for s, r in enumerate(responses)
+               if isinstance(r, InvalidAction)]
+        if bad:
+            notes.append(f"judge entry {k // 2 + 1}: unreadable answers ({'; '.join(bad)})")
+        table.respond(responses)
+    players = data.get("players")
+    names = [f"seat {s}" for s in range(4)]
+    if isinstance(players, list) and len(players) == 4:
+        names = [str(p.get("name", names[s])) if isinstance(p, dict) else str(p)
+                 for s, p in enumerate(players)]
+    if not table.finished:
+        notes.append("the log ends before the game does")
+    return GameSource(
+        title=path.name.removesuffix(".json").removesuffix("_lite"), source=str(path),
+        rules=MCR_BOTZONE, prevalent_wind=prevalent, dealer=0,
+        names=(names[0], names[1], names[2], names[3]),
+        history=table.history, result=table.result,
+        seat_steps=lambda seat: steps_from_lines(seat_lines_from_match_log(data, seat)),
+        notes=tuple(notes))
+
+
+# ---------------------------------------------------------------- PKU data.txt
+def read_pku(path: Path) -> list[GameSource]:
+    games = []
+    for match in parse_pku_datatxt(path.read_text(encoding="utf-8")):
+        stages = botzone_responses(match)
+        table = play_game(walltiles_of(match), match.prevalent_wind, stages)
+
+        def seat_steps(seat: int, table: BotzoneTable = table,
+                       stages: list[Any] = stages) -> list[ReplayStep]:
+            seen = table.events_seen_by(seat)
+            return [ReplayStep(e, format_request(e, seat), stages[k][seat] if k < len(stages)
+                               else None) for k, e in enumerate(seen)]
+
+        games.append(GameSource(
+            title=f"{path.stem} {match.match_id}", source=f"{path}#{match.match_id}",
+            rules=MCR_BOTZONE, prevalent_wind=match.prevalent_wind, dealer=0,
+            names=("seat 0", "seat 1", "seat 2", "seat 3"),
+            history=table.history, result=table.result, seat_steps=seat_steps))
+    return games
+
+
+# ---------------------------------------------------------------- any file
+def load_games(path: Path) -> list[GameSource]:
+    """Every game in ``path``: a record, a match log, a data.txt file or a directory of them."""
+    if path.is_dir():
+        files = sorted(p for p in path.iterdir() if p.suffix in (".jsonl", ".json"))
+        if not files:
+            raise ValueError(f"{path}: no game records (.jsonl) or match logs (.json) in it")
+        return [g for f in files for g in load_games(f)]
+    if path.suffix == ".jsonl":
+        return [read_record_game(path)]
+    if path.suffix == ".json":
+        return [read_botzone_log(path)]
+    head = path.read_text(encoding="utf-8", errors="replace")[:4096]
+    if "Match " in head:
+        games = read_pku(path)
+        if not games:
+            raise ValueError(f"{path}: no match in this data.txt file")
+        return games
+    raise ValueError(f"{path}: not a game record (.jsonl), a Botzone match log (.json) "
+                     "or a PKU data.txt file")
