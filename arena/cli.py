@@ -10,6 +10,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 # name -> (module under arena.commands, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -27,9 +28,17 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+class Parser(argparse.ArgumentParser):
+    """Every (sub-)command's ``--help`` shows the options' defaults."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", argparse.ArgumentDefaultsHelpFormatter)
+        super().__init__(*args, **kwargs)
+
+
 def build_parser(selected: str | None = None) -> argparse.ArgumentParser:
     """The parser; only the selected command's module is imported to add its options."""
-    parser = argparse.ArgumentParser(prog="mjbot", description=__doc__.splitlines()[0])
+    parser = Parser(prog="mjbot", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, (module, help_text) in COMMANDS.items():
         child = sub.add_parser(name, help=help_text, description=help_text)

@@ -1,20 +1,24 @@
 """``mjbot package botzone OUT.zip``: a Botzone upload.
 
-The zip has ``__main__.py`` at its root and the packages game/, strategy/,
-protocols/ and bot/ beside it, so ``python OUT.zip`` runs the bot.  On Botzone
-the only third-party packages are numpy and PyMahjongGB: numba is switched off
-(``MJBOT_NO_NUMBA=1``; every kernel runs as plain Python), and nothing the
-bot imports at play time needs more.
+The zip has ``__main__.py`` at its root and, beside it, exactly the project modules
+that ``mjbot play botzone`` imports (:func:`player_modules`: the static import
+closure of :mod:`bot.botzone`, with each package's ``__init__``), so ``python OUT.zip``
+runs the bot and nothing of the arena, the Olympiad transports or the benchmarks
+rides along.  On Botzone the only third-party packages are numpy and PyMahjongGB:
+numba is switched off (``MJBOT_NO_NUMBA=1``; every kernel runs as plain Python) and
+structlog is not needed (nothing on that path logs through it).
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("game", "strategy", "protocols", "bot")
+PROJECT = ("game", "strategy", "protocols", "bot", "arena")
+ENTRY = "bot.botzone"
 MAIN = '''"""mjbot for Botzone: keep-running, simple or JSON interaction (detected)."""
 import os
 import sys
@@ -28,17 +32,61 @@ sys.exit(main(keep_running="--no-keep-running" not in sys.argv, think_seconds=2.
 '''
 
 
+def _path_of(module: str) -> Path | None:
+    base = ROOT.joinpath(*module.split("."))
+    for path in (base.with_suffix(".py"), base / "__init__.py"):
+        if path.exists():
+            return path
+    return None
+
+
+def _imports(path: Path, module: str) -> set[str]:
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                parts = package.split(".")
+                base = ".".join(parts[:len(parts) - node.level + 1])
+                target = f"{base}.{node.module}" if node.module else base
+            else:
+                target = node.module or ""
+            found.add(target)
+            found |= {f"{target}.{alias.name}" for alias in node.names}
+    return {name for name in found if name.split(".")[0] in PROJECT}
+
+
+def player_modules(entry: str = ENTRY) -> list[str]:
+    """The project modules ``entry`` imports, directly or not, with their packages."""
+    seen: set[str] = set()
+    todo = [entry]
+    while todo:
+        module = todo.pop()
+        if module in seen:
+            continue
+        path = _path_of(module)
+        if path is None:
+            continue  # a name imported from a module, not a module
+        seen.add(module)
+        parts = module.split(".")
+        todo += [".".join(parts[:i]) for i in range(1, len(parts))]
+        todo += sorted(_imports(path, module))
+    return sorted(seen)
+
+
 def build(out: Path) -> list[str]:
     """Write the zip; returns the archive names."""
-    names = []
+    names = ["__main__.py"]
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
         zf.writestr("__main__.py", MAIN)
-        names.append("__main__.py")
-        for package in PACKAGES:
-            for path in sorted((ROOT / package).rglob("*.py")):
-                name = path.relative_to(ROOT).as_posix()
-                zf.write(path, name)
-                names.append(name)
+        for module in player_modules():
+            path = _path_of(module)
+            assert path is not None
+            name = path.relative_to(ROOT).as_posix()
+            zf.write(path, name)
+            names.append(name)
     return names
 
 

@@ -67,3 +67,18 @@ def test_the_check_catches_a_violation(tmp_path: Path) -> None:
     f.write_text("import time\nfrom arena.cli import main\n")
     names = [n for _, n in imports_of(f)]
     assert "arena.cli" in names and "time" in names
+
+
+def test_pymahjonggb_is_imported_only_by_the_mcr_scorer() -> None:
+    """One place asks PyMahjongGB for a hand's worth (game/scoring/mcr.py's WinContext)."""
+    users = sorted(str(path.relative_to(ROOT)) for package in PROJECT
+                   for path in files_of(package)
+                   if any(name.split(".")[0] == "MahjongGB" for _, name in imports_of(path)))
+    assert users == ["game/scoring/mcr.py"]
+
+
+def test_the_player_does_not_import_the_arena_or_the_benchmarks() -> None:
+    bad = [f"{path.relative_to(ROOT)}:{line} imports {name}"
+           for path in files_of("bot") for line, name in imports_of(path)
+           if name.split(".")[0] == "arena" or "bench" in name.split(".")]
+    assert not bad, "\n".join(bad)

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from arena.bench.selfplay import play_subprocess_seat
-from arena.package import build
+from arena.package import build, player_modules
 from game.events import Penalized
 
 
@@ -31,3 +31,21 @@ def test_the_zip_plays_a_whole_game_with_numpy_and_pymahjonggb_only(tmp_path: Pa
     assert table.result is not None
     ending = table.result.ending
     assert not (isinstance(ending, Penalized) and ending.seat == 0), ending
+    # every module the zip carries imports without the extras (numba, structlog, pydantic,
+    # websockets, aiomqtt, amqtt, ray ... are all absent from this venv)
+    modules = [n[:-3].replace("/", ".").removesuffix(".__init__") for n in names[1:]]
+    probe = ("import os, sys, importlib; os.environ['MJBOT_NO_NUMBA'] = '1'; "
+             f"sys.path.insert(0, {str(zip_path)!r}); "
+             f"[importlib.import_module(m) for m in {modules!r}]; print('ok')")
+    done = subprocess.run([str(py), "-c", probe], capture_output=True, text=True, timeout=300)
+    assert done.stdout.strip() == "ok", done.stderr[-2000:]
+
+
+def test_the_zip_carries_exactly_what_play_botzone_imports() -> None:
+    """The static closure equals what importing the Botzone loop really loads."""
+    probe = ("import sys, bot.botzone; print(' '.join(sorted(m for m in sys.modules "
+             "if m.split('.')[0] in ('bot', 'game', 'strategy', 'protocols', 'arena'))))")
+    loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                            check=True, timeout=120).stdout.split()
+    assert player_modules() == loaded
+    assert not [m for m in loaded if m.startswith("arena") or "olympiad" in m]
