@@ -245,7 +245,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"hand {t.hand}  unseen {t.unseen_total}")
         print(f"played   {t.played or '-'}")
         if t.ours is not None:
-            print(f"today    {say(t.ours.action)}  [{t.ours.method}] {t.ours.note}")
+            print(f"today    {say(t.ours.action)}  [{t.ours.describe_method()}] {t.ours.note}")
             for c in t.ours.reasons:
                 print("  " + c.describe())
         return 0

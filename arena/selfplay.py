@@ -23,7 +23,7 @@ import numpy as np
 
 from arena.players import PLAYERS, make_player
 from arena.records import write_record
-from game.events import Penalized, Won
+from game.events import Pass, Penalized, Won
 from game.rules import get_ruleset
 from game.table import play_game, random_walltiles
 
@@ -65,7 +65,7 @@ def play_one(args: tuple[int, int, list[str], str, str | None]) -> GameSummary:
     def respond(seat: int, request: object) -> object:
         action = players[seat].answer(request)  # type: ignore[arg-type]
         last = players[seat].last
-        if records and last is not None and last.method != "pass":
+        if records and last is not None and not isinstance(last.action, Pass):
             decisions.append({"seat": seat, "player": seating[seat], **last.info()})
         return action
 

@@ -29,6 +29,7 @@ import numpy as np
 from bot.seat import AskKind, SeatView
 from game.events import (
     Action,
+    ActionKind,
     ClaimChow,
     ClaimKong,
     ClaimPung,
@@ -47,6 +48,7 @@ from strategy.deficiency.kernel import kernel_deficiency
 from strategy.policy import (
     Candidate,
     Choice,
+    Method,
     WinCheck,
     choose_added_kong,
     choose_claim,
@@ -61,17 +63,26 @@ _KINDS = np.arange(NUM_KINDS)
 @dataclass(frozen=True)
 class Decision:
     action: Action
-    method: str
+    method: Method
     reasons: tuple[Candidate, ...] = ()
     note: str = ""
     fan: int | None = None
     finished: bool = True
+    horizon: int | None = None
+    """How far the search looked (``Method.SEARCH_DEEPENED``)."""
+
+    @property
+    def fell_back(self) -> bool:
+        return self.method is Method.FALLBACK
+
+    def describe_method(self) -> str:
+        return self.method.describe(self.horizon)
 
     def info(self) -> dict[str, object]:
         """The decision's reasons as plain data (for game records and replays)."""
         return {
             "action": describe_action(self.action),
-            "method": self.method,
+            "method": self.describe_method(),
             "note": self.note,
             "fan": self.fan,
             "finished": self.finished,
@@ -130,7 +141,9 @@ class Agent:
         hand = v.concealed_tiles()
         if self_drawn:
             hand.remove(tile)
-        wall_last = v.wall_left[v.next_seat(v.seat if self_drawn else (v.provider or 0))] <= 0
+        payer = v.seat if self_drawn else v.provider
+        assert payer is not None, "a win on a discard has a discarder"
+        wall_last = v.wall_left[v.next_seat(payer)] <= 0
         context = WinContext(
             v.seat, v.prevalent_wind, self_drawn=self_drawn,
             fourth_tile=int(v.kb.known[tile]) + int(self_drawn) == 4,
@@ -186,56 +199,56 @@ class Agent:
             assert v.tile_in_play is not None
             ok, fan = self.can_win(v, v.tile_in_play, self_drawn=False, robbing=True)
             if ok:
-                return Decision(DeclareWin(), "win", note="robbing the kong", fan=fan)
-            return Decision(Pass(), "pass", note="no win on the added kong")
-        return Decision(Pass(), "pass", note="nothing to decide")
+                return Decision(DeclareWin(), Method.WIN, note="robbing the kong", fan=fan)
+            return Decision(Pass(), Method.PASS, note="no win on the added kong")
+        return Decision(Pass(), Method.PASS, note="nothing to decide")
 
     def _after_draw(self, v: SeatView, deadline: Deadline | None) -> Decision:
         assert v.drawn is not None
         ok, fan = self.can_win(v, v.drawn, self_drawn=True)
         if ok:
-            return Decision(DeclareWin(), "win", note="self-drawn", fan=fan)
+            return Decision(DeclareWin(), Method.WIN, note="self-drawn", fan=fan)
         choice = choose_discard(v.hand, v.unseen, v.melds_needed, self.rules, deadline,
                                 win_check=self._fan_check(v), cache=self._suits)
         legal = v.ask.legal
         kong = choose_kong_on_draw(v.hand, v.unseen, v.melds_needed, self.rules, choice)
-        if kong is not None and DeclareConcealedKong(kong.tile or 0) in legal:
-            return Decision(DeclareConcealedKong(kong.tile or 0), "kong",
+        if kong is not None and DeclareConcealedKong(_tile(kong)) in legal:
+            return Decision(DeclareConcealedKong(_tile(kong)), Method.KONG,
                             (kong, *choice.candidates), kong.note)
         added = choose_added_kong(v.hand, v.unseen, v.melds_needed, self.rules, v.pungs(),
                                   choice)
-        if added is not None and DeclareAddedKong(added.tile or 0) in legal:
-            return Decision(DeclareAddedKong(added.tile or 0), "kong",
+        if added is not None and DeclareAddedKong(_tile(added)) in legal:
+            return Decision(DeclareAddedKong(_tile(added)), Method.KONG,
                             (added, *choice.candidates), added.note)
-        return self._from_choice(Discard(choice.tile or 0), choice)
+        return self._from_choice(Discard(_tile(choice.chosen)), choice)
 
     def _on_discard(self, v: SeatView, deadline: Deadline | None) -> Decision:
         assert v.tile_in_play is not None and v.provider is not None
         t = v.tile_in_play
         ok, fan = self.can_win(v, t, self_drawn=False)
         if ok:
-            return Decision(DeclareWin(), "win", note=f"on {tile_name(t)}", fan=fan)
+            return Decision(DeclareWin(), Method.WIN, note=f"on {tile_name(t)}", fan=fan)
         legal = v.ask.legal
         can_chow = any(isinstance(a, ClaimChow) for a in legal)
         if not any(isinstance(a, ClaimPung | ClaimChow | ClaimKong) for a in legal):
-            return Decision(Pass(), "pass", note="no claim is legal")
+            return Decision(Pass(), Method.PASS, note="no claim is legal")
         choice = choose_claim(v.hand, v.unseen, v.melds_needed, self.rules, t,
                               can_chow=can_chow, can_win=False, deadline=deadline,
                               cache=self._suits)
         action: Action = Pass()
-        if choice.action == "pong":
-            action = ClaimPung(choice.tile or 0)
-        elif choice.action == "kong":
+        if choice.action is ActionKind.PUNG:
+            action = ClaimPung(_tile(choice.chosen))
+        elif choice.action is ActionKind.KONG:
             action = ClaimKong()
-        elif choice.action == "chow":
-            action = ClaimChow(choice.meld_tiles[1], choice.tile or 0)
+        elif choice.action is ActionKind.CHOW:
+            action = ClaimChow(choice.meld_tiles[1], _tile(choice.chosen))
         if action not in legal:
             action = Pass()
         return self._from_choice(action, choice)
 
     def discard_after_claim(self, v: SeatView, from_hand: Sequence[int],
                             deadline: Deadline | None = None) -> Decision:
-        """The discard that follows this seat's own chow or pong, before the view has it.
+        """The discard that follows this seat's own chow or pung, before the view has it.
 
         Olympiad-style referees ask for the claim and for the discard separately;
         ``from_hand`` are the tiles the claim takes out of the hand.
@@ -245,8 +258,17 @@ class Agent:
             hand[x] -= 1
         choice = choose_discard(hand, v.unseen, v.melds_needed - 1, self.rules, deadline,
                                 cache=self._suits)
-        return self._from_choice(Discard(choice.tile or 0), choice)
+        return self._from_choice(Discard(_tile(choice.chosen)), choice)
 
     @staticmethod
     def _from_choice(action: Action, choice: Choice) -> Decision:
-        return Decision(action, choice.method, choice.candidates, finished=choice.finished)
+        return Decision(action, choice.method, choice.candidates, finished=choice.finished,
+                        horizon=choice.horizon)
+
+
+def _tile(candidate: Candidate) -> int:
+    """The tile of a candidate that must name one (a discard, a kong, the discard after a
+    claim): a candidate without it is a bug in the policy, not a tile."""
+    if candidate.tile is None:
+        raise ValueError(f"candidate {candidate.describe()} names no tile")
+    return candidate.tile

@@ -37,6 +37,7 @@ from protocols.botzone_envelope import (
     read_first_input,
     read_next_request,
 )
+from strategy.policy import Method
 
 
 @dataclass
@@ -86,7 +87,7 @@ class BotzoneSeat(PlatformSeat[str, str]):
         # the platform doubles the first turns' limit; we think for 80 % of ours
         limit = self.think_seconds * (2 if self.turns <= 3 else 1)
         decision = session.answer_now(limit)
-        debug = decision.note if decision.method == "fallback" else ""
+        debug = decision.note if decision.fell_back else ""
         return Answer(self.encode(decision), debug, decision)
 
     def _unapplied_draw(self, request: str) -> Decision | None:
@@ -105,7 +106,7 @@ class BotzoneSeat(PlatformSeat[str, str]):
             tile = held[-1] if held else None
         if tile is None:
             return None
-        decision = Decision(Discard(tile), "fallback",
+        decision = Decision(Discard(tile), Method.FALLBACK,
                             note=f"state lost: {self.session.lost}; discarding a held tile")
         self.session.answered(decision.action)
         return decision

@@ -53,6 +53,7 @@ from protocols.olympiad import (
 from protocols.olympiad_codec import EventDecoder, act_allowed, act_for
 from protocols.olympiad_log import ResumeCursor
 from protocols.olympiad_transport import ClientTransport, ConnectionLost
+from strategy.policy import Method
 
 log = get_logger("mjbot.olympiad")
 
@@ -137,14 +138,14 @@ class AgentPlayer(PlatformSeat[Any, Act]):
         act = self.encode(decision).model_copy(update={"id": ask.id})
         if not act_allowed(act, ask.options):
             act = safest_act(ask, self._drawn)
-            decision = Decision(decision.action, "fallback",
+            decision = Decision(decision.action, Method.FALLBACK,
                                 note=f"strategy answered {decision.action!r}, "
                                      "not among the options")
-        self._note(ask, act, decision.method, decision)
+        self._note(ask, act, decision.describe_method(), decision)
         return act
 
     async def _discard_after_claim(self, ask: Ask, seconds: float) -> Act:
-        """The discard after our own chow/pong, decided when it is asked for.
+        """The discard after our own chow/pung, decided when it is asked for.
 
         Deciding it here (not remembering the claim's plan) gives a restarted
         client, which never saw its own claim being decided, the same answer.
@@ -158,12 +159,12 @@ class AgentPlayer(PlatformSeat[Any, Act]):
             return act
         decision = await session.run(
             lambda deadline: strategy.discard_after_claim(session.view, tiles, deadline),
-            seconds, lambda why: Decision(Pass(), "fallback", note=why))
-        if decision.method == "fallback":
+            seconds, lambda why: Decision(Pass(), Method.FALLBACK, note=why))
+        if decision.fell_back:
             act = safest_act(ask)
             self._note(ask, act, f"fallback: {decision.note}")
             return act
-        act, why = act_for(decision.action, ask.id, None), decision.method
+        act, why = act_for(decision.action, ask.id, None), decision.describe_method()
         if not act_allowed(act, ask.options):
             act, why = safest_act(ask), "fallback: the chosen discard is not offered"
         self._note(ask, act, why, decision)

@@ -34,6 +34,7 @@ from bot.seat import AskKind, SeatView
 from game.events import Action, Event
 from game.rules import Ruleset
 from strategy.knowledge import KnowledgeError
+from strategy.policy import Method
 from strategy.stepvalue import Deadline
 
 __all__ = ["SeatSession", "Work"]
@@ -95,7 +96,7 @@ class SeatSession:
 
     def fallback(self, why: str) -> Decision:
         """The safest legal answer to the view's ask, with the reason."""
-        return Decision(self.view.ask.safest(), "fallback", note=why)
+        return Decision(self.view.ask.safest(), Method.FALLBACK, note=why)
 
     def decide(self, deadline: Deadline) -> Decision:
         """The strategy's decision on the current view (in the worker thread)."""

@@ -8,7 +8,7 @@ when the tile it actually drew in its ``k``-th round is that tile, and the
 consistent rate of a game is its consistent draws over all its draws.  Here
 a seat's rounds are its turns at taking a tile from outside its hand: each
 normal draw, and, on a single or stable draw wall, each claimed discard (chow,
-pong or kong on a discard), which takes the place of that round's draw.
+pung or kong on a discard), which takes the place of that round's draw.
 Supplementary tiles (flower and kong replacements) are not rounds.
 
 The functions take per-seat sequences, so any wall layout can be measured:

@@ -30,7 +30,7 @@ flowers and kongs between them reshuffles.
 
 Drawing (Algorithm 3): a normal draw takes the first tile of the seat's front
 sub-wall, a supplementary draw the first tile of its rear sub-wall.  When a
-seat claims a discard (chow, pong, or a kong on a discard) it gives up a draw:
+seat claims a discard (chow, pung, or a kong on a discard) it gives up a draw:
 the first tile of its front sub-wall goes to the relinquished-tile pile, so
 its next draw is the tile it would have drawn had it not claimed.  (Algorithm
 3 does not say what happens when that front sub-wall is already empty; here

@@ -35,7 +35,7 @@ Rules implemented
   (:mod:`game.stable_wall`): the same 144 tiles cut into a front and a rear
   sub-wall per seat.  The deal is the same; a seat's normal draws come from
   its front sub-wall, its flower and kong replacements from its rear one; a
-  seat that claims a discard (chow, pong, kong) gives up its next front tile
+  seat that claims a discard (chow, pung, kong) gives up its next front tile
   to the relinquished pile; an empty sub-wall reshuffles what is left
   (seeded by ``reshuffle_seed``, by default the wall itself).  The counts of
   the rules below (the dead wall of 16, the replacement needing a tile) are
@@ -52,19 +52,19 @@ Rules implemented
   comes as the very last tile), the game ends as a draw.
 - After a draw (stage DRAWN) the drawer may discard any tile it holds,
   declare a concealed kong of any tile it holds four of, add any tile it holds
-  to one of its pongs, or win if its tiles make 5 melds and a pair.
-- After a discard (DISCARDED) the other seats may pass, win, pong (two of the
+  to one of its pungs, or win if its tiles make 5 melds and a pair.
+- After a discard (DISCARDED) the other seats may pass, win, pung (two of the
   tile), kong (three of it), and the next seat may chow.  Only seats with an
   option besides pass are asked; if none, the next seat draws at once.
-  Priority: win > pong = kong > chow; one winner only, the first in turn
+  Priority: win > pung = kong > chow; one winner only, the first in turn
   order after the discarder.  (Only one seat can ever hold two of a discard,
-  so pong and kong never compete.)  No restriction on passing a winning
+  so pung and kong never compete.)  No restriction on passing a winning
   discard and winning later, nor on what is discarded after a call.
-- After a chow or pong (CALLED) the caller must discard; no win, no kong.
+- After a chow or pung (CALLED) the caller must discard; no win, no kong.
 - An added kong (KONG_ADDED) can be robbed: the seats that can win on its
   tile are asked (pass or win; the first winner in turn order after the
   konger); if none can, or all pass, the konger draws its replacement.  A
-  robbed kong goes back to a pong and its tile to the winner.  Concealed and
+  robbed kong goes back to a pung and its tile to the winner.  Concealed and
   claimed kongs cannot be robbed.
 - A win is 5 melds and a pair; there is no minimum tai.  Every payer pays
   1 + total tai (:mod:`game.scoring.tai`): the discarder alone on a discard win, the
@@ -725,13 +725,13 @@ class TaiwanTable:
             return no_wall
         if isinstance(action, DeclareAddedKong):
             if not any(isinstance(m, Pung) and m.tile == action.tile for m in state.melds):
-                return f"seat {seat} has no pong of {_name(action.tile)} to add to"
+                return f"seat {seat} has no pung of {_name(action.tile)} to add to"
             if not state.holds(action.tile):
                 return f"seat {seat} holds no {_name(action.tile)}"
             return no_wall
         assert tile is not None
         if isinstance(action, CallPung):
-            return f"seat {seat} holds {state.held(tile)} of {_name(tile)}, a pong needs 2"
+            return f"seat {seat} holds {state.held(tile)} of {_name(tile)}, a pung needs 2"
         if isinstance(action, ClaimKong):
             if not state.holds(tile, 3):
                 return f"seat {seat} holds {state.held(tile)} of {_name(tile)}, a kong needs 3"

@@ -61,15 +61,15 @@ def _ways_rank(hand: np.ndarray, unseen: np.ndarray, r: int, melds: int, best: n
         p1 = s // 3
         p2 = s - 3 * p1
         for pair in range(2):
-            for pong in range(2):
+            for pung in range(2):
                 for k in range(kmax + 1):
-                    c = p1 + p2 + k + 2 * pair + 3 * pong
+                    c = p1 + p2 + k + 2 * pair + 3 * pung
                     if c > a:
                         continue
                     gain = c if c < h else h
                     need = c - gain
                     w = _COMB[kb, need]
-                    dm = pong + k
+                    dm = pung + k
                     t = 3 * k + p1
                     if not (next_active >> t) & 1:
                         next_active |= 1 << t

@@ -84,7 +84,7 @@ class KnowledgeBase:
         self._apply(f"discard {tile_name(tile)}", [(tile, -1)], [(tile, 1)])
 
     def own_meld(self, from_hand: Sequence[int]) -> None:
-        """Own chow/pong/kong on a discard (the claimed tile was seen when discarded)."""
+        """Own chow/pung/kong on a discard (the claimed tile was seen when discarded)."""
         self._apply(
             f"own meld from {_names(from_hand)}",
             [(t, -1) for t in from_hand],
@@ -102,7 +102,7 @@ class KnowledgeBase:
         self._apply(f"discard {tile_name(tile)} by another seat", known_delta=[(tile, 1)])
 
     def seen_meld(self, from_hand: Sequence[int]) -> None:
-        """Another seat's chow/pong/exposed kong: the tiles it showed from its hand."""
+        """Another seat's chow/pung/exposed kong: the tiles it showed from its hand."""
         self._apply(
             f"meld {_names(from_hand)} by another seat", known_delta=[(t, 1) for t in from_hand]
         )

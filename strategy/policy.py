@@ -20,9 +20,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 
 import numpy as np
 
+from game.events import ActionKind
 from game.rules import Ruleset
 from game.tiles import NUM_KINDS, Counts, tile_name
 from strategy.candidates import best_shape_deficiency, discard_numbers, discard_table
@@ -41,13 +43,35 @@ SEARCH_MAX = 2
 WinCheck = Callable[[Counts], bool]
 
 
+class Method(Enum):
+    """How a decision was reached."""
+
+    WIN = "win"
+    PASS = "pass"
+    KONG = "kong"
+    FALLBACK = "fallback"
+    """The seat session's safest answer (the strategy failed, was late or lost its view)."""
+    DP = "dp"
+    """Large deficiency: the per-suit DP's chance, then δ."""
+    SEARCH = "search"
+    """Small deficiency: the exact step value val_k."""
+    SEARCH_DEEPENED = "search (ties deepened)"
+    """The search, one change deeper to break a tie at the top."""
+    SEARCH_CUT = "search (cut by deadline)"
+    CLAIM = "claim"
+    """Claims on a discard compared by deficiency after the meld, then chance."""
+
+    def describe(self, horizon: int | None = None) -> str:
+        if self is Method.SEARCH_DEEPENED and horizon is not None:
+            return f"search (ties deepened to k={horizon})"
+        return self.value
+
+
 @dataclass(frozen=True)
 class Candidate:
     """One option and its numbers."""
 
-    action: str
-    """``discard``, ``pass``, ``pong``, ``chow``, ``kong``, ``concealed_kong``,
-    ``added_kong`` or ``win``."""
+    action: ActionKind
     tile: int | None
     deficiency: int
     """Deficiency of the hand the action leaves (before the next draw)."""
@@ -68,8 +92,8 @@ class Candidate:
         value = "-" if self.value is None else f"{self.value:.4f}"
         delta_s = "-" if self.delta is None else str(self.delta)
         spent = "" if self.time_us is None else f", {self.time_us:.0f} µs"
-        return (f"{self.action}{tile}: deficiency {dfn}, val {value}, chance {self.chance:.4f}, "
-                f"δ {delta_s}, work {self.work}{spent}"
+        return (f"{self.action.value}{tile}: deficiency {dfn}, val {value}, "
+                f"chance {self.chance:.4f}, δ {delta_s}, work {self.work}{spent}"
                 f"{' (' + self.note + ')' if self.note else ''}")
 
 
@@ -79,15 +103,20 @@ class Choice:
 
     chosen: Candidate
     candidates: tuple[Candidate, ...]
-    method: str
+    method: Method
     finished: bool = True
     """False when the deadline cut the search short (the answer is the anytime one)."""
     meld_tiles: tuple[int, ...] = field(default=())
     """For a chow: the three tiles of the chow."""
+    horizon: int | None = None
+    """How many changes the search looked ahead (for ``SEARCH_DEEPENED``)."""
 
     @property
-    def action(self) -> str:
+    def action(self) -> ActionKind:
         return self.chosen.action
+
+    def describe_method(self) -> str:
+        return self.method.describe(self.horizon)
 
     @property
     def tile(self) -> int | None:
@@ -123,8 +152,10 @@ _ISOLATION_ORDER = np.array(
 
 def _rank_key(c: Candidate) -> tuple[float, ...]:
     value = -1.0 if c.value is None else c.value
-    return (c.deficiency, -value, -c.chance, -(c.delta or 0),
-            _ISOLATION_ORDER[c.tile] if c.tile is not None else 9, c.tile or 0)
+    delta_ = 0 if c.delta is None else c.delta
+    if c.tile is None:
+        return (c.deficiency, -value, -c.chance, -delta_, 9, -1)
+    return (c.deficiency, -value, -c.chance, -delta_, _ISOLATION_ORDER[c.tile], c.tile)
 
 
 # ---------------------------------------------------------------- discards
@@ -172,9 +203,10 @@ def choose_discard(
     values: dict[int, float] = {}
     work: dict[int, int] = {}
     finished = True
-    method = "dp"
+    method = Method.DP
+    horizon: int | None = None
     if best_d <= SEARCH_MAX:
-        method = "search"
+        method = Method.SEARCH
         search = StepSearch(melds, unseen, deadline=deadline, complete=win_check, cache=cache)
         order = [r[0] for r in sorted((r for r in rows if r[1] == best_d), key=lambda r: -r[2])]
         horizon = best_d
@@ -195,17 +227,18 @@ def choose_discard(
                 if len(tied) < 2 or horizon > best_d or horizon >= SEARCH_MAX + 1:
                     break
                 order, horizon = tied, horizon + 1
-                method = f"search (ties deepened to k={horizon})"
+                method = Method.SEARCH_DEEPENED
         except OutOfTime:
             finished = False
-            method = "search (cut by deadline)"
+            method = Method.SEARCH_CUT
     candidates = tuple(
-        Candidate("discard", i, d, values.get(i), chance, deltas.get(i), work.get(i, 0),
-                  spent.get(i))
+        Candidate(ActionKind.DISCARD, i, d, values.get(i), chance, deltas.get(i),
+                  work.get(i, 0), spent.get(i))
         for i, d, chance in rows
     )
     chosen = min(candidates, key=_rank_key)
-    return Choice(chosen, tuple(sorted(candidates, key=_rank_key)), method, finished)
+    return Choice(chosen, tuple(sorted(candidates, key=_rank_key)), method, finished,
+                  horizon=horizon if method is Method.SEARCH_DEEPENED else None)
 
 
 # ---------------------------------------------------------------- claims on a discard
@@ -228,7 +261,7 @@ def choose_claim(
     deadline: Deadline | None = None,
     cache: SuitCache | None = None,
 ) -> Choice:
-    """Answer another seat's discard ``tile``: win, kong, pong, chow or pass.
+    """Answer another seat's discard ``tile``: win, kong, pung, chow or pass.
 
     ``hand`` is the 3m+1 concealed hand; ``unseen`` already counts ``tile``
     as seen; ``can_win`` says the caller checked that hand + tile is a legal
@@ -239,17 +272,17 @@ def choose_claim(
     deadline = deadline or Deadline()
     d_pass = shape_deficiency_fast(hand, unseen, melds, rules)
     dr, ways = completion_ways(hand, unseen, melds)
-    pass_c = Candidate("pass", None, d_pass, None,
+    pass_c = Candidate(ActionKind.PASS, None, d_pass, None,
                        chance_estimate(int(dr), float(ways), int(unseen.sum())))
     candidates = [pass_c]
     if can_win:
-        win = Candidate("win", tile, 0, 1.0, 1.0, note="the hand is complete")
-        return Choice(win, (win, pass_c), "win")
-    options: list[tuple[str, tuple[int, ...], tuple[int, ...]]] = []
+        win = Candidate(ActionKind.WIN, tile, 0, 1.0, 1.0, note="the hand is complete")
+        return Choice(win, (win, pass_c), Method.WIN)
+    options: list[tuple[ActionKind, tuple[int, ...], tuple[int, ...]]] = []
     if hand[tile] >= 2 and melds >= 1:
-        options.append(("pong", (tile, tile), (tile, tile, tile)))
+        options.append((ActionKind.PUNG, (tile, tile), (tile, tile, tile)))
     if hand[tile] >= 3 and melds >= 1:
-        options.append(("kong", (tile, tile, tile), (tile,) * 4))
+        options.append((ActionKind.KONG, (tile, tile, tile), (tile,) * 4))
     if can_chow and tile < 27 and melds >= 1:
         r = tile % 9
         for lo in (r - 2, r - 1, r):
@@ -257,31 +290,33 @@ def choose_claim(
                 chow = tuple(tile - r + lo + j for j in range(3))
                 rest = [t for t in chow if t != tile]
                 if all(hand[t] >= 1 for t in rest):
-                    options.append(("chow", tuple(rest), chow))
+                    options.append((ActionKind.CHOW, tuple(rest), chow))
     best_c = pass_c
     best_meld: tuple[int, ...] = ()
     for kind, remove, meld_tiles in options:
-        if kind == "kong":
+        if kind is ActionKind.KONG:
             h = hand.copy()
             h[tile] -= 3
             d = shape_deficiency_fast(h, unseen, melds - 1, rules)
-            c = Candidate("kong", tile, d, None, 0.0, note="then a replacement draw")
+            c = Candidate(ActionKind.KONG, tile, d, None, 0.0, note="then a replacement draw")
             candidates.append(c)
             # a kong keeps the hand's shape and gives a free draw: take it when it costs nothing
-            if d <= best_c.deficiency and best_c.action in ("pass", "kong"):
+            if d <= best_c.deficiency and best_c.action in (ActionKind.PASS, ActionKind.KONG):
                 best_c, best_meld = c, ()
             continue
         after = _after_meld(hand, unseen, melds, rules, remove, deadline, cache)
-        c = Candidate(kind, after.chosen.tile, after.chosen.deficiency, after.chosen.value,
+        then = after.chosen.tile
+        assert then is not None, "a discard candidate names its tile"
+        c = Candidate(kind, then, after.chosen.deficiency, after.chosen.value,
                       after.chosen.chance, note=f"meld {' '.join(tile_name(t) for t in meld_tiles)}"
-                      f", then discard {tile_name(after.chosen.tile or 0)}")
+                      f", then discard {tile_name(then)}")
         candidates.append(c)
         better = (c.deficiency < best_c.deficiency
                   or (c.deficiency == best_c.deficiency and c.chance > best_c.chance
-                      and best_c.action != "pass"))
+                      and best_c.action is not ActionKind.PASS))
         if better:
             best_c, best_meld = c, meld_tiles
-    return Choice(best_c, tuple(candidates), best_c.action, meld_tiles=best_meld)
+    return Choice(best_c, tuple(candidates), Method.CLAIM, meld_tiles=best_meld)
 
 
 def choose_kong_on_draw(
@@ -294,20 +329,20 @@ def choose_kong_on_draw(
         d = shape_deficiency_fast(h, unseen, melds - 1, rules) if melds >= 1 else UNREACHABLE
         # after the kong a replacement is drawn: compare with the hand kept after the discard
         if d <= discard.chosen.deficiency:
-            return Candidate("concealed_kong", int(t), d, note="keeps the deficiency")
+            return Candidate(ActionKind.CONCEALED_KONG, int(t), d, note="keeps the deficiency")
     return None
 
 
 def choose_added_kong(
-    hand: Counts, unseen: Counts, melds: int, rules: Ruleset, pongs: Sequence[int],
+    hand: Counts, unseen: Counts, melds: int, rules: Ruleset, pungs: Sequence[int],
     discard: Choice,
 ) -> Candidate | None:
-    """Add the drawn-or-held tile to an exposed pong when the hand loses nothing by it."""
-    for t in pongs:
+    """Add the drawn-or-held tile to an exposed pung when the hand loses nothing by it."""
+    for t in pungs:
         if hand[t] >= 1:
             h = hand.copy()
             h[t] -= 1
             d = shape_deficiency_fast(h, unseen, melds, rules)
             if d <= discard.chosen.deficiency:
-                return Candidate("added_kong", int(t), d, note="the fourth tile of a pong")
+                return Candidate(ActionKind.ADDED_KONG, int(t), d, note="the fourth tile of a pung")
     return None

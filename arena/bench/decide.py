@@ -33,7 +33,7 @@ def _random_situation(rng: np.random.Generator, rules: Ruleset, declared: int,
     size = 3 * melds_needed + (1 if claim else 2)
     wall = rng.permutation(np.repeat(np.arange(34), 4))
     hand = np.bincount(wall[:size], minlength=34).astype(np.int8)
-    # declared melds: pongs of tiles not in the hand (their copies are seen)
+    # declared melds: pungs of tiles not in the hand (their copies are seen)
     seen = np.zeros(34, dtype=np.int8)
     free = [t for t in range(34) if hand[t] == 0]
     for t in rng.choice(free, declared, replace=False):

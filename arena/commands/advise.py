@@ -35,13 +35,14 @@ def _choice_json(choice: Choice) -> dict[str, object]:
     def cand(c: object) -> dict[str, object]:
         d = asdict(c)  # type: ignore[call-overload]
         d["tile"] = None if d["tile"] is None else tile_name(d["tile"])
+        d["action"] = d["action"].value
         return d
 
     return {
-        "action": choice.action,
+        "action": choice.action.value,
         "tile": None if choice.tile is None else tile_name(choice.tile),
         "meld": [tile_name(t) for t in choice.meld_tiles],
-        "method": choice.method,
+        "method": choice.describe_method(),
         "finished": choice.finished,
         "candidates": [cand(c) for c in choice.candidates],
     }
@@ -80,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(_choice_json(choice)))
         return 0
     target = "" if choice.tile is None else f" {tile_name(choice.tile)}"
-    print(f"advice: {choice.action}{target}  [{choice.method}"
+    print(f"advice: {choice.action.value}{target}  [{choice.describe_method()}"
           f"{'' if choice.finished else ', cut by deadline'}]")
     for c in choice.candidates:
         print("  " + c.describe())

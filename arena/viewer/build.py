@@ -31,6 +31,7 @@ from bot.seat import AskKind, SeatView
 from game.events import Chowed, Dealt, Discarded, Event, Konged, Melded, Pass, Punged
 from game.rules import Ruleset
 from game.tiles import Notation, TileError, parse_tile, tile_name
+from strategy.policy import Method
 
 DEFAULT_BUDGET = 20_000
 """Kernel calls per re-asked decision (as ``mjbot replay``)."""
@@ -59,19 +60,31 @@ def parse_candidate(text: str) -> CandidateRow:
         if _NUMBER.match(name) and value:  # "123 µs": the unit names the number
             name, value = value, name
         numbers.append((name, value))
-    return CandidateRow(label.strip(), tuple(numbers), note)
+    return CandidateRow(_today(label.strip()), tuple(numbers), note)
+
+
+_OLD_WORDS = {"pong": "pung", "concealed_kong": "concealed kong", "added_kong": "added kong"}
+
+
+def _today(label: str) -> str:
+    """A candidate label in today's claim vocabulary (older records said ``pong``)."""
+    word, _, tile = label.partition(" ")
+    word = _OLD_WORDS.get(word, word)
+    return f"{word} {tile}" if tile else word
 
 
 def candidate_key(action: str) -> tuple[str, str | None]:
     """The candidate label an action text (``describe_action``) matches, and for a chow the
-    meld it makes (``1m 2m 3m``): ``pung discard=5p`` -> ``pong 5p``."""
+    meld it makes (``1m 2m 3m``): ``pung discard=5p`` -> ``pung 5p``.  Records written
+    before the one claim vocabulary named candidates ``pong``, ``concealed_kong`` and
+    ``added_kong``: :func:`parse_candidate` reads those as today's words."""
     words = action.split()
     kind = " ".join(w for w in words if "=" not in w)
     fields = dict(w.split("=", 1) for w in words if "=" in w)
     if kind == "discard":
         return f"discard {fields.get('tile', '')}", None
     if kind == "pung":
-        return f"pong {fields.get('discard', '')}", None
+        return f"pung {fields.get('discard', '')}", None
     if kind == "chow":
         meld = None
         try:
@@ -81,7 +94,7 @@ def candidate_key(action: str) -> tuple[str, str | None]:
             pass
         return f"chow {fields.get('discard', '')}", meld
     if kind in ("concealed kong", "added kong"):
-        return f"{kind.replace(' ', '_')} {fields.get('tile', '')}", None
+        return f"{kind} {fields.get('tile', '')}", None
     return kind, None
 
 
@@ -104,7 +117,8 @@ def recorded_view(d: RecordedDecision) -> DecisionView:
 def today_view(decision: Decision) -> DecisionView:
     rows = tuple(parse_candidate(c.describe()) for c in decision.reasons)
     action = describe_action(decision.action)
-    return DecisionView(action, decision.method, rows, matching_row(rows, action), decision.note)
+    return DecisionView(action, decision.describe_method(), rows, matching_row(rows, action),
+                        decision.note)
 
 
 # ---------------------------------------------------------------- turns and steps
@@ -220,7 +234,7 @@ def build_game(src: GameSource, options: BuildOptions = BuildOptions(),
             # lost is still the seat's answer), else what the events show
             answered = before.played if before is not None else (
                 describe_action(played_action) if played_action is not None else "")
-            if ours.method == "pass" and answered in ("", "pass") and before is None:
+            if ours.method is Method.PASS and answered in ("", "pass") and before is None:
                 continue  # nothing to decide, and nothing done
             today = today_view(ours)
             found[key] = SeatDecision(seat, answered, before.recorded if before else None,

@@ -196,7 +196,7 @@ def _block_types(
     ranks ``lo``-``hi``); both are restored on return.  The enumeration is
     the quadtree's, without duplicates: at each rank the groups that begin
     there are chosen in a fixed order (chow, pchow a a+1, pchow a a+2, pair,
-    pong), then the copies left over go to the remainder.
+    pung), then the copies left over go to the remainder.
     """
     limit = melds + 1
     rem = np.zeros(_LOCAL, np.int64)
@@ -377,7 +377,7 @@ def _unseen_vector(hand: np.ndarray, unseen: np.ndarray, kb: np.ndarray) -> int:
 
 @_inline_helper
 def _kb_attributes(kb: np.ndarray) -> int:
-    """ke * 2 + km: the KB holds a pair / a meld (pong or chow)."""
+    """ke * 2 + km: the KB holds a pair / a meld (pung or chow)."""
     ke = 0
     km = 0
     for t in range(34):

@@ -52,7 +52,7 @@ _WITH_PAIR = 2
 
 
 def _melds_only(c: list[int]) -> bool:
-    """Can the nine ranks ``c`` be split into pongs and chows (``c`` is restored)?"""
+    """Can the nine ranks ``c`` be split into pungs and chows (``c`` is restored)?"""
     i = 0
     while i < 9 and c[i] == 0:
         i += 1
@@ -137,7 +137,7 @@ def as_count_list(values: CountsLike, what: str) -> list[int]:
 
 
 def is_complete(counts: CountsLike, melds: int) -> bool:
-    """Is ``counts`` exactly ``melds`` melds (pongs, or chows within a suit) and one pair?"""
+    """Is ``counts`` exactly ``melds`` melds (pungs, or chows within a suit) and one pair?"""
     c = as_count_list(counts, "hand")
     if sum(c) != 3 * melds + 2:
         return False

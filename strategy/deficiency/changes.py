@@ -90,7 +90,7 @@ def suit_words(hand: np.ndarray, avail: np.ndarray, lo: int, melds: int,
 
 @njit(inline=True)
 def honour_words(hand: np.ndarray, avail: np.ndarray, melds: int) -> tuple[int, int]:
-    """End words of the seven honours (each a pair, a pong or nothing)."""
+    """End words of the seven honours (each a pair, a pung or nothing)."""
     keep = (1 << (7 * (melds + 1))) - 1
     w0 = _BIAS
     w1 = 0

@@ -21,7 +21,7 @@ every hand and KB, including those where no unseen tile can make a needed
 pair (the answer is then :data:`UNREACHABLE`).
 
 Rank DP state: (chows begun at the previous rank, chows begun two ranks back).
-Three equal chows hold exactly the tiles of three pongs, so at most two chows
+Three equal chows hold exactly the tiles of three pungs, so at most two chows
 begin at any rank without loss of exactness.
 """
 
@@ -103,7 +103,7 @@ def _rank_step(h: int, a: int, nxt_avail: int, kmax: int, active: int, work: np.
                     g = (c if c < h else h) * _ONES
                     acc1 = _lane_max(acc1, ((x0 << sh) & keep) + g)
                 c = used + 3
-                if c <= a:  # pong
+                if c <= a:  # pung
                     g = (c if c < h else h) * _ONES
                     sh = 7 * (k + 1)
                     acc0 = _lane_max(acc0, ((x0 << sh) & keep) + g)

@@ -11,7 +11,7 @@ bound cannot beat the best value found (the paper's ``val``).
 :func:`quadtree4` — the paper's quadtree, hand only (definition 8: any tile
 may come in while no kind exceeds four).  Four children: pass ``a``; a chow
 holder ``(a a+1 a+2) ∩ S`` (when ``a+1`` or ``a+2`` is in S); the eye
-``(a a)``; a pong holder ``(a a a) ∩ S`` (when ``(a a) ⊆ S``).  A branch ends
+``(a a)``; a pung holder ``(a a a) ∩ S`` (when ``(a a) ⊆ S``).  A branch ends
 when every holder is non-empty (its cost, if the holders can be completed
 together with no kind above four) or when S is empty; then the paper's leaf
 rules refine the empty holders from the remainder: by Corollary 2 each empty
@@ -24,7 +24,7 @@ draws first (see :func:`quadtree4` for what the tests found).
 :func:`quadtree6` — the 6-ary tree of Yan, Li & Li, "A Fast Algorithm for
 Computing the Deficiency Number of a Mahjong Hand", Sec. 6, knowledge-aware
 (definition 9).  Six children: pass; full chow ``(a a+1 a+2)``; pchow
-``(a a+1)``; pchow ``(a a+2)``; eye ``(a a)``; pong ``(a a a) ∩ S`` (a pair
+``(a a+1)``; pchow ``(a a+2)``; eye ``(a a)``; pung ``(a a a) ∩ S`` (a pair
 used as a meld when only two are left).  A pmeld is only made when the KB
 holds a tile that completes it (definition 10).  Its leaves are evaluated
 exactly: every holder's completion is chosen jointly so that the completed

@@ -17,6 +17,7 @@ from bot.session import SeatSession
 from game.events import Dealt, Discard, Discarded, Drew, Pass, SeatAssigned
 from game.rules import MCR_BOTZONE
 from game.tiles import Notation, parse_tile, parse_tiles
+from strategy.policy import Method
 from strategy.stepvalue import Deadline
 
 HAND = "1m2m3m 4p5p6p 7s8s 1z1z 2z3z 5z"  # 13 tiles, no win on a 9m
@@ -57,7 +58,7 @@ def test_a_deterministic_session_answers_what_the_agent_decides() -> None:
     _draw(b)
     direct = b.strategy.decide(b.view, Deadline(budget=20_000))
     decision = a.answer_now(1.0)
-    assert decision.action == direct.action and decision.method != "fallback"
+    assert decision.action == direct.action and decision.method is not Method.FALLBACK
     assert a.view.own_answer == decision.action
 
 
@@ -69,29 +70,29 @@ def test_a_failing_strategy_gives_the_drawn_tile_and_the_reason() -> None:
     _draw(s)
     decision = s.answer_now(0.5)
     assert decision.action == Discard(t("9m"))
-    assert decision.method == "fallback" and "kernel exploded" in decision.note
+    assert decision.method is Method.FALLBACK and "kernel exploded" in decision.note
 
 
 def test_a_late_strategy_is_cut_at_the_thinking_time() -> None:
     def slow(deadline: Deadline | None = None) -> Decision:
         time.sleep(1.0)
-        return Decision(Discard(t("1z")), "late")
+        return Decision(Discard(t("1z")), Method.SEARCH)
 
     s = _session(decide=slow)
     _draw(s)
     start = time.monotonic()
     decision = s.answer_now(0.1)
     assert time.monotonic() - start < 0.8
-    assert decision.method == "fallback" and "longer than" in decision.note
+    assert decision.method is Method.FALLBACK and "longer than" in decision.note
     assert s.view.ask.allows(decision.action)
 
 
 def test_an_answer_the_view_does_not_allow_is_replaced() -> None:
     not_held = Discard(t("9p"))
-    s = _session(decide=lambda deadline: Decision(not_held, "bogus"))
+    s = _session(decide=lambda deadline: Decision(not_held, Method.SEARCH))
     _draw(s)
     decision = s.answer_now(0.5)
-    assert decision.method == "fallback" and "not legal" in decision.note
+    assert decision.method is Method.FALLBACK and "not legal" in decision.note
     assert decision.action == Discard(t("9m"))
 
 
@@ -102,7 +103,7 @@ def test_a_lost_view_answers_safely_until_the_next_game() -> None:
     assert "fifth" in s.lost and "1z" in s.lost
     s.observe([Discarded(1, t("9s"))])
     decision = s.answer_now(0.5)
-    assert decision.action == Pass() and decision.method == "fallback"
+    assert decision.action == Pass() and decision.method is Method.FALLBACK
     assert decision.note.startswith("state lost")
     s.new_game()
     assert not s.lost
@@ -123,15 +124,15 @@ async def test_async_run_falls_back_on_time_and_on_failure() -> None:
 
     def slow(deadline: Deadline) -> Decision:
         time.sleep(0.5)
-        return Decision(Pass(), "late")
+        return Decision(Pass(), Method.SEARCH)
 
     def why(text: str) -> Decision:
-        return Decision(Pass(), "fallback", note=text)
+        return Decision(Pass(), Method.FALLBACK, note=text)
 
     late = await s.run(slow, 0.05, why)
-    assert late.method == "fallback" and "longer than" in late.note
+    assert late.method is Method.FALLBACK and "longer than" in late.note
     failed = await s.run(lambda d: 1 / 0, 0.5, why)  # type: ignore[arg-type,return-value]
-    assert failed.method == "fallback" and "ZeroDivisionError" in failed.note
+    assert failed.method is Method.FALLBACK and "ZeroDivisionError" in failed.note
 
 
 async def test_async_decisions_run_on_the_loops_executor() -> None:
@@ -147,12 +148,12 @@ async def test_async_decisions_run_on_the_loops_executor() -> None:
 
     def spy(deadline: Deadline | None = None) -> Decision:
         names.add(threading.current_thread().name)
-        return Decision(Discard(t("9m")), "spy")
+        return Decision(Discard(t("9m")), Method.SEARCH)
 
     for _ in range(2):
         s = _session(decide=spy)
         _draw(s)
         sessions.append(s)
     for s in sessions:
-        assert (await s.answer(1.0)).method != "fallback"
+        assert (await s.answer(1.0)).method is not Method.FALLBACK
     assert len(names) == 1 and names.pop().startswith("decide")

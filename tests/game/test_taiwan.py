@@ -323,7 +323,7 @@ def test_claimed_kong() -> None:
     check_invariants(table)
 
 
-# A pong of 2s by seat 1, its fourth 2s drawn later; seat 2 waits on 2s (1s3s).
+# A pung of 2s by seat 1, its fourth 2s drawn later; seat 2 waits on 2s (1s3s).
 ROB_HANDS = {
     0: "456m456p789s666z11p8m9p",
     1: "22s9m77m33p66s55s777z1p2p",
@@ -391,7 +391,7 @@ def test_a_concealed_kong_cannot_be_robbed() -> None:
 
 
 # ---------------------------------------------------------------- claims
-# Seat 0 discards 5p: seat 1 may chow (3p4p or 4p6p), seat 2 pong, seat 3 win.
+# Seat 0 discards 5p: seat 1 may chow (3p4p or 4p6p), seat 2 pung, seat 3 win.
 CLAIM_HANDS = {
     0: "111z222z333z444z7s8s9s9s",
     1: "123p46p89p555z666z777z",
@@ -418,7 +418,7 @@ def test_claim_options_chow_only_for_the_next_seat() -> None:
         table.default_action(0)
 
 
-def test_win_beats_pong_and_chow() -> None:
+def test_win_beats_pung_and_chow() -> None:
     table = _after_5p()
     step(table, {1: CallChow(t("5p")), 2: CallPung(), 3: DeclareWin()})
     ending = table.result.ending
@@ -428,7 +428,7 @@ def test_win_beats_pong_and_chow() -> None:
     check_invariants(table)
 
 
-def test_pong_beats_chow() -> None:
+def test_pung_beats_chow() -> None:
     table = _after_5p()
     step(table, {1: CallChow(t("5p")), 2: CallPung(), 3: Pass()})
     assert table.history[-1] == Melded(2, ActionKind.PUNG, (t("5p"),) * 3, t("5p"), 0)
@@ -489,7 +489,7 @@ def test_illegal_answers_raise_and_change_nothing() -> None:
     before = snapshot(table)
     bad: list[tuple[dict[int, Action], int, str]] = [
         ({1: Pass(), 2: Pass(), 3: Discard(t("5p"))}, 3, "one of Pass, DeclareWin"),
-        ({1: CallPung(), 2: Pass(), 3: Pass()}, 1, "holds 0 of 5p, a pong needs 2"),
+        ({1: CallPung(), 2: Pass(), 3: Pass()}, 1, "holds 0 of 5p, a pung needs 2"),
         ({1: CallChow(t("6p")), 2: Pass(), 3: Pass()}, 1, "holds no 7p"),
         ({1: CallChow(t("8p")), 2: Pass(), 3: Pass()}, 1, "no chow around 8p"),
         ({1: Pass(), 2: CallChow(t("5p")), 3: Pass()}, 2, "only seat 1"),
@@ -515,7 +515,7 @@ def test_illegal_answers_after_a_draw() -> None:
         (Discard(t("1m")), "holds no 1m"),
         (DeclareWin(), "5 melds and a pair"),
         (DeclareConcealedKong(t("1z")), "holds 3 of 1z, needs 4"),
-        (DeclareAddedKong(t("1z")), "no pong of 1z"),
+        (DeclareAddedKong(t("1z")), "no pung of 1z"),
         (Pass(), "stage 'drawn'"),
         (Discard(t("3f")), "holds no 3f"),
     ]

@@ -22,7 +22,7 @@ def test_a_sequence_of_events_keeps_the_invariant() -> None:
         lambda: kb.draw(tiles("W1")[0]),
         lambda: kb.discard(tiles("J1")[0]),
         lambda: kb.seen_discard(tiles("T9")[0]),
-        lambda: kb.seen_meld(tiles("T9 T9")),  # another seat pongs the T9
+        lambda: kb.seen_meld(tiles("T9 T9")),  # another seat pungs the T9
         lambda: kb.seen_added_kong(tiles("T9")[0]),
         lambda: kb.seen_concealed_kong(),  # tiles not shown: nothing changes
         lambda: kb.own_meld(tiles("W2 W3")),  # own chow W1-W2-W3 on a discarded W1

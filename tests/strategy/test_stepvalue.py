@@ -7,6 +7,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+from game.events import ActionKind
 from game.rules import MAHJONG_0, MCR_BOTZONE
 from game.tiles import Notation, parse_counts, parse_paper_counts, parse_tiles
 from strategy.deficiency.kernel import kernel_deficiency
@@ -38,7 +39,7 @@ def test_example_3_step_values() -> None:
     assert values.pop(tile["D2"]) == Fraction(1, 3)
     assert all(v == 0 for v in values.values())
     choice = choose_discard(hand, kb, 4, MAHJONG_0)
-    assert choice.tile == tile["D9"] and choice.method.startswith("search")
+    assert choice.tile == tile["D9"] and choice.describe_method().startswith("search")
     assert choice.chosen.value == pytest.approx(7 / 12)
 
 
@@ -77,11 +78,11 @@ def test_claims_that_lower_the_deficiency_are_taken() -> None:
     kb = (4 - hand).astype(np.int8)
     kb[0] -= 1  # the discarded 1m is seen
     c = choose_claim(hand, kb, 4, MCR_BOTZONE, tile=0, can_chow=True, can_win=False)
-    assert c.action == "chow" and c.meld_tiles == (0, 1, 2)
+    assert c.action is ActionKind.CHOW and c.meld_tiles == (0, 1, 2)
     c = choose_claim(hand, kb, 4, MCR_BOTZONE, tile=0, can_chow=False, can_win=False)
-    assert c.action == "pass"
-    # a pong that leaves the deficiency as it is is not taken
+    assert c.action is ActionKind.PASS
+    # a pung that leaves the deficiency as it is is not taken
     hand = parse_counts("123m456p789s1155z")
     kb = (4 - hand).astype(np.int8)
     c = choose_claim(hand, kb, 4, MCR_BOTZONE, tile=27, can_chow=False, can_win=False)
-    assert c.action == "pass"
+    assert c.action is ActionKind.PASS
