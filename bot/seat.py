@@ -38,6 +38,7 @@ from game.events import (
 )
 from game.melds import Chow, ConcealedKong, Kong, Meld, Pung
 from game.rules import Ruleset, WallLayout
+from game.table_base import chow_middles, chow_tiles
 from game.tiles import NUM_KINDS, is_flower
 from strategy.knowledge import KnowledgeBase
 
@@ -274,11 +275,9 @@ class SeatView:
                 out += [ClaimPung(int(d)) for d in self._discards_after(remove=[t, t])]
             if hand[t] >= 3 and self.wall_left[self.seat] > 0:  # a kong needs a replacement
                 out.append(ClaimKong())
-            if self.next_seat(self.provider) == self.seat and t < 27:
-                for middle in (t - 1, t, t + 1):
-                    if middle // 9 != t // 9 or not 1 <= middle % 9 <= 7:
-                        continue
-                    need = [x for x in (middle - 1, middle, middle + 1) if x != t]
+            if self.next_seat(self.provider) == self.seat:
+                for middle in chow_middles(t):
+                    need = [x for x in chow_tiles(middle) if x != t]
                     if all(hand[x] >= 1 for x in need):
                         out += [ClaimChow(middle, int(d)) for d in self._discards_after(need)]
             return out

@@ -63,7 +63,7 @@ empty.  (The judge does not forbid a pung or chow then; the wiki does.)
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
 
 import numpy as np
@@ -98,12 +98,19 @@ from game.events import (
     WallExhausted,
     Won,
     as_seen_by,
-    history_seen_by,
 )
 from game.melds import Chow, ConcealedKong, Kong, Meld, Pung
 from game.rules import MCR_BOTZONE, Ruleset
 from game.scoring.mcr import WinContext, mcr_fans
-from game.tiles import NUM_KINDS, NUM_SUITED, Notation, tile_name
+from game.table_base import (
+    SeatTiles,
+    Table,
+    TableError,
+    WallError,
+    check_seat,
+    is_chow_middle,
+)
+from game.tiles import NUM_KINDS, Notation, tile_name
 
 SEATS = 4
 WALL_PER_SEAT = 34
@@ -117,14 +124,6 @@ WIN_BASE = 8
 PENALTY, PENALTY_BONUS = -30, 10
 
 
-
-
-class WallError(ValueError):
-    """``walltiles`` that do not make a 136-tile duplicate wall."""
-
-
-class TableError(RuntimeError):
-    """The table was driven wrongly (answers after the end, not four answers, ...)."""
 
 
 class Stage(Enum):
@@ -197,19 +196,11 @@ class SeatView:
 
 
 # ---------------------------------------------------------------- state
-@dataclass
-class _SeatState:
+@dataclass(kw_only=True)
+class _SeatState(SeatTiles):
     wall: list[int]
+    """This seat's own wall (Botzone's duplicate format), drawn from the back."""
     dealt: tuple[int, ...]
-    hand: list[int] = field(default_factory=lambda: [0] * NUM_KINDS)
-    melds: list[Meld] = field(default_factory=list)
-    river: list[int] = field(default_factory=list)
-
-    def holds(self, tile: int, n: int = 1) -> bool:
-        return 0 <= tile < NUM_KINDS and self.hand[tile] >= n
-
-    def concealed(self) -> tuple[int, ...]:
-        return tuple(t for t in range(NUM_KINDS) for _ in range(self.hand[t]))
 
 
 def _name(tile: int) -> str:
@@ -229,11 +220,7 @@ def _attempts(response: Response, kind: ActionKind) -> bool:
     return not isinstance(response, PlatformFault) and response.kind is kind
 
 
-def _is_chow_middle(tile: int) -> bool:
-    return tile < NUM_SUITED and tile % 9 not in (0, 8)
-
-
-class BotzoneTable:
+class BotzoneTable(Table):
     """One game under the Botzone judge's rules; see the module docstring."""
 
     ruleset: Ruleset = MCR_BOTZONE
@@ -242,7 +229,7 @@ class BotzoneTable:
         if not 0 <= prevalent_wind < 4:
             raise ValueError(f"prevalent wind {prevalent_wind} is outside 0-3")
         self.walltiles = check_walltiles(walltiles)
-        self.prevalent_wind = prevalent_wind
+        self._prevalent_wind = prevalent_wind
         self._seats: list[_SeatState] = []
         for i in range(SEATS):
             wall = list(self.walltiles[i * WALL_PER_SEAT : (i + 1) * WALL_PER_SEAT])
@@ -267,21 +254,8 @@ class BotzoneTable:
         return self._stage
 
     @property
-    def finished(self) -> bool:
-        return self._result is not None
-
-    @property
-    def result(self) -> GameResult | None:
-        return self._result
-
-    @property
-    def history(self) -> tuple[Event, ...]:
-        """Every event so far with every tile shown (deals included)."""
-        return tuple(self._history)
-
-    def events_seen_by(self, seat: int) -> tuple[Event, ...]:
-        """Every request ``seat`` has received, in order: the history as it saw it."""
-        return history_seen_by(self._history, seat, self.prevalent_wind)
+    def prevalent_wind(self) -> int:
+        return self._prevalent_wind
 
     @property
     def requests(self) -> tuple[Event, Event, Event, Event]:
@@ -293,7 +267,7 @@ class BotzoneTable:
 
     def view(self, seat: int) -> SeatView:
         """What ``seat`` knows now."""
-        _check_seat(seat)
+        check_seat(seat)
         own = self._seats[seat]
         drawn = self._tile if self._stage is Stage.DRAWN and seat == self._actor else None
         public_tile = self._tile if self._stage in (Stage.DISCARDED, Stage.KONG_ADDED) else None
@@ -312,7 +286,7 @@ class BotzoneTable:
 
     def legal_actions(self, seat: int) -> tuple[Action, ...]:
         """Every action the judge would accept from ``seat`` now (wins checked by fan)."""
-        _check_seat(seat)
+        check_seat(seat)
         stage = self._stage
         if stage is Stage.FINISHED:
             return ()
@@ -555,7 +529,7 @@ class BotzoneTable:
         middle, discard = response.middle, response.discard
         why = None
         after = list(self._seats[seat].hand)
-        if not _is_chow_middle(middle):
+        if not is_chow_middle(middle):
             why = f"{_name(middle)} cannot be the middle of a chow"
         elif not middle - 1 <= tile <= middle + 1:
             why = f"the chow around {_name(middle)} does not use the discard {_name(tile)}"
@@ -648,7 +622,7 @@ class BotzoneTable:
             actions.append(ClaimKong())
         if seat == (self._actor + 1) % SEATS:
             for middle in (tile - 1, tile, tile + 1):
-                if not (_is_chow_middle(middle) and middle // 9 == tile // 9):
+                if not (is_chow_middle(middle) and middle // 9 == tile // 9):
                     continue
                 after = list(hand)
                 after[tile] += 1
@@ -689,11 +663,6 @@ class BotzoneTable:
             wall_remaining=len(state.wall),
             concealed_tiles=sum(state.hand) + drawn,
         )
-
-
-def _check_seat(seat: int) -> None:
-    if not 0 <= seat < SEATS:
-        raise ValueError(f"seat {seat} is outside 0-3")
 
 
 # ---------------------------------------------------------------- driving a whole game

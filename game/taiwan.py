@@ -125,13 +125,21 @@ from game.events import (
     Penalized,
     WallExhausted,
     Won,
-    history_seen_by,
 )
 from game.melds import Chow, ConcealedKong, Kong, Meld, Pung
 from game.rules import TAIWAN_16
 from game.scoring.tai import MELDS_IN_A_WIN, is_complete, tai_items, tai_total
 from game.stable_wall import StableDrawWall, WallMode
-from game.tiles import NUM_FLOWERS, NUM_KINDS, NUM_SUITED, is_flower, tile_name
+from game.table_base import (
+    SeatTiles,
+    Table,
+    TableError,
+    WallError,
+    check_seat,
+    chow_middles,
+    chow_tiles,
+)
+from game.tiles import NUM_FLOWERS, NUM_KINDS, is_flower, tile_name
 
 SEATS = 4
 HAND_SIZE = TAIWAN_16.hand_size
@@ -140,14 +148,6 @@ WALL_TILES = TAIWAN_16.total_tiles
 FORFEIT = 30
 """A forfeiting seat pays this to each other seat."""
 FORFEIT_REASON = "forfeit"
-
-
-class WallError(ValueError):
-    """A wall that is not the 144 tiles of taiwan-16."""
-
-
-class TableError(RuntimeError):
-    """The table was driven wrongly (answers after the end, for seats not asked, ...)."""
 
 
 class IllegalAction(ValueError):
@@ -206,42 +206,12 @@ def _name(tile: int) -> str:
     return tile_name(tile) if 0 <= tile < NUM_KINDS + NUM_FLOWERS else str(tile)
 
 
-def _check_seat(seat: int) -> None:
-    if not 0 <= seat < SEATS:
-        raise ValueError(f"seat {seat} is outside 0-3")
-
-
-@dataclass
-class _SeatState:
-    hand: list[int] = field(default_factory=lambda: [0] * NUM_KINDS)
-    melds: list[Meld] = field(default_factory=list)
+@dataclass(kw_only=True)
+class _SeatState(SeatTiles):
     flowers: list[int] = field(default_factory=list)
-    river: list[int] = field(default_factory=list)
-
-    def concealed(self) -> tuple[int, ...]:
-        return tuple(t for t in range(NUM_KINDS) for _ in range(self.hand[t]))
-
-    def holds(self, tile: int, n: int = 1) -> bool:
-        return 0 <= tile < NUM_KINDS and self.hand[tile] >= n
-
-    def held(self, tile: int) -> int:
-        return self.hand[tile] if 0 <= tile < NUM_KINDS else 0
 
 
-def _chow_tiles(middle: int) -> tuple[int, int, int]:
-    return (middle - 1, middle, middle + 1)
-
-
-def _chow_middles(tile: int) -> tuple[int, ...]:
-    """The middles of the chows that can contain ``tile``."""
-    if not 0 <= tile < NUM_SUITED:
-        return ()
-    return tuple(
-        m for m in (tile - 1, tile, tile + 1) if m // 9 == tile // 9 and 1 <= m % 9 <= 7
-    )
-
-
-class TaiwanTable:
+class TaiwanTable(Table):
     """One taiwan-16 game; see the module docstring."""
 
     ruleset = TAIWAN_16
@@ -256,7 +226,7 @@ class TaiwanTable:
     ) -> None:
         if not 0 <= prevalent_wind < 4:
             raise ValueError(f"prevalent wind {prevalent_wind} is outside 0-3 (E S W N)")
-        _check_seat(dealer)
+        check_seat(dealer)
         self._wall = check_wall(wall)
         self._front = 0
         self._back = len(self._wall)
@@ -287,14 +257,6 @@ class TaiwanTable:
         return self._stage
 
     @property
-    def finished(self) -> bool:
-        return self._result is not None
-
-    @property
-    def result(self) -> GameResult | None:
-        return self._result
-
-    @property
     def dealer(self) -> int:
         return self._dealer
 
@@ -304,7 +266,7 @@ class TaiwanTable:
 
     def seat_wind(self, seat: int) -> int:
         """0 = East for the dealer, then turn order."""
-        _check_seat(seat)
+        check_seat(seat)
         return (seat - self._dealer) % SEATS
 
     @property
@@ -319,7 +281,7 @@ class TaiwanTable:
 
     def drawn_tile(self, seat: int) -> int | None:
         """The tile ``seat`` just drew, while it is to answer that draw."""
-        _check_seat(seat)
+        check_seat(seat)
         return self._drawn if self._stage is Stage.DRAWN and seat == self._actor else None
 
     @property
@@ -347,31 +309,22 @@ class TaiwanTable:
 
     def hand(self, seat: int) -> tuple[int, ...]:
         """Every concealed tile of ``seat``, sorted, a just-drawn tile included."""
-        _check_seat(seat)
+        check_seat(seat)
         return self._seats[seat].concealed()
 
     def melds(self, seat: int) -> tuple[Meld, ...]:
-        _check_seat(seat)
+        check_seat(seat)
         return tuple(self._seats[seat].melds)
 
     def flowers(self, seat: int) -> tuple[int, ...]:
         """The flowers ``seat`` has set aside, in the order shown."""
-        _check_seat(seat)
+        check_seat(seat)
         return tuple(self._seats[seat].flowers)
 
     def river(self, seat: int) -> tuple[int, ...]:
         """The discards of ``seat`` that nobody claimed, oldest first (the last may be in play)."""
-        _check_seat(seat)
+        check_seat(seat)
         return tuple(self._seats[seat].river)
-
-    @property
-    def history(self) -> tuple[Event, ...]:
-        """Every event so far with every tile shown (the four deals first)."""
-        return tuple(self._history)
-
-    def events_seen_by(self, seat: int) -> tuple[Event, ...]:
-        """The history as ``seat`` sees it: its seat, its own deal, others' draws hidden."""
-        return history_seen_by(self._history, seat, self._prevalent_wind)
 
     @property
     def asked_seats(self) -> tuple[int, ...]:
@@ -380,7 +333,7 @@ class TaiwanTable:
 
     def legal_actions(self, seat: int) -> tuple[Action, ...]:
         """Every action ``seat`` may answer now; empty when it is not asked."""
-        _check_seat(seat)
+        check_seat(seat)
         return self._options.get(seat, ())
 
     def default_action(self, seat: int) -> Action:
@@ -424,7 +377,7 @@ class TaiwanTable:
 
     def forfeit(self, seat: int, reason: str) -> None:
         """End the game: ``seat`` pays 30 to each other seat."""
-        _check_seat(seat)
+        check_seat(seat)
         if self._result is not None:
             raise TableError("the game is over; nobody can forfeit it")
         s0, s1, s2, s3 = (-(SEATS - 1) * FORFEIT if s == seat else FORFEIT for s in range(SEATS))
@@ -586,7 +539,7 @@ class TaiwanTable:
             seat = order[0]
             self._take_discard()
             self._relinquish(seat)
-            tiles = _chow_tiles(action.middle)
+            tiles = chow_tiles(action.middle)
             for t in tiles:
                 if t != tile:
                     self._seats[seat].hand[t] -= 1
@@ -699,8 +652,8 @@ class TaiwanTable:
         if hand[tile] >= 3 and self.wall_remaining >= 1:
             actions.append(ClaimKong())
         if seat == (discarder + 1) % SEATS:
-            for middle in _chow_middles(tile):
-                if all(hand[t] for t in _chow_tiles(middle) if t != tile):
+            for middle in chow_middles(tile):
+                if all(hand[t] for t in chow_tiles(middle) if t != tile):
                     actions.append(CallChow(middle))
         return tuple(actions)
 
@@ -740,9 +693,9 @@ class TaiwanTable:
             chower = (self._actor + 1) % SEATS
             if seat != chower:
                 return f"only seat {chower}, the next after the discarder, may chow"
-            if action.middle not in _chow_middles(tile):
+            if action.middle not in chow_middles(tile):
                 return f"no chow around {_name(action.middle)} contains the discard {_name(tile)}"
-            missing = [t for t in _chow_tiles(action.middle) if t != tile and not state.holds(t)]
+            missing = [t for t in chow_tiles(action.middle) if t != tile and not state.holds(t)]
             return f"seat {seat} holds no {_name(missing[0])}" if missing else "not legal now"
         return "not legal now"  # pragma: no cover - Pass is always legal where allowed
 

@@ -28,7 +28,8 @@ from arena.botzone_judge.turns import (
 )
 from arena.records import write_record
 from game.events import WallExhausted, Won
-from game.table import WallError, check_walltiles, random_walltiles
+from game.table import check_walltiles, random_walltiles
+from game.table_base import WallError
 from game.tiles import Notation, TileError, parse_tile
 from protocols.botzone_envelope import Interaction, interaction_for
 

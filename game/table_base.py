@@ -1,0 +1,107 @@
+"""What every table state machine shares: its errors, a seat's tiles, the chow rule, the
+history and result, and the legal-action interface.
+
+:class:`game.table.BotzoneTable` (the Botzone judge, mcr-botzone) and
+:class:`game.taiwan.TaiwanTable` (taiwan-16) are its two tables; a player's seat view
+(:mod:`bot.seat`) uses the same chow rule (:func:`chow_middles`), so a rule is
+written once.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from enum import Enum
+
+from game.events import Action, Event, GameResult, history_seen_by
+from game.melds import Meld
+from game.tiles import NUM_KINDS, NUM_SUITED
+
+SEATS = 4
+
+
+class WallError(ValueError):
+    """A wall that is not the rule set's tiles; the message names the tile or position."""
+
+
+class TableError(RuntimeError):
+    """The table was driven wrongly (answers after the end, for seats not asked, ...)."""
+
+
+def check_seat(seat: int) -> None:
+    if not 0 <= seat < SEATS:
+        raise ValueError(f"seat {seat} is outside 0-3")
+
+
+# ---------------------------------------------------------------- the chow rule
+def chow_tiles(middle: int) -> tuple[int, int, int]:
+    return (middle - 1, middle, middle + 1)
+
+
+def is_chow_middle(tile: int) -> bool:
+    """Can a chow have ``tile`` as its middle (a suited 2-8)?"""
+    return 0 <= tile < NUM_SUITED and tile % 9 not in (0, 8)
+
+
+def chow_middles(tile: int) -> tuple[int, ...]:
+    """The middles of the chows that can contain ``tile`` (none for an honour)."""
+    if not 0 <= tile < NUM_SUITED:
+        return ()
+    return tuple(m for m in (tile - 1, tile, tile + 1)
+                 if m // 9 == tile // 9 and is_chow_middle(m))
+
+
+# ---------------------------------------------------------------- a seat's tiles
+@dataclass(kw_only=True)
+class SeatTiles:
+    """One seat's concealed counts, declared melds and unclaimed discards."""
+
+    hand: list[int] = field(default_factory=lambda: [0] * NUM_KINDS)
+    melds: list[Meld] = field(default_factory=list)
+    river: list[int] = field(default_factory=list)
+
+    def holds(self, tile: int, n: int = 1) -> bool:
+        return 0 <= tile < NUM_KINDS and self.hand[tile] >= n
+
+    def held(self, tile: int) -> int:
+        return self.hand[tile] if 0 <= tile < NUM_KINDS else 0
+
+    def concealed(self) -> tuple[int, ...]:
+        return tuple(t for t in range(NUM_KINDS) for _ in range(self.hand[t]))
+
+
+# ---------------------------------------------------------------- the table
+class Table(ABC):
+    """A game's state machine: its history, its result and what each seat may do now."""
+
+    _history: list[Event]
+    _result: GameResult | None
+
+    @property
+    @abstractmethod
+    def stage(self) -> Enum: ...
+
+    @property
+    @abstractmethod
+    def prevalent_wind(self) -> int: ...
+
+    @abstractmethod
+    def legal_actions(self, seat: int) -> tuple[Action, ...]:
+        """Every action ``seat`` may answer now (empty when it is not asked)."""
+
+    @property
+    def finished(self) -> bool:
+        return self._result is not None
+
+    @property
+    def result(self) -> GameResult | None:
+        return self._result
+
+    @property
+    def history(self) -> tuple[Event, ...]:
+        """Every event so far with every tile shown (deals included)."""
+        return tuple(self._history)
+
+    def events_seen_by(self, seat: int) -> tuple[Event, ...]:
+        """The history as ``seat`` saw it: its own deal, others' draws hidden."""
+        return history_seen_by(self._history, seat, self.prevalent_wind)
