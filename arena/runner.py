@@ -33,6 +33,13 @@ def play_batch(specs: Sequence[GameSpec]) -> list[PlayedGame]:
     return [play(s) for s in specs]
 
 
+def play_batch_on_node(specs: Sequence[GameSpec]) -> tuple[str, list[PlayedGame]]:
+    """A Ray task: the games and the id of the node that played them."""
+    import ray
+
+    return ray.get_runtime_context().get_node_id(), play_batch(specs)
+
+
 def default_workers() -> int:
     return max(1, min(2, os.cpu_count() or 1))
 
@@ -49,6 +56,8 @@ class Runner:
         self._remote: Any = None
         self._started_ray = False
         self.cpus = 0
+        self.nodes_used: set[str] = set()
+        """Ray nodes that played at least one batch."""
 
     @property
     def local(self) -> bool:
@@ -77,7 +86,7 @@ class Runner:
                      log_to_driver=False)
             self._started_ray = True
         self._ray = ray
-        self._remote = ray.remote(num_cpus=1)(play_batch)
+        self._remote = ray.remote(num_cpus=1)(play_batch_on_node)
         self.cpus = int(ray.cluster_resources().get("CPU", 1))
 
     def close(self) -> None:
@@ -115,7 +124,9 @@ class Runner:
                     pending.append(self._remote.remote(list(batch)))
                 if not pending:
                     return
-                yield ray.get(pending.popleft())
+                node, games = ray.get(pending.popleft())
+                self.nodes_used.add(node)
+                yield games
         finally:
             for ref in pending:
                 ray.cancel(ref)
@@ -126,4 +137,4 @@ def _code_root() -> str:
     return os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-__all__ = ["Runner", "default_workers", "play_batch"]
+__all__ = ["Runner", "default_workers", "play_batch", "play_batch_on_node"]
