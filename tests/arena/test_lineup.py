@@ -10,7 +10,7 @@ import pytest
 
 from arena.games import GameSpec, Rules, SeatFeed, play, table_action
 from arena.lineup import ArenaSeat, PlayerKind, PlayerSpecError, parse_player
-from game.events import ClaimChow, ClaimPung, DeclareWin, Discard, Pass
+from game.events import ClaimChow, ClaimPung, DeclareWin, Discard
 from game.rules import TAIWAN_16
 from game.stable_wall import WallMode
 from game.taiwan import Stage, TaiwanTable
