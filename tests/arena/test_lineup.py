@@ -77,7 +77,7 @@ def test_eps_one_plays_only_actions_that_keep_the_deficiency() -> None:
                 hand, unseen, melds = view.hand.copy(), view.unseen.copy(), view.melds_needed
                 action = seats[s].decide(called)
                 if called is None and asked == "draw" and isinstance(action, Discard):
-                    after = {t: deficiency(hand - np.eye(34, dtype=np.int8)[t], melds, unseen)
+                    after = {int(t): deficiency(hand - np.eye(34, dtype=np.int8)[t], melds, unseen)
                              for t in np.nonzero(hand)[0]}
                     assert after[action.tile] == min(after.values()), (game, s)
                     checked_discards += 1
