@@ -41,6 +41,7 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from arena.games import GameSpec, PlayedGame, Rules
@@ -271,6 +272,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--walls-per-task", type=int, default=10)
     p.add_argument("--json", action="store_true")
     p.add_argument("--no-progress", action="store_true")
+    p.add_argument("--partial", type=Path, metavar="FILE",
+                   help="after every ε and wall, write the tables so far here (text)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -293,6 +296,8 @@ def run(args: argparse.Namespace) -> int:
                     played += batch
                     bar.update(len(batch))
                 cells[(eps, mode)] = Cell(eps, mode, tuple(played))
+                if args.partial is not None:
+                    args.partial.write_text(render(analyse(cells, games)) + "\n")
     bar.close()
     seconds = time.perf_counter() - started
     result = analyse(cells, games)
