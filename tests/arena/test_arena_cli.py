@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -11,10 +12,10 @@ from arena.cli import main
 from arena.records import read_record
 
 
-def _run(capsys: pytest.CaptureFixture[str], argv: list[str]) -> dict[str, object]:
+def _run(capsys: pytest.CaptureFixture[str], argv: list[str]) -> dict[str, Any]:
     assert main(argv) == 0
     out = capsys.readouterr().out
-    data: dict[str, object] = json.loads(out)
+    data: dict[str, Any] = json.loads(out)
     return data
 
 
@@ -25,16 +26,16 @@ def test_tiny_match_gives_table_json_plot_and_replayable_records(
                          "--records", str(records), "--json", "--no-progress"])
     assert data["games"] == 8 and data["walls"] == 4  # teams: two games per wall
     assert data["seating"] == "teams" and data["rules"] == "mcr-botzone"
-    players = {p["player"]: p for p in data["players"]}  # type: ignore[union-attr,index]
+    players = {p["player"]: p for p in data["players"]}
     assert set(players) == {"mjbot:budget=300", "greedy"}
     assert all(p["seat_games"] == 16 for p in players.values())
     # A - B is the difference of the two players' mean scores (same games, same weights)
-    diff = data["difference"]["estimate"]  # type: ignore[index]
+    diff = data["difference"]["estimate"]
     a, b = (players[n]["score"]["estimate"] for n in ("mjbot:budget=300", "greedy"))
     assert diff == pytest.approx(a - b)
     # Botzone's per-seat walls: every draw follows the wall
-    consistent = data["consistent_draws"]  # type: ignore[index]
-    assert consistent["rate"] == 1.0 and consistent["draws"] > 100  # type: ignore[index]
+    consistent = data["consistent_draws"]
+    assert consistent["rate"] == 1.0 and consistent["draws"] > 100
     plot = Path(str(data["plot"]))
     assert plot.parent == records and plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     files = sorted(records.glob("game-*.jsonl"))
@@ -63,9 +64,9 @@ def test_sprt_stops_a_clear_match(capsys: pytest.CaptureFixture[str]) -> None:
     data = _run(capsys, ["arena", "greedy", "random", "--rules", "taiwan-16", "--sprt", "0",
                          "1", "--max-games", "600", "--local", "--json", "--no-progress"])
     sprt = data["sprt"]
-    assert sprt["state"] == "accept H1"  # type: ignore[index]
-    assert sprt["llr"] >= 2.94  # type: ignore[index,operator]  # log(0.95 / 0.05)
-    assert int(data["games"]) < 600  # type: ignore[call-overload]
+    assert sprt["state"] == "accept H1"
+    assert sprt["llr"] >= 2.94  # log(0.95 / 0.05)
+    assert int(data["games"]) < 600
 
 
 @pytest.mark.parametrize(("argv", "message"), [
