@@ -291,7 +291,8 @@ def _ci(i: Interval, scale: float = 1.0, digits: int = 2) -> str:
 def render(summary: MatchSummary) -> str:
     cfg = summary.config
     rate = f"{summary.games / summary.seconds:.1f} games/s" if summary.seconds > 0 else ""
-    lines = [f"{cfg.rules.value}, {cfg.wall_mode.value} wall, {cfg.seating.value} seating: "
+    walls = "per-seat walls" if cfg.rules is Rules.MCR_BOTZONE else f"{cfg.wall_mode.value} wall"
+    lines = [f"{cfg.rules.value}, {walls}, {cfg.seating.value} seating: "
              f"{summary.games} games on {summary.walls} walls, seed {cfg.seed} "
              f"({summary.where}, {summary.seconds:.1f} s, {rate})",
              "intervals: 95 %, clustered by wall",
@@ -347,7 +348,8 @@ def plot(progress: MatchProgress, path: Path) -> Path:
     ax.set_xlabel("walls")
     ax.set_ylabel("points per game")
     ax.legend(loc="best", fontsize="small")
-    ax.set_title(f"{cfg.rules.value}, {cfg.wall_mode.value} wall, {cfg.seating.value} seating")
+    kind = "per-seat walls" if cfg.rules is Rules.MCR_BOTZONE else f"{cfg.wall_mode.value} wall"
+    ax.set_title(f"{cfg.rules.value}, {kind}, {cfg.seating.value} seating")
     if progress.sprt is not None:
         s = progress.sprt
         ax2 = axes[1][0]
