@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.games import GameSpec, PlayedGame, Rules
-from arena.lineup import parse_player
+from arena.lineup import PlayerKind, parse_player
 from arena.runner import Runner
 from arena.seating import SeatingFormat, lineup_for, seated, seatings
 from arena.sprt import PairedSprt, SprtState
@@ -66,9 +66,9 @@ class MatchConfig:
     def __post_init__(self) -> None:
         for p in self.programs:
             spec = parse_player(p)
-            if spec.kind.value == "botzone" and self.rules is not Rules.MCR_BOTZONE:
+            if spec.kind is PlayerKind.BOTZONE and self.rules is not Rules.MCR_BOTZONE:
                 raise ValueError(f"{p!r}: a Botzone program plays mcr-botzone only")
-            if spec.kind.value == "olympiad" and self.rules is not Rules.TAIWAN_16:
+            if spec.kind is PlayerKind.OLYMPIAD and self.rules is not Rules.TAIWAN_16:
                 raise ValueError(f"{p!r}: an Olympiad program plays taiwan-16 only")
         if self.wall_mode is WallMode.SDW and self.rules is not Rules.TAIWAN_16:
             raise ValueError("the stable draw wall is a taiwan-16 wall mode (mcr-botzone's "
