@@ -253,12 +253,21 @@ class MatchSummary:
                 "games_per_wall": self.variance.games_per_wall,
                 "duplicate_games": self.variance.duplicate_games,
                 "independent_games": self.variance.independent_games,
-                "ratio": self.variance.ratio, "half_width": self.variance.half_width},
+                "ratio": _finite(_ratio(self.variance)),
+                "half_width": self.variance.half_width},
             "consistent_draws": {"consistent": self.consistency.consistent,
                                  "draws": self.consistency.draws,
                                  "rate": self.consistency.rate},
             "replaced_answers": self.replaced,
         }
+
+
+def _ratio(v: VarianceReduction) -> float:
+    """Independent over duplicate games (infinite when the walls' differences never vary,
+    as between two copies of one deterministic program)."""
+    if v.duplicate_games == 0:
+        return math.inf if v.independent_games > 0 else 1.0
+    return v.ratio
 
 
 def _finite(x: float) -> float | None:
@@ -317,7 +326,7 @@ def render(summary: MatchSummary) -> str:
         v = summary.variance
         lines.append(f"games for a ±{v.half_width:g} interval on A - B: "
                      f"{v.duplicate_games:,.0f} duplicate vs {v.independent_games:,.0f} "
-                     f"independent walls ({v.ratio:.1f}x)")
+                     f"independent walls ({_ratio(v):.1f}x)")
     c = summary.consistency
     lines.append(f"consistent draws: {c.consistent}/{c.draws} ({c.rate * 100:.2f} %)")
     if summary.replaced:

@@ -58,15 +58,28 @@ def test_text_summary(capsys: pytest.CaptureFixture[str]) -> None:
     assert "A - B = greedy - random" in out and "consistent draws" in out
 
 
-def test_sprt_stops_a_clear_match(capsys: pytest.CaptureFixture[str]) -> None:
-    """greedy against random on taiwan-16: the test accepts a gain of one point per game
-    long before the cap."""
-    data = _run(capsys, ["arena", "greedy", "random", "--rules", "taiwan-16", "--sprt", "0",
-                         "1", "--max-games", "600", "--local", "--json", "--no-progress"])
+@pytest.mark.parametrize(("h0", "h1", "state"), [("0", "3", "accept H1"),
+                                                 ("25", "28", "accept H0")])
+def test_sprt_stops_a_clear_match(h0: str, h1: str, state: str,
+                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """greedy against random (mcr-botzone) gains about 16 points per game: a test of
+    0 against 3 accepts H1, one of 25 against 28 accepts H0, both long before the cap."""
+    data = _run(capsys, ["arena", "greedy", "random", "--sprt", h0, h1, "--max-games", "800",
+                         "--local", "--json", "--no-progress"])
     sprt = data["sprt"]
-    assert sprt["state"] == "accept H1"
-    assert sprt["llr"] >= 2.94  # log(0.95 / 0.05)
-    assert int(data["games"]) < 600
+    assert sprt["state"] == state
+    assert abs(sprt["llr"]) >= 2.94  # log(0.95 / 0.05)
+    assert data["games"] < 800
+    assert 3 < data["difference"]["estimate"] < 25
+
+
+def test_two_copies_of_one_deterministic_program_differ_by_nothing(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    data = _run(capsys, ["arena", "greedy", "greedy", "--sprt", "0", "3", "--local", "--json",
+                         "--no-progress"])
+    assert data["b"] == "greedy#2" and data["difference"]["estimate"] == 0.0
+    assert data["sprt"]["state"] == "accept H0" and data["walls"] == 10  # its min_walls
+    assert data["variance_reduction"]["ratio"] is None  # infinite: no variance at all
 
 
 @pytest.mark.parametrize(("argv", "message"), [
