@@ -23,6 +23,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "match": ("match", "a whole local Olympiad match in one process (referee, transport, bots)"),
     "selfplay": ("selfplay", "in-process games between named players, with statistics"),
     "referee": ("referee", "run four programs as a platform does and referee their games"),
+    "arena": ("arena", "a duplicate match between players: statistics, SPRT, plot, on Ray"),
+    "experiment": ("experiment", "reproduce a paper's experiment (sdw: paper 002's tables)"),
     "replay": ("replay", "rebuild a seat's view from a record or a Botzone log; re-ask the agent"),
     "view": ("view", "a replay viewer in the browser: any record as one self-contained HTML page"),
 }

@@ -44,6 +44,7 @@ from game.events import (
     Won,
 )
 from game.rules import TAIWAN_16
+from game.stable_wall import WallMode
 from game.taiwan import TaiwanTable
 from game.walls import shuffled_wall
 from protocols.olympiad import (
@@ -77,6 +78,8 @@ class RefereeConfig:
     policy: str = "default"
     records: Path | None = None
     table_prefix: str = "t"
+    wall_mode: WallMode = WallMode.SINGLE
+    """The single wall, or the stable draw wall of paper 002 (``--wall sdw``)."""
 
     def __post_init__(self) -> None:
         if self.policy not in POLICIES:
@@ -204,13 +207,14 @@ class TableSession:
         rng = np.random.default_rng([cfg.seed, self.index, game])
         wall = shuffled_wall(TAIWAN_16, rng)
         dealer, prevalent = game % 4, (game // 4) % 4
-        table = TaiwanTable(wall, prevalent_wind=prevalent, dealer=dealer)
+        table = TaiwanTable(wall, prevalent_wind=prevalent, dealer=dealer,
+                            wall_mode=cfg.wall_mode)
         started = self.clock()
         header = {
             "rules": TAIWAN_16.name, "table": self.table, "game": game, "seed": cfg.seed,
             "wall": [tile_str(t) for t in wall], "dealer": dealer, "prevalent_wind": prevalent,
             "seats": [s.name for s in self.seats], "decision_ms": cfg.decision_ms,
-            "policy": cfg.policy,
+            "policy": cfg.policy, "wall_mode": cfg.wall_mode.value,
         }
         decisions: list[dict[str, Any]] = []
         violations: list[dict[str, Any]] = []

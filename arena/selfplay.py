@@ -52,11 +52,15 @@ def walls_for(seed: int, wall_index: int) -> tuple[int, ...]:
     return random_walltiles(np.random.default_rng([seed, wall_index]))
 
 
-def play_one(args: tuple[int, int, list[str], str, str | None]) -> GameSummary:
-    game, seed, names, rules_name, records = args
-    rules = get_ruleset(rules_name)
+def play_one(args: tuple[int, int, list[str], str, str | None]
+             | tuple[int, int, list[str], str, str | None, str]) -> GameSummary:
+    game, seed, names, rules_name, records = args[:5]
     shift = game % 4
     seating = [names[(i - shift) % 4] for i in range(4)]
+    if rules_name == "taiwan-16":
+        wall = str(args[5]) if len(args) > 5 else "single"
+        return _play_taiwan(game, seed, seating, records, wall)
+    rules = get_ruleset(rules_name)
     players = [make_player(n, rules, seed * 1000 + game * 4 + i) for i, n in enumerate(seating)]
     walls = walls_for(seed, game // 4)
     prevalent = (game // 4) % 4
@@ -91,6 +95,30 @@ def play_one(args: tuple[int, int, list[str], str, str | None]) -> GameSummary:
                      table.history, decisions, result)
     detail = ending.detail if isinstance(ending, Penalized) else ""
     return GameSummary(game, tuple(outcomes), type(ending).__name__, detail)
+
+
+def _play_taiwan(game: int, seed: int, seating: list[str], records: str | None,
+                 wall: str) -> GameSummary:
+    """taiwan-16 through the arena's game (:func:`arena.games.play`): wall ``game // 4``
+    of ``seed``, on the single wall or the stable draw wall."""
+    from arena.games import GameSpec, Rules, play
+    from game.stable_wall import WallMode
+
+    a, b, c, d = seating
+    spec = GameSpec(Rules.TAIWAN_16, seed, game // 4, game % 4, (a, b, c, d), (a, b, c, d),
+                    WallMode(wall), record=records is not None)
+    played = play(spec)
+    o = played.outcome
+    if records and played.record is not None:
+        path = Path(records) / f"game-{seed}-{game:05d}.jsonl"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("\n".join(played.record) + "\n")
+    outcomes = tuple(SeatOutcome(
+        player=seating[s], score=int(o.scores[s]), won=o.winner == s,
+        self_drawn=o.winner == s and o.self_drawn, dealt_in=o.payer == s,
+        fan=o.fan if o.winner == s else None, illegal=played.replaced[s] > 0,
+        false_win=False) for s in range(4))
+    return GameSummary(game, outcomes, played.ending)
 
 
 @dataclass
@@ -175,7 +203,9 @@ def render(rows: list[dict[str, object]], games: int) -> str:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--rules", default="mcr-botzone", choices=["mcr-botzone"])
+    p.add_argument("--rules", default="mcr-botzone", choices=["mcr-botzone", "taiwan-16"])
+    p.add_argument("--wall", choices=["single", "sdw"], default="single",
+                   help="taiwan-16: one wall or the stable draw wall of paper 002")
     p.add_argument("--agents", nargs=4, default=["mjbot", "greedy", "mjbot", "random"],
                    choices=PLAYERS, metavar="NAME", help=f"four of: {', '.join(PLAYERS)}")
     p.add_argument("--games", type=int, default=8)
@@ -188,7 +218,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
-    jobs = [(g, args.seed, list(args.agents), args.rules, args.records)
+    if args.wall != "single" and args.rules != "taiwan-16":
+        print("mjbot selfplay: --wall sdw is a taiwan-16 wall mode (mcr-botzone's per-seat "
+              "walls keep draws stable already)", file=sys.stderr)
+        return 2
+    jobs = [(g, args.seed, list(args.agents), args.rules, args.records, args.wall)
             for g in range(args.games)]
     summaries: list[GameSummary] = []
     bar = tqdm(total=len(jobs), file=sys.stderr, unit="game", disable=args.json)

@@ -157,7 +157,14 @@ class Agent:
         fan = self.win_fan(v, tile, self_drawn, robbing)
         if fan is None:
             return False, None
-        return fan >= self.rules.min_fan + v.kb.flowers[v.seat], fan
+        return fan >= self._minimum(v), fan
+
+    def _minimum(self, v: SeatView) -> int:
+        """The least fan a win must reach: mcr-botzone's 8 plus the seat's flowers (each
+        flower is one fan the judge adds); no minimum where the rules set none."""
+        if self.rules.min_fan <= 0:
+            return 0
+        return self.rules.min_fan + v.kb.flowers[v.seat]
 
     def _fan_check(self, v: SeatView) -> WinCheck | None:
         """For the search's leaves: does a completed hand reach the minimum fan?
@@ -172,7 +179,7 @@ class Agent:
             self._fan_context = (melds, seat, wind)
             self._fan_totals = {}
         totals = self._fan_totals
-        need = self.rules.min_fan + v.kb.flowers[v.seat]
+        need = self._minimum(v)
         on_a_discard = WinContext(seat, wind)
 
         def check(counts: np.ndarray) -> bool:

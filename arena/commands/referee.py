@@ -72,17 +72,20 @@ def add_olympiad_arguments(p: argparse.ArgumentParser) -> None:
                    help="late or illegal answers: pass/discard the drawn tile, or forfeit")
     p.add_argument("--records", type=Path, metavar="DIR", help="write one record per game here")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.add_argument("--wall", choices=["single", "sdw"], default="single",
+                   help="one wall, or the stable draw wall of paper 002 (per-seat sub-walls)")
 
 
 def olympiad_config(args: argparse.Namespace, command: str) -> RefereeConfig | None:
     """The referee's configuration from the shared options (None after printing why not)."""
     from arena.olympiad_referee import RefereeConfig
+    from game.stable_wall import WallMode
 
     configure_logging(args.log_level)
     try:
         return RefereeConfig(tables=args.tables, games=args.games, seed=args.seed,
                              decision_ms=args.decision_ms, policy=args.policy,
-                             records=args.records)
+                             records=args.records, wall_mode=WallMode(args.wall))
     except ValueError as exc:
         print(f"mjbot {command}: {exc}", file=sys.stderr)
         return None

@@ -1,0 +1,101 @@
+"""``mjbot bench arena``: arena games per second in this process and on Ray, and
+Ray's overhead per game.
+
+The match is paper 002's (taiwan-16, stable draw wall, teams seating): our
+agent with a search budget of 500 against ``mjbot-eps:0.5``, the experiment
+``mjbot experiment sdw`` runs.  Rows:
+
+- ``in-process``: the games one after another in this process (its kernels
+  compiled by a warm-up game first);
+- ``Ray 1 CPU, 1 game/task`` and ``... 1 wall/task``: a local Ray with one CPU,
+  one task per game or per wall (two games); timed on a second run of the
+  same games (the first warms every worker process Ray may use); Ray's
+  start-up is given apart;
+- ``Ray 2 CPUs, 10 walls/task``: how the experiment runs by default.
+
+Ray's overhead per game is (1-CPU Ray time - in-process time) / games, from
+the same seeded games; on a shared machine every figure moves with the load,
+which the table prints.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+from collections.abc import Sequence
+
+from arena.experiment_sdw import cell_batches
+from arena.games import GameSpec
+from arena.runner import Runner, play_batch
+from game.stable_wall import WallMode
+
+BUDGET = 500
+
+
+def _specs(games: int, seed: int) -> list[GameSpec]:
+    return [s for batch in cell_batches(0.5, WallMode.SDW, games, seed, BUDGET, 1) for s in batch]
+
+
+def _batches(specs: Sequence[GameSpec], size: int) -> list[list[GameSpec]]:
+    return [list(specs[i : i + size]) for i in range(0, len(specs), size)]
+
+
+def _ray_seconds(workers: int, specs: Sequence[GameSpec], size: int,
+                 warm: Sequence[GameSpec]) -> tuple[float, float]:
+    """(Ray start-up seconds, seconds for ``specs`` in batches of ``size``)."""
+    t0 = time.perf_counter()
+    runner = Runner(workers=workers)
+    runner.start()
+    started = time.perf_counter() - t0
+    try:
+        # Ray may hand a task to any of its idle worker processes, each of which pays
+        # its imports and kernel loading once: play the set once to warm them all, then
+        # time the second run
+        list(runner.run([list(warm)] * workers))
+        list(runner.run(_batches(specs, size)))
+        t1 = time.perf_counter()
+        list(runner.run(_batches(specs, size)))
+        return started, time.perf_counter() - t1
+    finally:
+        runner.close()
+
+
+def main(args: argparse.Namespace) -> int:
+    games = 10 if args.quick else 60
+    specs = _specs(games, args.seed)
+    warm = _specs(2, args.seed + 1)
+    play_batch(warm)
+    t0 = time.perf_counter()
+    play_batch(specs)
+    local = time.perf_counter() - t0
+    rows: list[dict[str, object]] = [
+        {"where": "in-process", "games": games, "seconds": local, "games_per_s": games / local}]
+    start_1, per_game = _ray_seconds(1, specs, 1, warm)
+    _, per_wall = _ray_seconds(1, specs, 2, warm)
+    start_2, two = _ray_seconds(2, specs, 20, warm)
+    rows += [
+        {"where": "Ray 1 CPU, 1 game/task", "games": games, "seconds": per_game,
+         "games_per_s": games / per_game},
+        {"where": "Ray 1 CPU, 1 wall/task", "games": games, "seconds": per_wall,
+         "games_per_s": games / per_wall},
+        {"where": "Ray 2 CPUs, 10 walls/task", "games": games, "seconds": two,
+         "games_per_s": games / two},
+    ]
+    overhead = {"per_game_task_ms": 1000 * (per_game - local) / games,
+                "per_wall_task_ms": 1000 * (per_wall - local) / games,
+                "ray_start_1cpu_s": start_1, "ray_start_2cpu_s": start_2,
+                "load_average": os.getloadavg()[0]}
+    if args.json:
+        print(json.dumps({"budget": BUDGET, "rows": rows, "overhead": overhead}))
+        return 0
+    print(f"taiwan-16 SDW, mjbot:budget={BUDGET} vs mjbot-eps:0.5 (teams), {games} games; "
+          f"load average {overhead['load_average']:.1f} on {os.cpu_count()} CPUs")
+    print(f"{'where':<28} {'games':>6} {'seconds':>8} {'games/s':>8}")
+    for r in rows:
+        print(f"{r['where']:<28} {r['games']:>6} {r['seconds']:>8.2f} {r['games_per_s']:>8.2f}")
+    print(f"Ray overhead per game: {overhead['per_game_task_ms']:.1f} ms with a task per game, "
+          f"{overhead['per_wall_task_ms']:.1f} ms with a task per wall; Ray start-up "
+          f"{start_1:.1f} s (1 CPU), {start_2:.1f} s (2 CPUs)")
+    return 0

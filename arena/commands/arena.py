@@ -1,0 +1,126 @@
+"""``mjbot arena A B [C D]``: a duplicate match between players, with a sequential test.
+
+Players (:mod:`arena.lineup`): ``mjbot``, ``mjbot:budget=20000``, ``baseline-v1``,
+``mjbot-eps:0.5``, ``greedy``, ``random``, ``botzone:CMD``, ``olympiad:CMD``.
+Two players sit A B A B; four sit as given.  Every wall is played in every
+seating of ``--seating`` and is one paired sample; A - B is the first player's
+mean score per game minus the second's.
+
+Games run on a local Ray by default (``--workers N``, nothing to set up),
+on a cluster with ``--address``, or in this process with ``--workers 0``
+(``--local``); the results are the same for the same ``--seed``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from arena.games import Rules
+from arena.lineup import PlayerSpecError, parse_player
+from arena.match import (
+    MatchConfig,
+    MatchProgress,
+    SprtBounds,
+    plot,
+    render,
+    run_match,
+    summarize,
+    write_summary,
+)
+from arena.runner import Runner, default_workers
+from arena.seating import SeatingFormat, seatings
+from game.stable_wall import WallMode
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("players", nargs="+", metavar="PLAYER",
+                   help="two (A B A B) or four player specs, e.g. mjbot baseline-v1")
+    p.add_argument("--rules", choices=[r.value for r in Rules], default=Rules.MCR_BOTZONE.value)
+    p.add_argument("--wall", choices=[m.value for m in WallMode], default=WallMode.SINGLE.value,
+                   help="taiwan-16: one wall or the stable draw wall (mcr-botzone's per-seat "
+                        "walls are stable by construction)")
+    p.add_argument("--seating", choices=[s.value for s in SeatingFormat], default=None,
+                   help="rotate: 4 rotations; teams: A B A B and B A B A (paper 002); "
+                        "all24: every permutation (default: teams for two players, rotate "
+                        "for four)")
+    p.add_argument("--games", type=int, default=None,
+                   help="games to play (rounded up to whole walls; default 8)")
+    p.add_argument("--sprt", nargs=2, type=float, metavar=("H0", "H1"),
+                   help="stop when the SPRT on A - B (points per game) decides")
+    p.add_argument("--alpha", type=float, default=0.05, help="SPRT: false H1 rate")
+    p.add_argument("--beta", type=float, default=0.05, help="SPRT: false H0 rate")
+    p.add_argument("--max-games", type=int, default=20_000,
+                   help="SPRT: stop undecided after this many games")
+    p.add_argument("--workers", type=int, default=None,
+                   help=f"local Ray CPUs (default {default_workers()}); 0 plays in this process")
+    p.add_argument("--local", action="store_true", help="the same as --workers 0")
+    p.add_argument("--address", help="join this Ray cluster (HOST:PORT or auto)")
+    p.add_argument("--records", type=Path, metavar="DIR",
+                   help="one JSON Lines record per game, the summary and the plot here")
+    p.add_argument("--plot", type=Path, metavar="PNG",
+                   help="the plot's path (default: DIR/arena.png with --records)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+
+
+def config_from(args: argparse.Namespace) -> MatchConfig:
+    if len(args.players) not in (2, 4):
+        raise ValueError(f"{len(args.players)} players: give two (A B A B) or four")
+    for p in args.players:
+        parse_player(p)
+    seating = SeatingFormat(args.seating) if args.seating else (
+        SeatingFormat.TEAMS if len(args.players) == 2 else SeatingFormat.ROTATE)
+    sprt = None
+    if args.sprt is not None:
+        sprt = SprtBounds(args.sprt[0], args.sprt[1], args.alpha, args.beta)
+        if args.games is not None:
+            raise ValueError("give --games or --sprt, not both (--max-games caps the SPRT)")
+    return MatchConfig(tuple(args.players), Rules(args.rules), WallMode(args.wall), seating,
+                       games=args.games or 8, sprt=sprt, max_games=args.max_games,
+                       seed=args.seed, records=args.records)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        config = config_from(args)
+    except (ValueError, PlayerSpecError) as exc:
+        print(f"mjbot arena: {exc}", file=sys.stderr)
+        return 2
+    from tqdm import tqdm
+
+    workers = 0 if args.local else args.workers
+    per_wall = len(seatings(config.seating))
+    total = config.walls_planned() * per_wall
+    bar = tqdm(total=total, file=sys.stderr, unit="game", disable=args.no_progress,
+               dynamic_ncols=True)
+
+    def on_wall(progress: MatchProgress) -> None:
+        bar.update(per_wall)
+        bar.set_postfix_str(progress.describe(), refresh=False)
+
+    started = time.perf_counter()
+    with Runner(workers=workers, address=args.address) as runner:
+        where = runner.where()
+        progress = run_match(config, runner, on_wall)
+    seconds = time.perf_counter() - started
+    bar.close()
+    summary = summarize(progress, seconds, where)
+    plot_path = args.plot or (args.records / "arena.png" if args.records else None)
+    if plot_path is not None and progress.running:
+        plot(progress, plot_path)
+    if args.records is not None:
+        write_summary(summary, args.records / "summary.json")
+    if args.json:
+        out = summary.to_json()
+        out["plot"] = str(plot_path) if plot_path is not None and progress.running else None
+        print(json.dumps(out))
+    else:
+        print(render(summary))
+        if plot_path is not None and progress.running:
+            print(f"plot: {plot_path}")
+    return 0

@@ -1,0 +1,303 @@
+"""One arena game as a pure function of (rules, wall mode, seed, wall, seating, players).
+
+:func:`play` builds the wall from ``(seed, wall)``, seats the players, plays
+the game to its end and returns a :class:`PlayedGame`: the outcome the
+statistics read (:class:`arena.stats.GameOutcome`), the figures of Tang, Chen
+& Wu, "An Efficient Method for Assessing the Strength of Mahjong Programs"
+(steals and draws per seat, consistent draws, reshuffles) and, when asked,
+the game record's JSON lines (written by whoever collects the game, so a game
+played on a remote worker is recorded where the match runs).
+
+Nothing here reads a clock or draws randomness it was not handed: the wall
+comes from ``numpy.random.default_rng([seed, wall])`` and each in-process
+player's generator from ``[seed, wall, seating, seat]``, so the same spec gives
+the same game in this process, in another, or on another machine.
+
+- mcr-botzone: Botzone's duplicate walls (136 tiles, one 34-tile wall per
+  seat, :func:`game.table.random_walltiles`), prevalent wind ``(wall // 4) % 4``;
+  in-process players answer the judge table's requests directly; with a
+  ``botzone:CMD`` player the game runs through the judge mock
+  (:mod:`arena.botzone_judge`), the in-process players behind a channel.
+- taiwan-16: one 144-tile wall (:func:`game.walls.shuffled_wall`), played as a
+  single wall or as the stable draw wall (``WallMode``), dealer ``wall % 4``,
+  prevalent wind ``(wall // 4) % 4``; our agent is driven as the Olympiad client
+  drives it (claims folded with their discard, the discard after its own claim
+  asked separately).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+import numpy as np
+
+from arena.lineup import ArenaSeat, parse_player
+from arena.records import VERSION, event_to_json, result_to_json
+from arena.stats import GameOutcome, outcome_of
+from game.draw_consistency import (
+    DrawConsistency,
+    consistent_draws,
+    draw_rounds,
+    per_seat_wall_references,
+    single_wall_references,
+)
+from game.events import (
+    Action,
+    CallChow,
+    CallPung,
+    Chowed,
+    ClaimChow,
+    ClaimPung,
+    Dealt,
+    Drew,
+    Event,
+    GameResult,
+    Konged,
+    Melded,
+    Pass,
+    Punged,
+    SeatAssigned,
+    as_seen_by,
+)
+from game.rules import MCR_BOTZONE, TAIWAN_16, Ruleset
+from game.stable_wall import Reshuffle, WallMode
+from game.table import BotzoneTable, random_walltiles
+from game.taiwan import Stage, TaiwanTable
+from game.walls import shuffled_wall
+from protocols.olympiad_codec import ClaimFolder
+
+SEATS = 4
+
+
+class Rules(Enum):
+    MCR_BOTZONE = "mcr-botzone"
+    TAIWAN_16 = "taiwan-16"
+
+    @property
+    def ruleset(self) -> Ruleset:
+        return MCR_BOTZONE if self is Rules.MCR_BOTZONE else TAIWAN_16
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything a game depends on.  ``players[seat]`` are player arguments
+    (:func:`arena.lineup.parse_player`); ``labels[seat]`` the names the statistics
+    use (the same program on two seats has one label)."""
+
+    rules: Rules
+    seed: int
+    wall: int
+    seating: int
+    players: tuple[str, str, str, str]
+    labels: tuple[str, str, str, str]
+    wall_mode: WallMode = WallMode.SINGLE
+    record: bool = False
+
+    def wall_tiles(self) -> tuple[int, ...]:
+        rng = np.random.default_rng([self.seed, self.wall])
+        if self.rules is Rules.MCR_BOTZONE:
+            return random_walltiles(rng)
+        return shuffled_wall(TAIWAN_16, rng)
+
+    @property
+    def prevalent_wind(self) -> int:
+        return (self.wall // 4) % 4
+
+    @property
+    def dealer(self) -> int:
+        """taiwan-16's dealer (Botzone's seat 0 always starts)."""
+        return self.wall % 4 if self.rules is Rules.TAIWAN_16 else 0
+
+    def player_seed(self, seat: int) -> list[int]:
+        return [self.seed, self.wall, self.seating, seat]
+
+
+@dataclass(frozen=True)
+class PlayedGame:
+    """A finished game: its outcome and the paper's per-game figures."""
+
+    spec: GameSpec
+    outcome: GameOutcome
+    steals: tuple[int, int, int, int]
+    """Discards claimed (chow, pong, kong) by each seat."""
+    draws: tuple[int, int, int, int]
+    """Normal draws (not replacements) by each seat."""
+    consistency: DrawConsistency
+    """Draws that followed the wall (``game.draw_consistency``)."""
+    reshuffles: tuple[Reshuffle, ...] = ()
+    replaced: tuple[int, int, int, int] = (0, 0, 0, 0)
+    """Answers the table did not accept, replaced by its default action (taiwan-16)."""
+    record: tuple[str, ...] | None = None
+    """The game record's JSON lines (:mod:`arena.records`), when the spec asked for it."""
+
+    @property
+    def ending(self) -> str:
+        if self.outcome.winner is not None:
+            return "win"
+        return "penalty" if self.outcome.penalized is not None else "draw"
+
+
+def record_lines(header: dict[str, Any], events: tuple[Event, ...],
+                 decisions: list[dict[str, Any]], result: GameResult) -> tuple[str, ...]:
+    """:func:`arena.records.write_record`'s lines, in memory."""
+    lines = [json.dumps({"record": "header", "version": VERSION, **header})]
+    lines += [json.dumps({"record": "event", **event_to_json(e)}) for e in events]
+    lines += [json.dumps({"record": "decision", **d}) for d in decisions]
+    lines.append(json.dumps({"record": "result", **result_to_json(result)}))
+    return tuple(lines)
+
+
+def _seats(spec: GameSpec) -> list[ArenaSeat]:
+    parsed = [parse_player(p) for p in spec.players]
+    for p in parsed:
+        if not p.in_process:
+            raise ValueError(f"{p.text!r} runs as a program: play it with play_external")
+    return [ArenaSeat(p, spec.rules.ruleset, spec.player_seed(s)) for s, p in enumerate(parsed)]
+
+
+def _counts(history: tuple[Event, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    steals = [0] * SEATS
+    draws = [0] * SEATS
+    for e in history:
+        if isinstance(e, Melded | Punged | Chowed | Konged):
+            steals[e.seat] += 1
+        elif isinstance(e, Drew) and not e.replacement:
+            draws[e.seat] += 1
+    return tuple(steals), tuple(draws)
+
+
+def _four(xs: tuple[int, ...] | list[int]) -> tuple[int, int, int, int]:
+    a, b, c, d = xs
+    return (a, b, c, d)
+
+
+def play(spec: GameSpec) -> PlayedGame:
+    """Play the game ``spec`` describes (in this process)."""
+    if any(not parse_player(p).in_process for p in spec.players):
+        from arena.external import play_external
+
+        return play_external(spec)
+    if spec.rules is Rules.MCR_BOTZONE:
+        return _play_mcr(spec)
+    return _play_taiwan(spec)
+
+
+# ---------------------------------------------------------------- mcr-botzone
+def _play_mcr(spec: GameSpec) -> PlayedGame:
+    walls = spec.wall_tiles()
+    seats = _seats(spec)
+    table = BotzoneTable(walls, spec.prevalent_wind)
+    decisions: list[dict[str, Any]] = []
+    while not table.finished:
+        answers: list[Action] = []
+        for s, request in enumerate(table.requests):
+            player = seats[s]
+            player.observe(request)
+            answers.append(player.decide() if player.asked else Pass())
+            if spec.record and player.last is not None:
+                decisions.append({"seat": s, "player": spec.labels[s], **player.last})
+        table.respond(answers)
+    return finish_mcr(spec, walls, table.history, table.result, decisions)
+
+
+def finish_mcr(spec: GameSpec, walls: tuple[int, ...], history: tuple[Event, ...],
+               result: GameResult | None, decisions: list[dict[str, Any]]) -> PlayedGame:
+    assert result is not None
+    steals, draws = _counts(history)
+    rounds = draw_rounds(history, claims_take_rounds=False)
+    consistency = consistent_draws(per_seat_wall_references(walls), rounds)
+    record = None
+    if spec.record:
+        header = {"rules": spec.rules.value, "seed": spec.seed, "wall": spec.wall,
+                  "seating": spec.seating, "walltiles": list(walls),
+                  "prevalent_wind": spec.prevalent_wind, "seats": list(spec.labels),
+                  "players": list(spec.players)}
+        record = record_lines(header, history, decisions, result)
+    return PlayedGame(spec, outcome_of(spec.wall, spec.labels, result), _four(steals),
+                      _four(draws), consistency, record=record)
+
+
+# ---------------------------------------------------------------- taiwan-16
+class SeatFeed:
+    """The table's new events as one seat is shown them, claims folded with their
+    discard (as the Olympiad client's decoder folds them)."""
+
+    def __init__(self, seat: int, prevalent_wind: int) -> None:
+        self.seat = seat
+        self.folder = ClaimFolder()
+        self.fed = 0
+        self.start: list[Event] = [SeatAssigned(seat, prevalent_wind)]
+
+    def new(self, history: tuple[Event, ...]) -> list[Event]:
+        out, self.start = self.start, []
+        for event in history[self.fed:]:
+            if isinstance(event, Dealt) and event.seat != self.seat:
+                continue
+            out += self.folder.feed(as_seen_by(event, self.seat))
+        self.fed = len(history)
+        return out
+
+
+def table_action(action: Action) -> Action:
+    """An agent's Botzone-shaped claim as the Olympiad flow's call (its discard comes next)."""
+    if isinstance(action, ClaimPung):
+        return CallPung()
+    if isinstance(action, ClaimChow):
+        return CallChow(action.middle)
+    return action
+
+
+def _play_taiwan(spec: GameSpec) -> PlayedGame:
+    wall = spec.wall_tiles()
+    seats = _seats(spec)
+    table = TaiwanTable(wall, spec.prevalent_wind, spec.dealer, wall_mode=spec.wall_mode)
+    feeds = [SeatFeed(s, spec.prevalent_wind) for s in range(SEATS)]
+    decisions: list[dict[str, Any]] = []
+    replaced = [0] * SEATS
+    while not table.finished:
+        answers: dict[int, Action] = {}
+        for s in table.asked_seats:
+            player = seats[s]
+            for event in feeds[s].new(table.history):
+                player.observe(event)
+            held = feeds[s].folder.held
+            called = held if table.stage is Stage.CALLED and held is not None else None
+            action = table_action(player.decide(called))
+            if action not in table.legal_actions(s):
+                replaced[s] += 1
+                action = table.default_action(s)
+            answers[s] = action
+            if spec.record and player.last is not None:
+                decisions.append({"seat": s, "player": spec.labels[s], **player.last})
+        table.respond(answers)
+    return finish_taiwan(spec, wall, table, decisions, replaced)
+
+
+def finish_taiwan(spec: GameSpec, wall: tuple[int, ...], table: TaiwanTable,
+                  decisions: list[dict[str, Any]], replaced: list[int]) -> PlayedGame:
+    result = table.result
+    assert result is not None
+    history = table.history
+    steals, draws = _counts(history)
+    rounds = draw_rounds(history, claims_take_rounds=True)
+    consistency = consistent_draws(single_wall_references(wall, spec.dealer), rounds)
+    sdw = table.stable_wall
+    record = None
+    if spec.record:
+        header = {"rules": spec.rules.value, "seed": spec.seed, "wall": list(wall),
+                  "wall_index": spec.wall, "seating": spec.seating,
+                  "wall_mode": spec.wall_mode.value, "dealer": spec.dealer,
+                  "prevalent_wind": spec.prevalent_wind, "seats": list(spec.labels),
+                  "players": list(spec.players)}
+        record = record_lines(header, history, decisions, result)
+    return PlayedGame(spec, outcome_of(spec.wall, spec.labels, result), _four(steals),
+                      _four(draws), consistency,
+                      reshuffles=sdw.reshuffles if sdw is not None else (),
+                      replaced=_four(replaced), record=record)
+
+
+__all__ = ["GameSpec", "PlayedGame", "Rules", "SeatFeed", "play", "record_lines",
+           "table_action"]

@@ -1,0 +1,301 @@
+"""Players by name, with options: the arena's ``PLAYER`` arguments.
+
+=====================  ==========================================================
+``mjbot``              our agent (:class:`bot.agent.Agent`), ``budget`` kernel
+                       calls per decision (``mjbot:budget=20000``; default 4000)
+``baseline-v1``        today's agent and policy, frozen under this name: later
+                       strength work is measured against it (pinned by a golden
+                       test of seeded games' records); budget 4000 unless given
+``mjbot-eps:E``        SIMCAT-ε of Tang, Chen & Wu, "An Efficient Method for
+                       Assessing the Strength of Mahjong Programs" (section 4):
+                       with probability ``E`` a random action among those that
+                       keep the deficiency, else our agent's (``mjbot-eps:0.5``,
+                       ``mjbot-eps:eps=0.5,budget=500``)
+``greedy``             discards to the least hand-only deficiency, never claims
+``random``             a random discard, never claims (Botzone's sample bot)
+``botzone:CMD``        any Botzone program, a subprocess through the judge mock
+                       (mcr-botzone only)
+``olympiad:CMD``       any Olympiad program (JSON lines on stdio, as ``mjbot wrap``
+                       runs it; taiwan-16 only)
+=====================  ==========================================================
+
+Every in-process player wins whenever its hand allows (at 8 fan under
+mcr-botzone, any complete hand under taiwan-16): the arena checks the win before
+asking the player.  SIMCAT-ε here: the ε roll happens at every decision that has
+a choice (after a draw, on a discard it could claim, and for the discard
+after its own claim); a random action is drawn uniformly among
+
+- after a draw: the discards that keep the deficiency (the least over all
+  discards; kongs are not among the random actions);
+- on a discard: passing and every chow or pong (with its discard) that does
+  not raise the deficiency of the hand (kongs left out);
+
+and a win is always declared (a random action never throws a win away).  The
+deficiency is the knowledge-aware one of the agent's view
+(``strategy.policy.shape_deficiency_fast``).
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+import numpy as np
+
+from arena.players import _least_shanten_discard
+from bot.agent import Agent, Decision, describe_action
+from bot.seat import AskKind, SeatView
+from game.events import (
+    Action,
+    ClaimChow,
+    ClaimPung,
+    DeclareWin,
+    Discard,
+    Event,
+    Melded,
+    Pass,
+)
+from game.rules import Ruleset
+from strategy.policy import shape_deficiency_fast
+from strategy.stepvalue import Deadline
+
+DEFAULT_BUDGET = 4_000
+
+
+class PlayerKind(Enum):
+    MJBOT = "mjbot"
+    BASELINE_V1 = "baseline-v1"
+    MJBOT_EPS = "mjbot-eps"
+    GREEDY = "greedy"
+    RANDOM = "random"
+    BOTZONE = "botzone"
+    OLYMPIAD = "olympiad"
+
+
+IN_PROCESS = frozenset({PlayerKind.MJBOT, PlayerKind.BASELINE_V1, PlayerKind.MJBOT_EPS,
+                        PlayerKind.GREEDY, PlayerKind.RANDOM})
+
+
+class PlayerSpecError(ValueError):
+    """A player argument that names no player or gives a wrong option."""
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    """One player as parsed from its argument (``text``, which is also its label)."""
+
+    kind: PlayerKind
+    text: str
+    budget: int = DEFAULT_BUDGET
+    epsilon: float = 0.0
+    command: tuple[str, ...] = ()
+
+    @property
+    def in_process(self) -> bool:
+        return self.kind in IN_PROCESS
+
+
+def parse_player(text: str) -> PlayerSpec:
+    """``NAME`` or ``NAME:OPTIONS`` (see the module docstring)."""
+    name, _, rest = text.partition(":")
+    try:
+        kind = PlayerKind(name)
+    except ValueError:
+        known = ", ".join(k.value for k in PlayerKind)
+        raise PlayerSpecError(f"player {text!r}: unknown name {name!r}; known: {known}") from None
+    if kind in (PlayerKind.BOTZONE, PlayerKind.OLYMPIAD):
+        argv = tuple(shlex.split(rest))
+        if not argv:
+            raise PlayerSpecError(f"player {text!r}: give the program, e.g. {name}:'python x.py'")
+        return PlayerSpec(kind, text, command=argv)
+    options: dict[str, str] = {}
+    for item in filter(None, rest.split(",")):
+        key, eq, value = item.partition("=")
+        if not eq:
+            if kind is PlayerKind.MJBOT_EPS and "eps" not in options:
+                key, value = "eps", item
+            else:
+                raise PlayerSpecError(f"player {text!r}: option {item!r} is not KEY=VALUE")
+        options[key.strip()] = value.strip()
+    allowed = {"budget"} | ({"eps"} if kind is PlayerKind.MJBOT_EPS else set())
+    if kind in (PlayerKind.GREEDY, PlayerKind.RANDOM):
+        allowed = set()
+    unknown = set(options) - allowed
+    if unknown:
+        raise PlayerSpecError(f"player {text!r}: unknown option(s) {', '.join(sorted(unknown))}"
+                              f"; {name} takes {', '.join(sorted(allowed)) or 'none'}")
+    budget = _number(text, options.get("budget"), int, DEFAULT_BUDGET)
+    if budget < 1:
+        raise PlayerSpecError(f"player {text!r}: budget {budget} must be at least 1")
+    epsilon = 0.0
+    if kind is PlayerKind.MJBOT_EPS:
+        if "eps" not in options:
+            raise PlayerSpecError(f"player {text!r}: give ε, e.g. mjbot-eps:0.5")
+        epsilon = _number(text, options["eps"], float, 0.0)
+        if not 0.0 <= epsilon <= 1.0:
+            raise PlayerSpecError(f"player {text!r}: ε = {epsilon} is outside [0, 1]")
+    return PlayerSpec(kind, text, budget=budget, epsilon=epsilon)
+
+
+def _number(text: str, value: str | None, kind: type[int] | type[float],
+            default: float) -> Any:
+    if value is None:
+        return default
+    try:
+        return kind(value)
+    except ValueError:
+        raise PlayerSpecError(f"player {text!r}: {value!r} is not a number") from None
+
+
+# ---------------------------------------------------------------- in-process seats
+@dataclass
+class ArenaSeat:
+    """An in-process player on one seat for one game.
+
+    ``observe`` the events the seat is shown; when the seat is asked, ``decide``
+    answers in the agent's (Botzone-shaped) actions: a claim names its discard.
+    ``called`` is the seat's own chow or pong waiting for its discard (the
+    Olympiad flow of taiwan-16 asks for that discard separately).
+    """
+
+    spec: PlayerSpec
+    rules: Ruleset
+    seed: int | Sequence[int]
+    agent: Agent = field(init=False)
+    view: SeatView = field(init=False)
+    rng: np.random.Generator = field(init=False)
+    last: dict[str, object] | None = field(init=False, default=None)
+    """The last decision's reasons, for the game record."""
+    _planned: int | None = field(init=False, default=None)
+    """The discard named by this seat's last claim."""
+    _random_claim: bool = field(init=False, default=False)
+
+    def __post_init__(self) -> None:
+        if not self.spec.in_process:
+            raise ValueError(f"{self.spec.text!r} is not an in-process player")
+        self.agent = Agent(self.rules, "mjbot")
+        self.view = SeatView(self.rules)
+        self.rng = np.random.default_rng(self.seed)
+
+    def observe(self, event: Event) -> None:
+        self.view.observe(event)
+
+    @property
+    def asked(self) -> bool:
+        return self.view.ask.kind is not AskKind.NOTHING
+
+    def deadline(self) -> Deadline:
+        return Deadline(budget=self.spec.budget)
+
+    def decide(self, called: Melded | None = None) -> Action:
+        self.last = None
+        if called is not None:
+            return self._after_claim(called)
+        kind = self.spec.kind
+        view = self.view
+        asked = view.ask.kind
+        if asked is AskKind.NOTHING:
+            return Pass()
+        if self._can_win(asked):
+            self.last = {"action": "win", "method": "win"}
+            return DeclareWin()
+        if kind in (PlayerKind.MJBOT, PlayerKind.BASELINE_V1):
+            return self._agent()
+        if kind is PlayerKind.MJBOT_EPS:
+            if asked is not AskKind.ROB and self.rng.random() < self.spec.epsilon:
+                return self._random_keeping(asked)
+            return self._agent()
+        if asked is not AskKind.DRAW:
+            return Pass()
+        held = [int(t) for t in np.nonzero(view.hand)[0]]
+        if kind is PlayerKind.RANDOM:
+            return Discard(int(self.rng.choice(held)))
+        return Discard(_least_shanten_discard(view.hand, view.melds_needed, held))
+
+    # ------------------------------------------------------------ pieces
+    def _agent(self) -> Action:
+        decision = self.agent.decide(self.view, self.deadline())
+        self._note(decision)
+        if isinstance(decision.action, ClaimPung | ClaimChow):
+            self._planned, self._random_claim = decision.action.discard, False
+        return decision.action
+
+    def _note(self, decision: Decision) -> None:
+        if not isinstance(decision.action, Pass):
+            self.last = decision.info()
+
+    def _can_win(self, asked: AskKind) -> bool:
+        """Whether the table would accept a win now (the agent's own check)."""
+        view = self.view
+        if asked is AskKind.DRAW and view.drawn is not None:
+            tile, self_drawn, robbing = view.drawn, True, False
+        elif asked in (AskKind.DISCARD, AskKind.ROB) and view.tile_in_play is not None:
+            tile, self_drawn, robbing = view.tile_in_play, False, asked is AskKind.ROB
+        else:
+            return False
+        return self.agent.can_win(view, tile, self_drawn=self_drawn, robbing=robbing)[0]
+
+    def _after_claim(self, called: Melded) -> Action:
+        """The discard after this seat's own claim: a random claim's own discard, else the
+        agent's (decided now, as the Olympiad client decides it)."""
+        planned, self._planned = self._planned, None
+        random_claim, self._random_claim = self._random_claim, False
+        if random_claim and planned is not None:
+            self.last = {"action": describe_action(Discard(planned)), "method": "epsilon-random"}
+            return Discard(planned)
+        decision = self.agent.discard_after_claim(self.view, called.from_hand, self.deadline())
+        self._note(decision)
+        return decision.action
+
+    def _deficiency(self, hand: np.ndarray, melds: int) -> int:
+        return shape_deficiency_fast(hand, self.view.unseen, melds, self.rules)
+
+    def _keeping_discards(self, hand: np.ndarray, melds: int) -> list[int]:
+        held = [int(t) for t in np.nonzero(hand)[0]]
+        after = []
+        for t in held:
+            hand[t] -= 1
+            after.append(self._deficiency(hand, melds))
+            hand[t] += 1
+        least = min(after)
+        return [t for t, d in zip(held, after, strict=True) if d == least]
+
+    def _random_keeping(self, asked: AskKind) -> Action:
+        view = self.view
+        if asked is AskKind.DRAW:
+            keeping = self._keeping_discards(view.hand.copy(), view.melds_needed)
+            action: Action = Discard(keeping[int(self.rng.integers(len(keeping)))])
+        else:
+            options: list[Action] = [Pass()]
+            before = self._deficiency(view.hand, view.melds_needed)
+            tile = view.tile_in_play
+            assert tile is not None
+            for a in view.ask.legal:
+                if isinstance(a, ClaimPung):
+                    taken = [tile, tile, a.discard]
+                elif isinstance(a, ClaimChow):
+                    taken = [x for x in (a.middle - 1, a.middle, a.middle + 1) if x != tile]
+                    taken.append(a.discard)
+                else:
+                    continue
+                hand = view.hand.copy()
+                for x in taken:
+                    hand[x] -= 1
+                if self._deficiency(hand, view.melds_needed - 1) <= before:
+                    options.append(a)
+            action = options[int(self.rng.integers(len(options)))]
+            if isinstance(action, ClaimPung | ClaimChow):
+                self._planned, self._random_claim = action.discard, True
+        self.last = {"action": describe_action(action), "method": "epsilon-random"}
+        return action
+
+
+def in_process_seat(spec: PlayerSpec, rules: Ruleset, seed: int | Sequence[int]) -> ArenaSeat:
+    return ArenaSeat(spec, rules, seed)
+
+
+__all__ = ["ArenaSeat", "PlayerKind", "PlayerSpec", "PlayerSpecError", "in_process_seat",
+           "parse_player"]

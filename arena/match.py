@@ -1,0 +1,385 @@
+"""An arena match: walls played in duplicate seatings, statistics clustered by wall,
+the paired difference A - B and, optionally, a sequential test that stops the match.
+
+Walls are numbered 0, 1, 2, ...; every wall is played in every seating of the
+format (:mod:`arena.seating`) and its games are one paired sample
+(:func:`arena.stats.wall_differences`).  A match of ``games`` plays
+``ceil(games / seatings)`` walls; with ``sprt`` it plays walls until the test
+(:class:`arena.sprt.PairedSprt`) accepts a hypothesis or ``max_games`` is
+reached.  Walls are consumed in order, so the test stops at the same wall
+wherever the games ran.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from arena.games import GameSpec, PlayedGame, Rules
+from arena.lineup import PlayerKind, parse_player
+from arena.runner import Runner
+from arena.seating import SeatingFormat, lineup_for, seated, seatings
+from arena.sprt import PairedSprt, SprtState
+from arena.stats import (
+    GameOutcome,
+    Interval,
+    PlayerStats,
+    VarianceReduction,
+    mean_interval,
+    player_stats,
+    players_of,
+    variance_reduction,
+    wall_differences,
+)
+from game.draw_consistency import DrawConsistency
+from game.stable_wall import WallMode
+
+
+@dataclass(frozen=True)
+class SprtBounds:
+    """H0: mean A - B = ``mu0``, H1: = ``mu1`` (points per game), Wald's error rates."""
+
+    mu0: float
+    mu1: float
+    alpha: float = 0.05
+    beta: float = 0.05
+
+
+@dataclass(frozen=True)
+class MatchConfig:
+    programs: tuple[str, ...]
+    """Two player arguments (lineup A B A B) or four."""
+    rules: Rules = Rules.MCR_BOTZONE
+    wall_mode: WallMode = WallMode.SINGLE
+    seating: SeatingFormat = SeatingFormat.ROTATE
+    games: int = 8
+    sprt: SprtBounds | None = None
+    max_games: int = 100_000
+    """With a sequential test: stop undecided after this many games."""
+    seed: int = 1
+    records: Path | None = None
+
+    def __post_init__(self) -> None:
+        for p in self.programs:
+            spec = parse_player(p)
+            if spec.kind is PlayerKind.BOTZONE and self.rules is not Rules.MCR_BOTZONE:
+                raise ValueError(f"{p!r}: a Botzone program plays mcr-botzone only")
+            if spec.kind is PlayerKind.OLYMPIAD and self.rules is not Rules.TAIWAN_16:
+                raise ValueError(f"{p!r}: an Olympiad program plays taiwan-16 only")
+        if self.wall_mode is WallMode.SDW and self.rules is not Rules.TAIWAN_16:
+            raise ValueError("the stable draw wall is a taiwan-16 wall mode (mcr-botzone's "
+                             "per-seat walls keep draws stable already)")
+        if self.games < 1 or self.max_games < 1:
+            raise ValueError("games and max_games must be at least 1")
+        lineup_for(self.seating, self.labels)
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        """The programs' names in the statistics: their arguments; two equal programs
+        (self-play) are told apart as ``X`` and ``X#2``.  Among four, the same argument
+        is the same program (its seats are pooled)."""
+        if len(self.programs) == 2 and self.programs[0] == self.programs[1]:
+            return (self.programs[0], f"{self.programs[1]}#2")
+        return tuple(self.programs)
+
+    @property
+    def a(self) -> str:
+        return self.labels[0]
+
+    @property
+    def b(self) -> str:
+        return next(label for label in self.labels if label != self.a)
+
+    def walls_planned(self) -> int:
+        per_wall = len(seatings(self.seating))
+        limit = self.max_games if self.sprt is not None else self.games
+        return max(1, math.ceil(limit / per_wall))
+
+    def wall_specs(self, wall: int) -> list[GameSpec]:
+        labels = lineup_for(self.seating, self.labels)
+        by_label = dict(zip(self.labels, self.programs, strict=True))
+        programs = tuple(by_label[label] for label in labels)
+        out = []
+        for k, seating in enumerate(seatings(self.seating)):
+            out.append(GameSpec(self.rules, self.seed, wall, k, seated(programs, seating),
+                                seated(labels, seating), self.wall_mode,
+                                record=self.records is not None))
+        return out
+
+
+@dataclass
+class MatchProgress:
+    """The match so far: games, the running difference and the test's state."""
+
+    config: MatchConfig
+    games: list[GameOutcome] = field(default_factory=list)
+    played: list[PlayedGame] = field(default_factory=list)
+    differences: list[float] = field(default_factory=list)
+    """The per-wall difference A - B, wall by wall."""
+    running: list[Interval] = field(default_factory=list)
+    """The mean difference and its interval after each wall (from the second)."""
+    sprt: PairedSprt | None = None
+    consistency: DrawConsistency = field(default_factory=lambda: DrawConsistency(0, 0))
+    replaced: int = 0
+
+    def add_wall(self, games: list[PlayedGame]) -> None:
+        outcomes = [g.outcome for g in games]
+        self.games += outcomes
+        self.played += [_without_record(g) for g in games]
+        for g in games:
+            self.consistency = self.consistency + g.consistency
+            self.replaced += sum(g.replaced)
+        diff = wall_differences(outcomes, self.config.a, self.config.b)
+        if diff:
+            d = next(iter(diff.values()))
+            self.differences.append(d)
+            if len(self.differences) >= 2:
+                self.running.append(mean_interval(self.differences))
+            if self.sprt is not None and self.sprt.state is SprtState.CONTINUE:
+                self.sprt.add(d)
+
+    @property
+    def decided(self) -> bool:
+        return self.sprt is not None and self.sprt.state is not SprtState.CONTINUE
+
+    def describe(self) -> str:
+        """One line for the progress bar."""
+        parts = []
+        if self.running:
+            r = self.running[-1]
+            parts.append(f"A-B {r.estimate:+.2f} ±{r.half_width:.2f}")
+        elif self.differences:
+            parts.append(f"A-B {self.differences[-1]:+.2f}")
+        if self.sprt is not None:
+            parts.append(f"llr {self.sprt.llr:+.2f} [{self.sprt.lower:.2f},"
+                         f"{self.sprt.upper:.2f}] {self.sprt.state.value}")
+        return " | ".join(parts)
+
+
+def _without_record(game: PlayedGame) -> PlayedGame:
+    if game.record is None:
+        return game
+    from dataclasses import replace
+
+    return replace(game, record=None)
+
+
+def run_match(config: MatchConfig, runner: Runner,
+              on_wall: Callable[[MatchProgress], None] | None = None) -> MatchProgress:
+    """Play the match on ``runner``; ``on_wall`` is called after every wall."""
+    progress = MatchProgress(config)
+    if config.sprt is not None:
+        b = config.sprt
+        progress.sprt = PairedSprt(b.mu0, b.mu1, b.alpha, b.beta)
+
+    def batches() -> Iterator[list[GameSpec]]:
+        for wall in range(config.walls_planned()):
+            yield config.wall_specs(wall)
+
+    results = runner.run(batches())
+    try:
+        for games in results:
+            if config.records is not None:
+                write_records(config.records, games)
+            progress.add_wall(games)
+            if on_wall is not None:
+                on_wall(progress)
+            if progress.decided:
+                break
+    finally:
+        close = getattr(results, "close", None)
+        if close is not None:
+            close()
+    return progress
+
+
+def record_path(directory: Path, game: GameSpec) -> Path:
+    return directory / f"game-{game.seed}-w{game.wall:05d}-s{game.seating:02d}.jsonl"
+
+
+def write_records(directory: Path, games: list[PlayedGame]) -> None:
+    directory.mkdir(parents=True, exist_ok=True)
+    for g in games:
+        if g.record is not None:
+            record_path(directory, g.spec).write_text("\n".join(g.record) + "\n")
+
+
+# ---------------------------------------------------------------- summary
+@dataclass(frozen=True)
+class MatchSummary:
+    config: MatchConfig
+    games: int
+    walls: int
+    players: tuple[PlayerStats, ...]
+    difference: Interval | None
+    sprt_state: SprtState | None
+    sprt_llr: float | None
+    variance: VarianceReduction | None
+    consistency: DrawConsistency
+    replaced: int
+    seconds: float
+    where: str
+
+    def to_json(self) -> dict[str, Any]:
+        def interval(i: Interval | None) -> dict[str, float | None] | None:
+            if i is None:
+                return None
+            return {"estimate": i.estimate, "low": _finite(i.low), "high": _finite(i.high),
+                    "samples": i.samples}
+
+        cfg = self.config
+        return {
+            "rules": cfg.rules.value, "wall_mode": cfg.wall_mode.value,
+            "seating": cfg.seating.value, "seed": cfg.seed, "programs": list(cfg.programs),
+            "a": cfg.a, "b": cfg.b, "games": self.games, "walls": self.walls,
+            "seconds": self.seconds, "games_per_second": self.games / self.seconds
+            if self.seconds > 0 else None, "where": self.where,
+            "players": [{
+                "player": p.player, "seat_games": p.seat_games, "walls": p.walls,
+                "score": interval(p.score), "placement": interval(p.placement),
+                "win_rate": interval(p.win_rate), "self_draw_rate": interval(p.self_draw_rate),
+                "deal_in_rate": interval(p.deal_in_rate), "wins": p.wins,
+                "mean_fan": p.mean_fan} for p in self.players],
+            "difference": interval(self.difference),
+            "sprt": None if cfg.sprt is None else {
+                "mu0": cfg.sprt.mu0, "mu1": cfg.sprt.mu1, "alpha": cfg.sprt.alpha,
+                "beta": cfg.sprt.beta, "state": self.sprt_state.value if self.sprt_state else None,
+                "llr": self.sprt_llr},
+            "variance_reduction": None if self.variance is None else {
+                "games_per_wall": self.variance.games_per_wall,
+                "duplicate_games": self.variance.duplicate_games,
+                "independent_games": self.variance.independent_games,
+                "ratio": _finite(_ratio(self.variance)),
+                "half_width": self.variance.half_width},
+            "consistent_draws": {"consistent": self.consistency.consistent,
+                                 "draws": self.consistency.draws,
+                                 "rate": self.consistency.rate},
+            "replaced_answers": self.replaced,
+        }
+
+
+def _ratio(v: VarianceReduction) -> float:
+    """Independent over duplicate games (infinite when the walls' differences never vary,
+    as between two copies of one deterministic program)."""
+    if v.duplicate_games == 0:
+        return math.inf if v.independent_games > 0 else 1.0
+    return v.ratio
+
+
+def _finite(x: float) -> float | None:
+    return x if math.isfinite(x) else None
+
+
+def summarize(progress: MatchProgress, seconds: float, where: str) -> MatchSummary:
+    games = progress.games
+    names = players_of(games)
+    stats = tuple(player_stats(games, n) for n in names)
+    difference = mean_interval(progress.differences) if progress.differences else None
+    variance = None
+    if len(progress.differences) >= 2:
+        try:
+            variance = variance_reduction(games, progress.config.a, progress.config.b)
+        except (ValueError, ZeroDivisionError):
+            variance = None
+    sprt = progress.sprt
+    return MatchSummary(progress.config, len(games), len({g.wall for g in games}), stats,
+                        difference, sprt.state if sprt else None, sprt.llr if sprt else None,
+                        variance, progress.consistency, progress.replaced, seconds, where)
+
+
+def _ci(i: Interval, scale: float = 1.0, digits: int = 2) -> str:
+    if not math.isfinite(i.half_width):
+        return f"{i.estimate * scale:.{digits}f}"
+    return f"{i.estimate * scale:.{digits}f} ±{i.half_width * scale:.{digits}f}"
+
+
+def render(summary: MatchSummary) -> str:
+    cfg = summary.config
+    rate = f"{summary.games / summary.seconds:.1f} games/s" if summary.seconds > 0 else ""
+    walls = "per-seat walls" if cfg.rules is Rules.MCR_BOTZONE else f"{cfg.wall_mode.value} wall"
+    lines = [f"{cfg.rules.value}, {walls}, {cfg.seating.value} seating: "
+             f"{summary.games} games on {summary.walls} walls, seed {cfg.seed} "
+             f"({summary.where}, {summary.seconds:.1f} s, {rate})",
+             "intervals: 95 %, clustered by wall",
+             f"{'player':<28} {'seat-games':>10} {'score/game':>15} {'placement':>12} "
+             f"{'win %':>12} {'self-draw %':>11} {'deal-in %':>10} {'fan/win':>7}"]
+    for p in summary.players:
+        fan = "-" if p.mean_fan is None else f"{p.mean_fan:.1f}"
+        lines.append(f"{p.player:<28} {p.seat_games:>10} {_ci(p.score):>15} "
+                     f"{_ci(p.placement):>12} {_ci(p.win_rate, 100, 1):>12} "
+                     f"{p.self_draw_rate.estimate * 100:>11.1f} "
+                     f"{p.deal_in_rate.estimate * 100:>10.1f} {fan:>7}")
+    if summary.difference is not None:
+        d = summary.difference
+        lines.append(f"A - B = {cfg.a} - {cfg.b}: {_ci(d)} points/game "
+                     f"({d.samples} walls)")
+    if cfg.sprt is not None:
+        b = cfg.sprt
+        lines.append(f"SPRT H0: {b.mu0:+g}  H1: {b.mu1:+g} points/game, alpha {b.alpha}, "
+                     f"beta {b.beta}: {summary.sprt_state.value if summary.sprt_state else '-'}"
+                     f" (llr {summary.sprt_llr:+.2f})")
+    if summary.variance is not None:
+        v = summary.variance
+        lines.append(f"games for a ±{v.half_width:g} interval on A - B: "
+                     f"{v.duplicate_games:,.0f} duplicate vs {v.independent_games:,.0f} "
+                     f"independent walls ({_ratio(v):.1f}x)")
+    c = summary.consistency
+    lines.append(f"consistent draws: {c.consistent}/{c.draws} ({c.rate * 100:.2f} %)")
+    if summary.replaced:
+        lines.append(f"answers the table refused (replaced by its default): {summary.replaced}")
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- plot
+def plot(progress: MatchProgress, path: Path) -> Path:
+    """The running difference A - B with its interval, and the SPRT's llr against its
+    bounds (PNG, matplotlib's Agg backend)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    cfg = progress.config
+    rows = 2 if progress.sprt is not None else 1
+    fig, axes = plt.subplots(rows, 1, figsize=(8, 3.2 * rows), squeeze=False)
+    ax = axes[0][0]
+    walls = list(range(2, len(progress.running) + 2))
+    est = [r.estimate for r in progress.running]
+    ax.plot(walls, est, color="C0", label=f"A - B ({cfg.a} - {cfg.b})")
+    ax.fill_between(walls, [r.low for r in progress.running],
+                    [r.high for r in progress.running], color="C0", alpha=0.2,
+                    label="95 % interval")
+    ax.axhline(0.0, color="grey", linewidth=0.8)
+    ax.set_xlabel("walls")
+    ax.set_ylabel("points per game")
+    ax.legend(loc="best", fontsize="small")
+    kind = "per-seat walls" if cfg.rules is Rules.MCR_BOTZONE else f"{cfg.wall_mode.value} wall"
+    ax.set_title(f"{cfg.rules.value}, {kind}, {cfg.seating.value} seating")
+    if progress.sprt is not None:
+        s = progress.sprt
+        ax2 = axes[1][0]
+        ax2.plot(range(1, len(s.trace) + 1), s.trace, color="C1", label="log-likelihood ratio")
+        ax2.axhline(s.upper, color="C2", linestyle="--", label=f"accept H1 ({s.mu1:+g})")
+        ax2.axhline(s.lower, color="C3", linestyle="--", label=f"accept H0 ({s.mu0:+g})")
+        ax2.set_xlabel("walls")
+        ax2.set_ylabel("llr")
+        ax2.legend(loc="best", fontsize="small")
+        ax2.set_title(f"SPRT: {s.state.value}")
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path
+
+
+def write_summary(summary: MatchSummary, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(summary.to_json(), indent=1) + "\n")
+
+
+__all__ = ["MatchConfig", "MatchProgress", "MatchSummary", "SprtBounds", "plot", "render",
+           "run_match", "summarize", "write_records", "write_summary"]

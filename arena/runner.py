@@ -1,0 +1,144 @@
+"""Where games run: in this process, or on Ray (a local Ray by default, or a cluster).
+
+A game is a pure function of its :class:`arena.games.GameSpec`, so where it
+ran changes nothing: :func:`run` yields the games in the order of their specs
+whatever the order they finished in, and a match stopped by a sequential test
+stops at the same wall everywhere.
+
+- ``Runner(workers=0)``: every game in this process, one after another;
+- ``Runner(workers=N)``: a local Ray started here with ``num_cpus=N`` (nothing
+  to set up), shut down by :meth:`Runner.close`;
+- ``Runner(address="HOST:PORT")`` (or ``"auto"``): join an existing Ray
+  cluster; its workers must import this code (start them with the same
+  ``PYTHONPATH``, or install mjbot there).
+
+Games go to Ray in batches (one wall's seatings by default, so a task is big
+enough that Ray's overhead per task stays small), with a bounded number of
+batches in flight.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections import deque
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
+
+from arena.games import GameSpec, PlayedGame, play
+
+LOOPBACK = "127.0.0.1"
+"""Where a local Ray and the test cluster listen."""
+
+
+def play_batch(specs: Sequence[GameSpec]) -> list[PlayedGame]:
+    """Play ``specs`` one after another (a Ray task's body)."""
+    return [play(s) for s in specs]
+
+
+def play_batch_on_node(specs: Sequence[GameSpec]) -> tuple[str, list[PlayedGame]]:
+    """A Ray task: the games and the id of the node that played them."""
+    import ray
+
+    return ray.get_runtime_context().get_node_id(), play_batch(specs)
+
+
+def default_workers() -> int:
+    return max(1, min(2, os.cpu_count() or 1))
+
+
+class Runner:
+    """Plays batches of games in this process or on Ray; see the module docstring."""
+
+    def __init__(self, workers: int | None = None, address: str | None = None,
+                 in_flight_per_cpu: int = 2) -> None:
+        self.workers = default_workers() if workers is None and address is None else workers
+        self.address = address
+        self.in_flight_per_cpu = in_flight_per_cpu
+        self._ray: Any = None
+        self._remote: Any = None
+        self._started_ray = False
+        self.cpus = 0
+        self.nodes_used: set[str] = set()
+        """Ray nodes that played at least one batch."""
+
+    @property
+    def local(self) -> bool:
+        return self.address is None and not self.workers
+
+    def where(self) -> str:
+        if self.local:
+            return "in-process"
+        if self.address is not None:
+            return f"Ray cluster {self.address} ({self.cpus} CPUs)"
+        return f"local Ray ({self.cpus} CPUs)"
+
+    def start(self) -> None:
+        if self.local or self._ray is not None:
+            return
+        import ray
+
+        env = {"PYTHONPATH": os.pathsep.join(p for p in (_code_root(),
+                                                          os.environ.get("PYTHONPATH")) if p)}
+        if self.address is not None:
+            ray.init(address=self.address, runtime_env={"env_vars": env},
+                     logging_level=logging.ERROR, log_to_driver=False)
+        else:
+            # a local Ray listens on loopback only (its default is the machine's address)
+            ray.init(num_cpus=self.workers, include_dashboard=False,
+                     runtime_env={"env_vars": env}, logging_level=logging.ERROR,
+                     log_to_driver=False, _node_ip_address=LOOPBACK)
+            self._started_ray = True
+        self._ray = ray
+        self._remote = ray.remote(num_cpus=1)(play_batch_on_node)
+        self.cpus = int(ray.cluster_resources().get("CPU", 1))
+
+    def close(self) -> None:
+        if self._ray is not None and self._started_ray:
+            self._ray.shutdown()
+        self._ray = self._remote = None
+
+    def __enter__(self) -> Runner:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def run(self, batches: Iterable[Sequence[GameSpec]]) -> Iterator[list[PlayedGame]]:
+        """Each batch's games, in the batches' order; stop iterating to stop submitting."""
+        if self.local:
+            for batch in batches:
+                yield play_batch(batch)
+            return
+        self.start()
+        ray = self._ray
+        limit = max(1, self.cpus * self.in_flight_per_cpu)
+        pending: deque[Any] = deque()
+        source = iter(batches)
+        exhausted = False
+        try:
+            while True:
+                while not exhausted and len(pending) < limit:
+                    try:
+                        batch = next(source)
+                    except StopIteration:
+                        exhausted = True
+                        break
+                    pending.append(self._remote.remote(list(batch)))
+                if not pending:
+                    return
+                node, games = ray.get(pending.popleft())
+                self.nodes_used.add(node)
+                yield games
+        finally:
+            for ref in pending:
+                ray.cancel(ref)
+
+
+def _code_root() -> str:
+    """The directory holding the ``arena`` package (for Ray's workers' import path)."""
+    return os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+__all__ = ["Runner", "default_workers", "play_batch", "play_batch_on_node"]
