@@ -1,0 +1,209 @@
+"""How well strategy.danger orders a discarder's tiles, on real games (PKU data set sample).
+
+The PKU text format gives every seat's deal and draws, so at every discard the whole table
+is known.  For each discard, each kind in the discarder's hand is labelled *dangerous* when
+it completes another seat's hand there and then with at least 8 fan (PyMahjongGB, a win on
+a discard); the model sees only what the discarder saw (its hand, every discard, the
+exposed melds, the hand sizes) and orders the kinds by danger.  Printed:
+
+- the AUC: over every decision with both kinds, the share of (dangerous, safe) pairs the
+  model orders right (ties count half) — a random order scores 0.5;
+- the same for the looser label "completes the shape" (fan ignored);
+- for the discards that really dealt in, the dealt tile's rank among the hand's kinds
+  (0 = the model's most dangerous, 1 = its safest; a random order averages 0.5).
+
+    python scripts/danger_check.py [--data FILE] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from game.melds import Chow, ConcealedKong, Kong, Meld, Pung
+from game.table import mcr_fans
+from protocols.pku_datatxt import PkuMatch, PkuVerb, parse_pku_datatxt
+from strategy.candidates import best_shape_deficiency
+from strategy.danger import SeatSigns, danger
+
+DATA = Path("/work/shared/data/pku-datatxt/sample.txt")
+"""The sample's place on the project machine (tests pass their own, from MJBOT_SHARED)."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One discard as the discarder saw it, with the truth about the other hands."""
+
+    seat: int
+    hand: np.ndarray
+    """The discarder's hand before the discard."""
+    signs: tuple[SeatSigns, ...]
+    unseen: np.ndarray
+    shape_danger: frozenset[int]
+    """Kinds in the hand that complete another seat's hand (any fan)."""
+    fan_danger: frozenset[int]
+    """Kinds that complete one with at least 8 fan."""
+    discarded: int
+    dealt_in: bool
+
+
+def _completes(hand: np.ndarray, melds: list[Meld], seat: int, tile: int, wind: int
+               ) -> tuple[bool, bool]:
+    """(completes the shape, with at least 8 fan) for ``tile`` won on a discard."""
+    after = hand.copy()
+    after[tile] += 1
+    if after[tile] > 4:
+        return False, False
+    needed = 4 - len(melds)
+    unseen = np.clip(4 - after, 0, 4).astype(np.int8)
+    if best_shape_deficiency(after.astype(np.int8), unseen, needed, True, needed == 4) != 0:
+        return False, False
+    tiles = [t for t in range(34) for _ in range(int(hand[t]))]
+    fans = mcr_fans(tiles, melds, seat, tile, self_drawn=False, fourth_tile=False,
+                    about_kong=False, wall_last=False, prevalent_wind=wind)
+    return True, fans is not None and sum(f.total for f in fans) >= 8
+
+
+def decisions_of(match: PkuMatch) -> list[Decision]:
+    hands = [np.zeros(34, dtype=np.int64) for _ in range(4)]
+    for s, deal in enumerate(match.deals):
+        for t in deal:
+            hands[s][t] += 1
+    melds: list[list[Meld]] = [[] for _ in range(4)]
+    discards: list[list[int]] = [[] for _ in range(4)]
+    river = np.zeros(34, dtype=np.int64)  # discards still on the table
+    last: tuple[int, int] | None = None
+    out: list[Decision] = []
+    previous: PkuVerb | None = None
+    for step in match.steps:
+        s, t, verb = step.seat, step.tile, step.verb
+        if verb == PkuVerb.DRAW:
+            hands[s][t] += 1
+        elif verb == PkuVerb.PLAY:
+            seen = hands[s].copy() + river
+            for m in (m for ms in melds for m in ms):
+                if not isinstance(m, ConcealedKong):
+                    for x in m.tiles:
+                        seen[x] += 1
+            unseen = np.clip(4 - seen, 0, 4).astype(np.int8)
+            signs = []
+            shape, fan = set(), set()
+            for o in range(4):
+                if o == s:
+                    continue
+                signs.append(SeatSigns(tuple(discards[o]), tuple(melds[o]),
+                                       int(hands[o].sum())))
+                for k in np.flatnonzero(hands[s]):
+                    a, b = _completes(hands[o], melds[o], o, int(k), match.prevalent_wind)
+                    if a:
+                        shape.add(int(k))
+                    if b:
+                        fan.add(int(k))
+            out.append(Decision(s, hands[s].copy(), tuple(signs), unseen, frozenset(shape),
+                                frozenset(fan), t, False))
+            hands[s][t] -= 1
+            discards[s].append(t)
+            river[t] += 1
+            last = (s, t)
+        elif verb in (PkuVerb.CHI, PkuVerb.PENG, PkuVerb.GANG):
+            assert last is not None
+            provider, tile = last
+            river[tile] -= 1
+            hands[s][tile] += 1
+            if verb == PkuVerb.CHI:
+                for x in (t - 1, t, t + 1):
+                    hands[s][x] -= 1
+                melds[s].append(Chow(t, tile, provider))
+            elif verb == PkuVerb.PENG:
+                hands[s][t] -= 3
+                melds[s].append(Pung(t, provider))
+            else:
+                hands[s][t] -= 4
+                melds[s].append(Kong(t, provider))
+        elif verb == PkuVerb.ANGANG:
+            hands[s][t] -= 4
+            melds[s].append(ConcealedKong(t))
+        elif verb == PkuVerb.BUGANG:
+            hands[s][t] -= 1
+            for i, m in enumerate(melds[s]):
+                if isinstance(m, Pung) and m.tile == t:
+                    melds[s][i] = m.with_fourth_tile()
+        elif verb == PkuVerb.HU and previous == PkuVerb.PLAY and last is not None \
+                and last[0] != s and last[1] == t:  # a win on the discard just made
+            d = out[-1]
+            out[-1] = Decision(d.seat, d.hand, d.signs, d.unseen, d.shape_danger,
+                               d.fan_danger, d.discarded, True)
+        previous = verb
+    return out
+
+
+def _auc(scores: np.ndarray, kinds: list[int], positive: frozenset[int]) -> tuple[float, int]:
+    """(pairs ordered right, ties half; pairs) within one decision."""
+    pos = [scores[k] for k in kinds if k in positive]
+    neg = [scores[k] for k in kinds if k not in positive]
+    right = sum(1.0 if p > n else 0.5 if p == n else 0.0 for p in pos for n in neg)
+    return right, len(pos) * len(neg)
+
+
+def _rank(scores: np.ndarray, kinds: list[int], tile: int) -> float:
+    """0 = the most dangerous kind, 1 = the safest (ties at their middle)."""
+    if len(kinds) < 2:
+        return 0.5
+    above = sum(1 for k in kinds if scores[k] > scores[tile])
+    ties = sum(1 for k in kinds if scores[k] == scores[tile]) - 1
+    return (above + ties / 2) / (len(kinds) - 1)
+
+
+def measure(matches: list[PkuMatch]) -> dict[str, float]:
+    right = {"fan": 0.0, "shape": 0.0}
+    pairs = {"fan": 0, "shape": 0}
+    decisions = 0
+    dealt_ranks = []
+    for match in matches:
+        for d in decisions_of(match):
+            decisions += 1
+            scores = danger(d.signs, d.unseen)
+            kinds = [int(k) for k in np.flatnonzero(d.hand)]
+            for label, positive in (("fan", d.fan_danger), ("shape", d.shape_danger)):
+                r, n = _auc(scores, kinds, positive)
+                right[label] += r
+                pairs[label] += n
+            if d.dealt_in:
+                dealt_ranks.append(_rank(scores, kinds, d.discarded))
+    return {
+        "matches": len(matches),
+        "decisions": decisions,
+        "auc_fan8": right["fan"] / max(1, pairs["fan"]),
+        "pairs_fan8": pairs["fan"],
+        "auc_shape": right["shape"] / max(1, pairs["shape"]),
+        "pairs_shape": pairs["shape"],
+        "deal_ins": len(dealt_ranks),
+        "dealt_tile_mean_rank": float(np.mean(dealt_ranks)) if dealt_ranks else float("nan"),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=DATA)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    result = measure(parse_pku_datatxt(args.data.read_text()))
+    if args.json:
+        print(json.dumps(result, indent=1))
+        return
+    print(f"{'measure':<44} {'model':>8} {'random':>8}")
+    print(f"{'AUC, completes with >= 8 fan':<44} {result['auc_fan8']:>8.3f} {0.5:>8.3f}")
+    print(f"{'AUC, completes the shape':<44} {result['auc_shape']:>8.3f} {0.5:>8.3f}")
+    print(f"{'dealt-in tile rank (0 = most dangerous)':<44} "
+          f"{result['dealt_tile_mean_rank']:>8.3f} {0.5:>8.3f}")
+    print(f"matches {result['matches']}, discards {result['decisions']}, "
+          f"(dangerous, safe) pairs {result['pairs_fan8']} (fan) / {result['pairs_shape']} "
+          f"(shape), deal-ins {result['deal_ins']}")
+
+
+if __name__ == "__main__":
+    main()
