@@ -90,7 +90,8 @@ def _inputs(hand: CountsLike, melds: Sequence[Meld], unseen: CountsLike | None,
         if kb.shape != (NUM_KINDS,):
             raise FanDeficiencyError("unseen must be a count vector of 34 entries")
         kb = kb.astype(np.int8)
-    for t in range(NUM_KINDS):
+    bad = np.flatnonzero((h < 0) | (kb < 0) | (h.astype(np.int64) + kb + shown > 4))
+    for t in bad[:1]:
         n, k, s = int(h[t]), int(kb[t]), int(shown[t])
         if n < 0 or k < 0:
             raise FanDeficiencyError(f"hand ({n}) or unseen ({k}) holds a negative count of "

@@ -87,6 +87,10 @@ class Route(IntEnum):
     """all types (6) with a concealed hand, a dragon pung or a seat or prevalent wind pung"""
     MIXED_SHIFTED_CHOWS = 21
     """mixed shifted chows (6) with a concealed hand"""
+    CONCEALED_PUNGS = 22
+    """a concealed hand (2) of pungs and at most one chow, so two concealed pungs (2)
+    whatever the last tile, with 4 more from its pungs (dragon, seat or round wind,
+    terminals or honours), a tile hog (2), one voided suit (1) or no honours (1)"""
 
 
 NUM_ROUTES = len(Route)
@@ -100,7 +104,7 @@ _KNITTED_STRAIGHT = int(Route.KNITTED_STRAIGHT)
 # chow by its lowest tile; -1 for none), a forced pair (-1: none), whether it needs a
 # concealed hand, a wind whose forced pung counts only as the seat or prevalent wind (-1:
 # none), how it is solved (KIND_*) with a parameter, and its family.
-KIND_REGULAR, KIND_PUNGS, KIND_ALL_TYPES = 0, 1, 2
+KIND_REGULAR, KIND_PUNGS, KIND_ALL_TYPES, KIND_CONCEALED_PUNGS = 0, 1, 2, 3
 ALL_TYPES_CONCEALED, ALL_TYPES_DRAGON_PUNG, ALL_TYPES_WIND_PUNG = 0, 1, 2
 
 
@@ -180,6 +184,13 @@ def _build() -> tuple[np.ndarray, ...]:
     reversible = [9 + r for r in (0, 1, 2, 3, 4, 7, 8)] + [18 + r for r in (1, 3, 4, 5, 7, 8)]
     add(Route.REVERSIBLE, mask=_mask([*reversible, WHITE]))
     add(Route.ALL_GREEN, mask=_mask([18 + r for r in (1, 2, 3, 5, 7)] + [GREEN]))
+    suited = list(range(27))
+    for tiles, fan in ((list(range(NUM_KINDS)), 0), (suited, 1)):  # no honours: 1
+        add(Route.CONCEALED_PUNGS, mask=_mask(tiles), concealed=True,
+            kind=KIND_CONCEALED_PUNGS, param=fan)
+        for s in range(3):  # one voided suit: 1
+            add(Route.CONCEALED_PUNGS, mask=_mask([t for t in tiles if t // 9 != s]),
+                concealed=True, kind=KIND_CONCEALED_PUNGS, param=fan + 1)
     for variant in (ALL_TYPES_CONCEALED, ALL_TYPES_DRAGON_PUNG, ALL_TYPES_WIND_PUNG):
         add(Route.ALL_TYPES, concealed=variant == ALL_TYPES_CONCEALED, kind=KIND_ALL_TYPES,
             param=variant)
@@ -210,43 +221,83 @@ def pung_fan(tile: int, seat_wind: int, prevalent_wind: int) -> int:
     return 1 if tile % 9 == 0 or tile % 9 == 8 else 0
 
 
+BONUS_CAP = 4
+"""The pungs DP counts the fan its groups bring up to this many."""
+
+
 @njit()
 def pungs_overlap(hand: np.ndarray, avail: np.ndarray, melds: int, need: int,
-                  seat_wind: int, prevalent_wind: int) -> int:
-    """Max |C ∩ H| over complete hands C <= avail of ``melds`` pungs and a pair whose pungs
-    bring at least ``need`` (0-2) fan (:func:`pung_fan`); -1 when there is none."""
-    # best[k, p, b]: k pungs, p pairs, bonus b (capped at 2); -1 = not reached
-    best = np.full((6, 2, 3), -1, np.int64)
-    nxt = np.empty((6, 2, 3), np.int64)
-    best[0, 0, 0] = 0
+                  seat_wind: int, prevalent_wind: int, chows: int = 0) -> int:
+    """Max |C ∩ H| over complete hands C <= avail of ``melds`` melds, all pungs but at most
+    ``chows`` (0 or 1) chows, and a pair, whose groups bring at least ``need`` (up to
+    :data:`BONUS_CAP`) fan: each pung :func:`pung_fan`, and 2 for a tile hog (a chow and
+    a pung of the same tile); -1 when there is none."""
+    # best[k, p, b, c]: k melds, p pairs, bonus b, chow state c (0 none yet, 1 begun at
+    # the last kind, 2 begun two kinds back, 3 done); -1 = not reached
+    cap = BONUS_CAP
+    best = np.full((6, 2, cap + 1, 4), -1, np.int64)
+    nxt = np.empty((6, 2, cap + 1, 4), np.int64)
+    best[0, 0, 0, 0] = 0
     for t in range(34):
         a = avail[t]
-        if a < 2:
-            continue
         h = hand[t]
-        g2 = h if h < 2 else 2
-        g3 = h if h < 3 else 3
         w = pung_fan(t, seat_wind, prevalent_wind)
-        nxt[:, :, :] = best
+        can_start = chows > 0 and t < 27 and t % 9 <= 6 and avail[t + 1] > 0 \
+            and avail[t + 2] > 0
+        if a < 1:
+            # nothing can use this kind: a chow may not pass through it
+            for k in range(melds + 1):
+                for p in range(2):
+                    for b in range(cap + 1):
+                        best[k, p, b, 1] = -1
+                        best[k, p, b, 2] = -1
+            continue
+        nxt[:, :, :, :] = -1
         for k in range(melds + 1):
             for p in range(2):
-                for b in range(3):
-                    v = best[k, p, b]
-                    if v < 0:
-                        continue
-                    if p == 0 and v + g2 > nxt[k, 1, b]:
-                        nxt[k, 1, b] = v + g2
-                    if a >= 3 and k < melds:
-                        nb = b + w
-                        if nb > 2:
-                            nb = 2
-                        if v + g3 > nxt[k + 1, p, nb]:
-                            nxt[k + 1, p, nb] = v + g3
-        best[:, :, :] = nxt
+                for b in range(cap + 1):
+                    for c in range(4):
+                        v = best[k, p, b, c]
+                        if v < 0:
+                            continue
+                        for start in range(2):
+                            if start == 1 and (c != 0 or not can_start or k >= melds):
+                                continue
+                            chow_use = 1 if c == 1 or c == 2 or start == 1 else 0
+                            nc = c
+                            if c == 1:
+                                nc = 2
+                            elif c == 2:
+                                nc = 3
+                            elif start == 1:
+                                nc = 1
+                            k1 = k + start
+                            for g in range(3):  # nothing, the pair, a pung
+                                if g == 1 and p == 1:
+                                    continue
+                                if g == 2 and k1 >= melds:
+                                    continue
+                                used = chow_use + (2 if g == 1 else 3 if g == 2 else 0)
+                                if used > a:
+                                    continue
+                                gain = used if used < h else h
+                                nb = b
+                                if g == 2:
+                                    nb += w
+                                if used == 4:
+                                    nb += 2  # tile hog
+                                if nb > cap:
+                                    nb = cap
+                                nk = k1 + (1 if g == 2 else 0)
+                                np_ = p + (1 if g == 1 else 0)
+                                if v + gain > nxt[nk, np_, nb, nc]:
+                                    nxt[nk, np_, nb, nc] = v + gain
+        best[:, :, :, :] = nxt
     out = -1
-    for b in range(need, 3):
-        if best[melds, 1, b] > out:
-            out = best[melds, 1, b]
+    for b in range(min(need, cap), cap + 1):
+        for c in (0, 3):
+            if best[melds, 1, b, c] > out:
+                out = best[melds, 1, b, c]
     return out
 
 
@@ -377,9 +428,16 @@ def route_table(hand: np.ndarray, unseen: np.ndarray, melds_needed: int, declare
     a = np.empty(34, np.int8)
     forced = np.zeros(34, np.int8)
     work = np.empty(36, np.int64)
+    # no route beats the plain deficiency: a hand worth 8 is a complete hand
+    lower = best
+    plain = regular_overlap(hand, avail, melds_needed, 1, work)
+    if plain >= 0 and total - plain < lower:
+        lower = total - plain
     used = np.zeros(n_declared, np.bool_)
     taken = np.zeros(5, np.int64)
     for r in range(NUM_ROUTE_ROWS):
+        if least_only and best <= lower:
+            break
         pair = ROUTE_INFO[r, 0]
         needs_concealed = ROUTE_INFO[r, 1] == 1
         wind = ROUTE_INFO[r, 2]
@@ -458,6 +516,13 @@ def route_table(hand: np.ndarray, unseen: np.ndarray, melds_needed: int, declare
         pairs = 0 if pair >= 0 else 1
         if kind == KIND_REGULAR:
             rest = regular_overlap(h, a, rest_melds, pairs, work)
+        elif kind == KIND_CONCEALED_PUNGS:
+            # concealed hand 2 + two concealed pungs 2 (see Route.CONCEALED_PUNGS)
+            fan = 4 + declared_fan + param
+            need = 8 - fan if fan < 8 else 0
+            if need > BONUS_CAP:
+                continue
+            rest = pungs_overlap(h, a, rest_melds, need, seat_wind, prevalent_wind, 1)
         elif kind == KIND_PUNGS:
             fan = declared_fan + param
             if not exposed:

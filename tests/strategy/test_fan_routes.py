@@ -49,6 +49,9 @@ HANDS = [
     ("234m678p345s55z", (Pung(RED, 1),), 0, 0, 2, 2),
     ("234567m888m55z", (Pung(RED, 1),), 0, 0, 0, 0),  # half flush + dragon pung
     ("11m22p333s", (ConcealedKong(27), Kong(31, 2)), 0, 0, 1, 1),
+    # concealed hand 2, two concealed pungs 2, white pung 2, 9p and 1s pungs 1 + 1
+    ("123m555z999p111s44z", (), 0, 0, 0, 0),
+    ("124m555z999p111s44z", (), 0, 0, 1, 1),
     # knowingly above: 1234m4m 111z = dragon pung 2 + east as seat and round wind 2 + 2,
     # mixed double chow 1, one voided suit 1: small fans no route adds up
     ("123456m11z", (Pung(WHITE, 1), Chow(19, 19, 3)), 0, 0, 2, 3),
@@ -121,6 +124,20 @@ def test_pungs_overlap_counts_the_fan_of_its_pungs() -> None:
     # no pung brings fan: the white pair becomes a pung (dragon, 2) and 666s the pair
     assert pungs_overlap(no_terminal, avail, 4, 1, 0, 0) == 13
     assert pungs_overlap(no_terminal, avail, 4, 0, 0, 0) == 14
+
+
+def test_pungs_overlap_with_one_chow_and_a_tile_hog() -> None:
+    hand = parse_counts("123m555z999p111s44z").astype(np.int8)
+    avail = np.full(34, 4, np.int8)
+    # white 2 + 9p 1 + 1s 1 = 4 with the chow kept
+    assert pungs_overlap(hand, avail, 4, 4, 0, 0, 1) == 14
+    # pungs only: 23m become 11m (a terminal pung)
+    assert pungs_overlap(hand, avail, 4, 4, 0, 0, 0) == 12
+    hog = parse_counts("234m444m555p888s11z").astype(np.int8)
+    # 4m four times (234m + 444m) is a tile hog (2); east is the seat wind (2) only as a
+    # pung, and the pair brings nothing: 2 in all
+    assert pungs_overlap(hog, avail, 4, 2, 0, 0, 1) == 14
+    assert pungs_overlap(hog, avail, 4, 3, 0, 0, 1) < 14
 
 
 def test_declared_rows_encode_the_melds() -> None:
