@@ -1,10 +1,13 @@
-"""How well strategy.danger orders a discarder's tiles, on real games (PKU data set sample).
+"""How well strategy.danger orders a discarder's tiles, on real games.
 
-The PKU text format gives every seat's deal and draws, so at every discard the whole table
-is known.  For each discard, each kind in the discarder's hand is labelled *dangerous* when
-it completes another seat's hand there and then with at least 8 fan (PyMahjongGB, a win on
-a discard); the model sees only what the discarder saw (its hand, every discard, the
-exposed melds, the hand sizes) and orders the kinds by danger.  Printed:
+Two sources in the shared data: the PKU data set sample (16 matches; its text gives every
+seat's deal and draws) and the 8 Botzone match logs (replayed through the judge mock
+``game.table.BotzoneTable`` from their wall and answers, whose history holds every tile).
+At every discard the whole table is then known.  For each discard, each kind in the
+discarder's hand is labelled *dangerous* when it completes another seat's hand there and
+then with at least 8 fan (PyMahjongGB, a win on a discard); the model sees only what the
+discarder saw (its hand, every discard, the exposed melds, the hand sizes) and orders the
+kinds by danger.  Printed, per source and for both:
 
 - the AUC: over every decision with both kinds, the share of (dangerous, safe) pairs the
   model orders right (ties count half) — a random order scores 0.5;
@@ -12,7 +15,7 @@ exposed melds, the hand sizes) and orders the kinds by danger.  Printed:
 - for the discards that really dealt in, the dealt tile's rank among the hand's kinds
   (0 = the model's most dangerous, 1 = its safest; a random order averages 0.5).
 
-    python scripts/danger_check.py [--data FILE] [--json]
+    python scripts/danger_check.py [--shared DIR] [--json]
 """
 
 from __future__ import annotations
@@ -21,17 +24,92 @@ import argparse
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
+from game.events import (
+    Chowed,
+    ConcealedKonged,
+    Dealt,
+    Discarded,
+    Drew,
+    KongAdded,
+    Konged,
+    PlatformFault,
+    Punged,
+    Response,
+    Won,
+)
 from game.melds import Chow, ConcealedKong, Kong, Meld, Pung
-from game.table import mcr_fans
-from protocols.pku_datatxt import PkuMatch, PkuVerb, parse_pku_datatxt
+from game.table import BotzoneTable, mcr_fans
+from game.tiles import Notation, parse_tile
+from protocols.botzone_codec import decode_response
+from protocols.pku_datatxt import PkuMatch, PkuStep, PkuVerb, parse_pku_datatxt
 from strategy.candidates import best_shape_deficiency
 from strategy.danger import SeatSigns, danger
 
-DATA = Path("/work/shared/data/pku-datatxt/sample.txt")
-"""The sample's place on the project machine (tests pass their own, from MJBOT_SHARED)."""
+SHARED = Path("/work/shared")
+"""The shared data's place on the project machine (tests pass theirs, from MJBOT_SHARED)."""
+
+
+def botzone_match(path: Path) -> PkuMatch:
+    """A Botzone match log as the PKU format's steps: the log's wall and answers replayed
+    through the judge mock, its history read back."""
+    log: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    init = json.loads(log["initdata"])
+    wall = [parse_tile(t, Notation.BOTZONE) for t in init["walltiles"].split()]
+    table = BotzoneTable(wall, init["quan"])
+    entries = log["logs"]
+    for k in range(1, len(entries), 2):
+        answers: list[Response] = []
+        for seat in range(4):
+            a = entries[k][str(seat)]
+            answers.append(decode_response(a["response"]) if a["verdict"] == "OK"
+                           else PlatformFault(a["verdict"]))
+        if table.finished:
+            break
+        table.respond(answers)
+    deals: list[tuple[int, ...]] = [()] * 4
+    steps: list[PkuStep] = []
+
+    def add(seat: int, verb: PkuVerb, tile: int) -> None:
+        steps.append(PkuStep(seat, verb, tile))
+
+    for e in table.history:
+        if isinstance(e, Dealt):
+            deals[e.seat] = e.tiles
+        elif isinstance(e, Drew) and e.tile is not None:
+            add(e.seat, PkuVerb.DRAW, e.tile)
+        elif isinstance(e, Discarded):
+            add(e.seat, PkuVerb.PLAY, e.tile)
+        elif isinstance(e, Chowed):
+            add(e.seat, PkuVerb.CHI, e.middle)
+            add(e.seat, PkuVerb.PLAY, e.discard)
+        elif isinstance(e, Punged):
+            add(e.seat, PkuVerb.PENG, e.tile)
+            add(e.seat, PkuVerb.PLAY, e.discard)
+        elif isinstance(e, Konged):
+            add(e.seat, PkuVerb.GANG, e.tile)
+        elif isinstance(e, ConcealedKonged) and e.tile is not None:
+            add(e.seat, PkuVerb.ANGANG, e.tile)
+        elif isinstance(e, KongAdded):
+            add(e.seat, PkuVerb.BUGANG, e.tile)
+        elif isinstance(e, Won):
+            add(e.seat, PkuVerb.HU, e.tile)
+    result = table.result
+    if result is not None and isinstance(result.ending, Won):  # the ending is not history
+        add(result.ending.seat, PkuVerb.HU, result.ending.tile)
+    return PkuMatch(path.name, int(init["quan"]), tuple(deals), tuple(steps), None, (),
+                    (0, 0, 0, 0))
+
+
+def load_matches(shared: Path) -> dict[str, list[PkuMatch]]:
+    """The two sources' matches, by source name."""
+    pku = parse_pku_datatxt((shared / "data" / "pku-datatxt" / "sample.txt")
+                            .read_text(encoding="utf-8"))
+    logs = sorted((shared / "data" / "botzone-match-logs").glob("*_lite.json"))
+    return {"pku-datatxt": pku, "botzone-match-logs": [botzone_match(p) for p in logs]}
 
 
 @dataclass(frozen=True)
@@ -188,21 +266,27 @@ def measure(matches: list[PkuMatch]) -> dict[str, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, default=DATA)
+    parser.add_argument("--shared", type=Path, default=SHARED)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    result = measure(parse_pku_datatxt(args.data.read_text()))
+    sources = load_matches(args.shared)
+    results = {name: measure(matches) for name, matches in sources.items()}
+    results["both"] = measure([m for ms in sources.values() for m in ms])
     if args.json:
-        print(json.dumps(result, indent=1))
+        print(json.dumps(results, indent=1))
         return
-    print(f"{'measure':<44} {'model':>8} {'random':>8}")
-    print(f"{'AUC, completes with >= 8 fan':<44} {result['auc_fan8']:>8.3f} {0.5:>8.3f}")
-    print(f"{'AUC, completes the shape':<44} {result['auc_shape']:>8.3f} {0.5:>8.3f}")
-    print(f"{'dealt-in tile rank (0 = most dangerous)':<44} "
-          f"{result['dealt_tile_mean_rank']:>8.3f} {0.5:>8.3f}")
-    print(f"matches {result['matches']}, discards {result['decisions']}, "
-          f"(dangerous, safe) pairs {result['pairs_fan8']} (fan) / {result['pairs_shape']} "
-          f"(shape), deal-ins {result['deal_ins']}")
+    names = list(results)
+    print(f"{'measure (random order = 0.500)':<40}" + "".join(f"{n:>20}" for n in names))
+    rows = [("AUC, completes with >= 8 fan", "auc_fan8"),
+            ("AUC, completes the shape", "auc_shape"),
+            ("dealt-in tile rank (0 = most dangerous)", "dealt_tile_mean_rank")]
+    for label, key in rows:
+        print(f"{label:<40}" + "".join(f"{results[n][key]:>20.3f}" for n in names))
+    for label, key in (("matches", "matches"), ("discards", "decisions"),
+                       ("(dangerous, safe) pairs, 8 fan", "pairs_fan8"),
+                       ("(dangerous, safe) pairs, shape", "pairs_shape"),
+                       ("deal-ins", "deal_ins")):
+        print(f"{label:<40}" + "".join(f"{int(results[n][key]):>20}" for n in names))
 
 
 if __name__ == "__main__":

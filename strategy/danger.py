@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from game.melds import Chow, Meld
+from game.melds import Meld
 from game.tiles import NUM_KINDS, NUM_SUITED, Counts
 
 MEAN_WAITS = 1.8
@@ -38,8 +38,10 @@ DISCARDED = 0.35
 """Factor on a tile the seat has discarded itself."""
 SHAPE_DISCARDED = 0.6
 """Factor on a shape for each of its tiles the seat has discarded."""
-OFF_FLUSH = 0.15
-"""Factor on the other suits' tiles when every suited meld of the seat is in one suit."""
+OFF_FLUSH = 0.3
+"""Factor on the other suits' tiles when the seat's suited melds, at least
+:data:`FLUSH_MELDS` of them, are all in one suit."""
+FLUSH_MELDS = 2
 
 
 @dataclass(frozen=True)
@@ -91,9 +93,9 @@ def wait_weights(seat: SeatSigns, unseen: Counts) -> np.ndarray:
         if 1 <= r <= 7:
             w[t] += SHAPE_WEIGHT["middle"] * q1[t - 1] * q1[t + 1]
     w = w * np.where(thrown > 0, DISCARDED, 1.0)
-    suits = {m.tiles[0] // 9 for m in seat.melds if m.tiles[0] < NUM_SUITED}
-    if len(suits) == 1 and (len(seat.melds) >= 2 or any(isinstance(m, Chow)
-                                                         for m in seat.melds)):
+    suited = [m.tiles[0] // 9 for m in seat.melds if m.tiles[0] < NUM_SUITED]
+    suits = set(suited)
+    if len(suits) == 1 and len(suited) >= FLUSH_MELDS:
         (suit,) = suits
         for t in range(NUM_SUITED):
             if t // 9 != suit:

@@ -8,8 +8,7 @@ from conftest import SHARED
 
 from game.melds import Chow, Pung
 from game.tiles import RED, parse_counts, parse_tiles
-from protocols.pku_datatxt import parse_pku_datatxt
-from scripts.danger_check import measure
+from scripts.danger_check import load_matches, measure
 from strategy.danger import SeatSigns, danger, readiness, seat_danger
 
 T = {name: parse_tiles(name)[0] for name in ("5m", "5p", "4m", "7z", "1z")}
@@ -61,12 +60,15 @@ def test_seats_combine_as_independent_chances() -> None:
 
 
 def test_beats_a_random_order_on_real_games() -> None:
-    """PKU sample (16 matches, 786 discards): the tiles that would complete another
-    seat's 8-fan hand are ranked above the safe ones in about 71 % of pairs, the shape-only
-    label in 64 %; a random order gives 50 %."""
-    sample = SHARED / "data" / "pku-datatxt" / "sample.txt"
-    result = measure(parse_pku_datatxt(sample.read_text(encoding="utf-8")))
-    assert result["decisions"] > 700
-    assert result["auc_fan8"] > 0.65
-    assert result["auc_shape"] > 0.6
-    assert result["dealt_tile_mean_rank"] < 0.5
+    """The PKU sample (16 matches) and the 8 Botzone logs, every hand known: the tiles that
+    would complete another seat's hand come before the safe ones in about 68 % of pairs
+    (random: 50 %) on each source; with the 8-fan label the Botzone logs are barely above
+    chance (0.53: their strong bot waits on knitted shapes the model does not know)."""
+    results = {name: measure(matches) for name, matches in load_matches(SHARED).items()}
+    pku, logs = results["pku-datatxt"], results["botzone-match-logs"]
+    assert pku["decisions"] > 700 and logs["decisions"] > 300
+    assert pku["auc_shape"] > 0.65 and logs["auc_shape"] > 0.6
+    assert pku["auc_fan8"] > 0.7 and logs["auc_fan8"] > 0.5
+    both = measure([m for ms in load_matches(SHARED).values() for m in ms])
+    assert both["auc_fan8"] > 0.65
+    assert both["dealt_tile_mean_rank"] < 0.5
