@@ -119,6 +119,8 @@ class Decision:
     seat: int
     hand: np.ndarray
     """The discarder's hand before the discard."""
+    melds: tuple[Meld, ...]
+    """The discarder's declared melds."""
     signs: tuple[SeatSigns, ...]
     unseen: np.ndarray
     shape_danger: frozenset[int]
@@ -163,10 +165,11 @@ def decisions_of(match: PkuMatch) -> list[Decision]:
             hands[s][t] += 1
         elif verb == PkuVerb.PLAY:
             seen = hands[s].copy() + river
-            for m in (m for ms in melds for m in ms):
-                if not isinstance(m, ConcealedKong):
-                    for x in m.tiles:
-                        seen[x] += 1
+            for o, ms in enumerate(melds):
+                for m in ms:
+                    if o == s or not isinstance(m, ConcealedKong):
+                        for x in m.tiles:
+                            seen[x] += 1
             unseen = np.clip(4 - seen, 0, 4).astype(np.int8)
             signs = []
             shape, fan = set(), set()
@@ -181,8 +184,8 @@ def decisions_of(match: PkuMatch) -> list[Decision]:
                         shape.add(int(k))
                     if b:
                         fan.add(int(k))
-            out.append(Decision(s, hands[s].copy(), tuple(signs), unseen, frozenset(shape),
-                                frozenset(fan), t, False))
+            out.append(Decision(s, hands[s].copy(), tuple(melds[s]), tuple(signs), unseen,
+                                frozenset(shape), frozenset(fan), t, False))
             hands[s][t] -= 1
             discards[s].append(t)
             river[t] += 1
@@ -213,7 +216,7 @@ def decisions_of(match: PkuMatch) -> list[Decision]:
         elif verb == PkuVerb.HU and previous == PkuVerb.PLAY and last is not None \
                 and last[0] != s and last[1] == t:  # a win on the discard just made
             d = out[-1]
-            out[-1] = Decision(d.seat, d.hand, d.signs, d.unseen, d.shape_danger,
+            out[-1] = Decision(d.seat, d.hand, d.melds, d.signs, d.unseen, d.shape_danger,
                                d.fan_danger, d.discarded, True)
         previous = verb
     return out

@@ -63,7 +63,8 @@ class Route(IntEnum):
     KNITTED_STRAIGHT = 3
     FULL_FLUSH = 4
     HALF_FLUSH = 5
-    """half flush (6) with a concealed hand (2) or a dragon, seat or prevalent wind pung (2)"""
+    """half flush (6) with a concealed hand (2), a dragon, seat or prevalent wind pung (2),
+    or 2 from its pungs of terminals or honours, a tile hog or the declared kongs"""
     ALL_PUNGS = 6
     """all pungs (6) with 2 more from its pungs, a concealed hand or two concealed pungs;
     or with half flush or all simples"""
@@ -76,8 +77,8 @@ class Route(IntEnum):
     TRIPLE_PUNG = 13
     PURE_SHIFTED_PUNGS = 14
     DRAGON_PUNGS = 15
-    """two dragon pungs (6) with a concealed hand, a seat or prevalent wind pung, or the
-    third dragon (little or big three dragons)"""
+    """two dragon pungs (6) with a concealed hand, a seat or prevalent wind pung, the
+    third dragon (little or big three dragons), or 2 from the other groups"""
     BIG_THREE_WINDS = 16
     TILE_RANGE = 17
     """upper four, lower four (12) or middle tiles (24)"""
@@ -86,11 +87,16 @@ class Route(IntEnum):
     ALL_TYPES = 20
     """all types (6) with a concealed hand, a dragon pung or a seat or prevalent wind pung"""
     MIXED_SHIFTED_CHOWS = 21
-    """mixed shifted chows (6) with a concealed hand"""
+    """mixed shifted chows (6) with a concealed hand, all chows (2), or 2 from the other
+    groups' pungs, a tile hog, the declared melds or no honours (1)"""
     CONCEALED_PUNGS = 22
     """a concealed hand (2) of pungs and at most one chow, so two concealed pungs (2)
     whatever the last tile, with 4 more from its pungs (dragon, seat or round wind,
     terminals or honours), a tile hog (2), one voided suit (1) or no honours (1)"""
+    OUTSIDE_HAND = 23
+    """outside hand (4: every group holds a terminal or an honour) with a concealed hand
+    and all chows (2 + 2), or with 4 from the concealed hand, its pungs and the declared
+    melds"""
 
 
 NUM_ROUTES = len(Route)
@@ -98,13 +104,18 @@ _SEVEN_PAIRS = int(Route.SEVEN_PAIRS)
 _THIRTEEN_ORPHANS = int(Route.THIRTEEN_ORPHANS)
 _HONOURS_AND_KNITTED = int(Route.HONOURS_AND_KNITTED)
 _KNITTED_STRAIGHT = int(Route.KNITTED_STRAIGHT)
+_DRAGON_PUNGS = int(Route.DRAGON_PUNGS)
 
 # ---------------------------------------------------------------- the route table
 # One row per route: the tiles it allows, up to four forced melds (kind * 64 + tile, a
 # chow by its lowest tile; -1 for none), a forced pair (-1: none), whether it needs a
 # concealed hand, a wind whose forced pung counts only as the seat or prevalent wind (-1:
 # none), how it is solved (KIND_*) with a parameter, and its family.
-KIND_REGULAR, KIND_PUNGS, KIND_ALL_TYPES, KIND_CONCEALED_PUNGS = 0, 1, 2, 3
+KIND_REGULAR, KIND_PUNGS, KIND_ALL_TYPES, KIND_CONCEALED_PUNGS, KIND_BONUS = 0, 1, 2, 3, 4
+NO_PUNGS = 16
+"""Added to a KIND_BONUS route's parameter (its own fan): the other groups are chows."""
+OUTSIDE = 32
+"""Added to a KIND_BONUS route's parameter: every group holds a terminal or an honour."""
 ALL_TYPES_CONCEALED, ALL_TYPES_DRAGON_PUNG, ALL_TYPES_WIND_PUNG = 0, 1, 2
 
 
@@ -185,6 +196,24 @@ def _build() -> tuple[np.ndarray, ...]:
     add(Route.REVERSIBLE, mask=_mask([*reversible, WHITE]))
     add(Route.ALL_GREEN, mask=_mask([18 + r for r in (1, 2, 3, 5, 7)] + [GREEN]))
     suited = list(range(27))
+    # routes worth 6 that take their last 2 fan from the other groups (KIND_BONUS)
+    for s in range(3):
+        add(Route.HALF_FLUSH, mask=_mask(suits[s] + honours), kind=KIND_BONUS, param=6)
+    for p in perms:
+        for r in range(5):
+            chows = [_meld(CHOW, 9 * p[i] + r + i) for i in range(3)]
+            add(Route.MIXED_SHIFTED_CHOWS, chows, kind=KIND_BONUS, param=6)
+            add(Route.MIXED_SHIFTED_CHOWS, chows, mask=_mask(suited), kind=KIND_BONUS,
+                param=6 + 1)  # no honours
+            add(Route.MIXED_SHIFTED_CHOWS, chows, mask=_mask(suited), kind=KIND_BONUS,
+                param=6 + 2 + NO_PUNGS)  # all chows
+    for i, a in enumerate(DRAGONS):
+        for b in DRAGONS[i + 1:]:
+            add(Route.DRAGON_PUNGS, [_meld(PUNG, a), _meld(PUNG, b)], kind=KIND_BONUS,
+                param=6)
+    add(Route.OUTSIDE_HAND, mask=_mask(suited), concealed=True, kind=KIND_BONUS,
+        param=4 + 2 + NO_PUNGS + OUTSIDE)  # all chows
+    add(Route.OUTSIDE_HAND, kind=KIND_BONUS, param=4 + OUTSIDE)
     for tiles, fan in ((list(range(NUM_KINDS)), 0), (suited, 1)):  # no honours: 1
         add(Route.CONCEALED_PUNGS, mask=_mask(tiles), concealed=True,
             kind=KIND_CONCEALED_PUNGS, param=fan)
@@ -302,6 +331,80 @@ def pungs_overlap(hand: np.ndarray, avail: np.ndarray, melds: int, need: int,
 
 
 @njit()
+def bonus_overlap(hand: np.ndarray, avail: np.ndarray, melds: int, pairs: int, need: int,
+                  seat_wind: int, prevalent_wind: int, no_pungs: bool,
+                  outside: bool = False) -> int:
+    """Max |C ∩ H| over C <= avail of ``melds`` melds (chows and pungs; chows only with
+    ``no_pungs``) and ``pairs`` (0 or 1) pairs whose groups bring at least ``need`` (up to
+    2) fan: each pung :func:`pung_fan`, 2 for a tile hog (four of a kind, not a kong);
+    -1 when there is none.  With ``outside`` every group holds a terminal or an honour
+    (chows 1-2-3 and 7-8-9, pungs and the pair of terminals and honours).  The rank DP of
+    :mod:`strategy.deficiency.kernel` with the fan as one more coordinate."""
+    cap = 2
+    # best[b, c, k, p, f]: chows begun at the last kind (b) and at this one (c), melds k,
+    # pairs p, fan f (capped); -1 = not reached
+    best = np.full((3, 3, 6, 2, cap + 1), -1, np.int64)
+    nxt = np.empty((3, 3, 6, 2, cap + 1), np.int64)
+    best[0, 0, 0, 0, 0] = 0
+    for t in range(34):
+        av = avail[t]
+        h = hand[t]
+        w = pung_fan(t, seat_wind, prevalent_wind)
+        cmax = 0
+        if t < 27 and t % 9 <= 6 and (not outside or t % 9 == 0 or t % 9 == 6):
+            cmax = min(2, int(avail[t + 1]), int(avail[t + 2]))
+        groups = 3  # nothing, the pair, a pung
+        if outside and t < 27 and t % 9 != 0 and t % 9 != 8:
+            groups = 1
+        nxt[:, :, :, :, :] = -1
+        for a in range(3):  # chows begun two kinds back: they end here
+            for b in range(3):  # chows begun at the last kind
+                if a + b > av:
+                    continue
+                for k in range(melds + 1):
+                    for p in range(pairs + 1):
+                        for f in range(cap + 1):
+                            v = best[a, b, k, p, f]
+                            if v < 0:
+                                continue
+                            for c in range(cmax + 1):
+                                if k + c > melds:
+                                    break
+                                for g in range(groups):
+                                    if g == 1 and p >= pairs:
+                                        continue
+                                    if g == 2 and (no_pungs or k + c >= melds):
+                                        continue
+                                    used = a + b + c + (2 if g == 1 else 3 if g == 2 else 0)
+                                    if used > av:
+                                        continue
+                                    gain = used if used < h else h
+                                    nf = f
+                                    if g == 2:
+                                        nf += w
+                                    if used == 4:
+                                        nf += 2  # tile hog
+                                    if nf > cap:
+                                        nf = cap
+                                    nk = k + c + (1 if g == 2 else 0)
+                                    np_ = p + (1 if g == 1 else 0)
+                                    if v + gain > nxt[b, c, nk, np_, nf]:
+                                        nxt[b, c, nk, np_, nf] = v + gain
+        # the state for the next kind: (chows begun at the last kind, begun at this one)
+        for a in range(3):
+            for b in range(3):
+                for k in range(6):
+                    for p in range(2):
+                        for f in range(cap + 1):
+                            best[a, b, k, p, f] = nxt[a, b, k, p, f]
+    out = -1
+    for f in range(min(need, cap), cap + 1):
+        if best[0, 0, melds, pairs, f] > out:
+            out = best[0, 0, melds, pairs, f]
+    return out
+
+
+@njit()
 def _category(tile: int) -> int:
     """0-2 the suits, 3 the winds, 4 the dragons."""
     if tile < 27:
@@ -398,8 +501,10 @@ def route_table(hand: np.ndarray, unseen: np.ndarray, melds_needed: int, declare
     n_declared = declared.shape[0]
     exposed = False
     concealed_kongs = 0
-    declared_fan = 0  # what the declared pungs and kongs bring to all pungs
+    declared_fan = 0  # what the declared pungs and kongs bring
+    declared_dragon_fan = 0
     all_pungs_ok = True
+    all_chows_ok = True
     for i in range(n_declared):
         kind = declared[i, 0]
         tile = declared[i, 1]
@@ -408,7 +513,10 @@ def route_table(hand: np.ndarray, unseen: np.ndarray, melds_needed: int, declare
         if kind == CHOW:
             all_pungs_ok = False
         else:
+            all_chows_ok = False
             declared_fan += pung_fan(tile, seat_wind, prevalent_wind)
+            if tile >= 31:
+                declared_dragon_fan += 2
             if kind == KONG:
                 declared_fan += 1
             elif kind == CONCEALED_KONG:
@@ -516,6 +624,29 @@ def route_table(hand: np.ndarray, unseen: np.ndarray, melds_needed: int, declare
         pairs = 0 if pair >= 0 else 1
         if kind == KIND_REGULAR:
             rest = regular_overlap(h, a, rest_melds, pairs, work)
+        elif kind == KIND_BONUS:
+            fan = (param % NO_PUNGS) + declared_fan
+            if param & NO_PUNGS and not all_chows_ok:
+                continue  # all chows: no declared pung or kong
+            if param & OUTSIDE:
+                for i in range(n_declared):
+                    dt = declared[i, 1]
+                    if declared[i, 0] == CHOW:
+                        if dt % 9 != 0 and dt % 9 != 6:
+                            ok = False
+                    elif dt < 27 and dt % 9 != 0 and dt % 9 != 8:
+                        ok = False
+                if not ok:
+                    continue
+            if family == _DRAGON_PUNGS:
+                fan -= declared_dragon_fan  # two dragon pungs (6) count them already
+            if not exposed:
+                fan += 2  # concealed hand
+            need = 8 - fan if fan < 8 else 0
+            if need > 2:
+                continue
+            rest = bonus_overlap(h, a, rest_melds, pairs, need, seat_wind, prevalent_wind,
+                                 (param & NO_PUNGS) != 0, (param & OUTSIDE) != 0)
         elif kind == KIND_CONCEALED_PUNGS:
             # concealed hand 2 + two concealed pungs 2 (see Route.CONCEALED_PUNGS)
             fan = 4 + declared_fan + param

@@ -23,7 +23,7 @@ from strategy.fan import (
     route_deficiencies,
 )
 from strategy.fan.brute import brute_fan_deficiency, hand_fan, sample_case
-from strategy.fan.routes import NUM_ROUTES, pungs_overlap, route_table
+from strategy.fan.routes import NUM_ROUTES, bonus_overlap, pungs_overlap, route_table
 
 ROOT = Path(__file__).resolve().parents[2]
 BUDGET = 3
@@ -52,6 +52,9 @@ HANDS = [
     # concealed hand 2, two concealed pungs 2, white pung 2, 9p and 1s pungs 1 + 1
     ("123m555z999p111s44z", (), 0, 0, 0, 0),
     ("124m555z999p111s44z", (), 0, 0, 1, 1),
+    ("567m345p456s66z", (Pung(RED, 1),), 0, 0, 0, 0),  # mixed shifted chows + dragon pung
+    ("567m345p456s6z7z", (Pung(RED, 1),), 0, 0, 1, 1),
+    ("123m789m123p789s99s", (), 0, 0, 0, 0),  # outside hand, concealed, all chows
     # knowingly above: 1234m4m 111z = dragon pung 2 + east as seat and round wind 2 + 2,
     # mixed double chow 1, one voided suit 1: small fans no route adds up
     ("123456m11z", (Pung(WHITE, 1), Chow(19, 19, 3)), 0, 0, 2, 3),
@@ -66,6 +69,17 @@ def test_single_hands_against_the_oracle(text: str, melds: tuple[Meld, ...], sea
     assert brute_fan_deficiency(hand, melds, unseen, BUDGET, seat_wind=seat,
                                 prevalent_wind=wind) == truth
     assert fan_deficiency(hand, melds, unseen, seat_wind=seat, prevalent_wind=wind) == routes
+
+
+def test_all_chows_is_not_claimed_beside_a_declared_pung() -> None:
+    """Found by scripts/bench_fan.py: mixed shifted chows 567p 678s 456m with all chows
+    would be 8, but the declared 2m pung is no chow."""
+    hand = parse_counts("66p77789s")
+    melds = (Pung(1, 3), Chow(14, 13, 1))
+    unseen = full_unseen(hand, melds)
+    assert brute_fan_deficiency(hand, melds, unseen, BUDGET, seat_wind=2,
+                                prevalent_wind=1) is None
+    assert fan_deficiency(hand, melds, unseen, seat_wind=2, prevalent_wind=1) == 4
 
 
 def test_oracle_scores_known_hands() -> None:
@@ -138,6 +152,21 @@ def test_pungs_overlap_with_one_chow_and_a_tile_hog() -> None:
     # pung, and the pair brings nothing: 2 in all
     assert pungs_overlap(hog, avail, 4, 2, 0, 0, 1) == 14
     assert pungs_overlap(hog, avail, 4, 3, 0, 0, 1) < 14
+
+
+def test_bonus_overlap_takes_fan_from_the_groups() -> None:
+    avail = np.full(34, 4, np.int8)
+
+    def overlap(text: str, need: int, no_pungs: bool = False, outside: bool = False) -> int:
+        return int(bonus_overlap(parse_counts(text), avail, 3, 1, need, 0, 0, no_pungs,
+                                 outside))
+
+    assert overlap("234m444m678p22s", 2) == 11  # 4m four times: a tile hog (2)
+    assert overlap("234m555m678p22s", 0) == 11
+    assert overlap("234m555m678p22s", 2) == 10  # 2m -> 5m: 345m + 555m, a tile hog
+    assert overlap("234m555m678p22s", 0, no_pungs=True) == 9  # 555m must become a chow
+    assert overlap("123m789m789p11s", 0, True, True) == 11  # every group has a terminal
+    assert overlap("234m789m789p11s", 0, True, True) == 10  # 4m -> 1m
 
 
 def test_declared_rows_encode_the_melds() -> None:
