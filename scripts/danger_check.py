@@ -156,6 +156,7 @@ def decisions_of(match: PkuMatch) -> list[Decision]:
     melds: list[list[Meld]] = [[] for _ in range(4)]
     discards: list[list[int]] = [[] for _ in range(4)]
     river = np.zeros(34, dtype=np.int64)  # discards still on the table
+    since: list[list[int]] = [[] for _ in range(4)]  # others' discards since its own
     last: tuple[int, int] | None = None
     out: list[Decision] = []
     previous: PkuVerb | None = None
@@ -177,7 +178,7 @@ def decisions_of(match: PkuMatch) -> list[Decision]:
                 if o == s:
                     continue
                 signs.append(SeatSigns(tuple(discards[o]), tuple(melds[o]),
-                                       int(hands[o].sum())))
+                                       int(hands[o].sum()), tuple(since[o])))
                 for k in np.flatnonzero(hands[s]):
                     a, b = _completes(hands[o], melds[o], o, int(k), match.prevalent_wind)
                     if a:
@@ -188,6 +189,10 @@ def decisions_of(match: PkuMatch) -> list[Decision]:
                                 frozenset(shape), frozenset(fan), t, False))
             hands[s][t] -= 1
             discards[s].append(t)
+            since[s] = []
+            for o in range(4):
+                if o != s:
+                    since[o].append(t)
             river[t] += 1
             last = (s, t)
         elif verb in (PkuVerb.CHI, PkuVerb.PENG, PkuVerb.GANG):

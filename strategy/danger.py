@@ -10,12 +10,16 @@ hand with 8 fan.  The model, per other seat, multiplies two estimates:
   chow), each weighted by the chance that the seat's concealed tiles hold that shape when
   they are a random draw from the tiles we cannot see (our knowledge base), and lowered
   where the seat has discarded the tile or the shape's tiles (a seat seldom throws what
-  it waits with), or where its melds say it collects one suit (a flush).
+  it waits with), where its melds say it collects one suit (a flush), and most of all
+  where it let the tile pass since its last discard: its hand is the same, so the tile
+  does not complete it.
 
 The waits are scaled so that a waiting hand has about :data:`MEAN_WAITS` winning kinds.
 Everything is a closed form on count vectors: pure, deterministic, no sampling.  It is a
 heuristic; ``scripts/danger_check.py`` measures it on real games (how the tiles that would
-have completed a hand rank among the discarder's tiles, against a random order).
+have completed a hand rank among the discarder's tiles, against a random order).  Its
+weights were set by hand and then adjusted by looking at those same 24 games (the pair and
+honour single-tile waits up, the flush signal down): there is no held-out set yet.
 """
 
 from __future__ import annotations
@@ -31,13 +35,17 @@ from game.tiles import NUM_KINDS, NUM_SUITED, Counts
 
 MEAN_WAITS = 1.8
 """Winning kinds of a typical waiting hand."""
-SHAPE_WEIGHT = {"single": 0.25, "pair": 0.6, "sides": 1.0, "middle": 0.6}
+SHAPE_WEIGHT = {"single": 0.25, "pair": 1.0, "sides": 1.0, "middle": 0.6}
 """Relative frequency of the wait shapes: single tile (pair wait), pair (pung wait), two
 neighbours on one side (open or edge wait), the two around it (closed wait)."""
+HONOUR_SINGLE = 0.5
+"""Weight of a single-tile wait on an honour (the pair's last tile)."""
 DISCARDED = 0.35
 """Factor on a tile the seat has discarded itself."""
 SHAPE_DISCARDED = 0.6
 """Factor on a shape for each of its tiles the seat has discarded."""
+PASSED = 0.05
+"""Factor on a tile the seat let pass with its hand as it is now."""
 OFF_FLUSH = 0.3
 """Factor on the other suits' tiles when the seat's suited melds, at least
 :data:`FLUSH_MELDS` of them, are all in one suit."""
@@ -53,6 +61,10 @@ class SeatSigns:
     melds: tuple[Meld, ...]
     concealed: int
     """Tiles in its hand now (13 less three per meld, usually)."""
+    passed: tuple[int, ...] = ()
+    """Tiles discarded by the others since its own last discard that it did not win on.
+    Its hand has not changed since, and MCR has no furiten, so none of them completes it
+    (short of a fan that depends on the moment, such as the last copy of a tile)."""
 
 
 def readiness(seat: SeatSigns) -> float:
@@ -83,7 +95,9 @@ def wait_weights(seat: SeatSigns, unseen: Counts) -> np.ndarray:
     shape_factor = np.where(thrown > 0, SHAPE_DISCARDED, 1.0)
     q1 = p1 * shape_factor
     q2 = p2 * shape_factor
-    w = SHAPE_WEIGHT["single"] * q1 + SHAPE_WEIGHT["pair"] * q2
+    single = np.full(NUM_KINDS, SHAPE_WEIGHT["single"])
+    single[NUM_SUITED:] = HONOUR_SINGLE
+    w = single * q1 + SHAPE_WEIGHT["pair"] * q2
     for t in range(NUM_SUITED):
         r = t % 9
         if r >= 2:
@@ -93,6 +107,8 @@ def wait_weights(seat: SeatSigns, unseen: Counts) -> np.ndarray:
         if 1 <= r <= 7:
             w[t] += SHAPE_WEIGHT["middle"] * q1[t - 1] * q1[t + 1]
     w = w * np.where(thrown > 0, DISCARDED, 1.0)
+    for t in seat.passed:
+        w[t] *= PASSED
     suited = [m.tiles[0] // 9 for m in seat.melds if m.tiles[0] < NUM_SUITED]
     suits = set(suited)
     if len(suits) == 1 and len(suited) >= FLUSH_MELDS:

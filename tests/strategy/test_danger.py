@@ -25,6 +25,16 @@ def test_a_tile_the_seat_threw_is_safer() -> None:
     assert seat_danger(threw, unseen)[T["5m"]] < seat_danger(quiet, unseen)[T["5m"]]
 
 
+def test_a_tile_the_seat_let_pass_is_nearly_safe() -> None:
+    unseen = unseen_without("123456789m123p5s")
+    waiting = SeatSigns(discards=tuple(parse_tiles("1z2z9p")), melds=(), concealed=13)
+    passed = SeatSigns(discards=tuple(parse_tiles("1z2z9p")), melds=(), concealed=13,
+                       passed=tuple(parse_tiles("5m")))
+    assert seat_danger(passed, unseen)[T["5m"]] < 0.1 * seat_danger(waiting, unseen)[T["5m"]]
+    # the waits it may still have share its chance: the other tiles do not get safer
+    assert seat_danger(passed, unseen)[T["5p"]] >= seat_danger(waiting, unseen)[T["5p"]]
+
+
 def test_a_seat_collecting_one_suit_makes_the_others_safer() -> None:
     unseen = unseen_without("123456789m123p5s")
     flush = SeatSigns(discards=(), melds=(Chow(1, 0, 3), Chow(6, 5, 3)), concealed=7)
@@ -62,13 +72,14 @@ def test_seats_combine_as_independent_chances() -> None:
 def test_beats_a_random_order_on_real_games() -> None:
     """The PKU sample (16 matches) and the 8 Botzone logs, every hand known: the tiles that
     would complete another seat's hand come before the safe ones in about 68 % of pairs
-    (random: 50 %) on each source; with the 8-fan label the Botzone logs are barely above
-    chance (0.53: their strong bot waits on knitted shapes the model does not know)."""
+    (random: 50 %) on each source; with the 8-fan label 75 % on PKU, 60 % on the Botzone
+    logs (whose strong bot waits on honours and knitted shapes more than the model
+    expects)."""
     results = {name: measure(matches) for name, matches in load_matches(SHARED).items()}
     pku, logs = results["pku-datatxt"], results["botzone-match-logs"]
     assert pku["decisions"] > 700 and logs["decisions"] > 300
     assert pku["auc_shape"] > 0.65 and logs["auc_shape"] > 0.6
-    assert pku["auc_fan8"] > 0.7 and logs["auc_fan8"] > 0.5
+    assert pku["auc_fan8"] > 0.7 and logs["auc_fan8"] > 0.55
     both = measure([m for ms in load_matches(SHARED).values() for m in ms])
-    assert both["auc_fan8"] > 0.65
+    assert both["auc_fan8"] > 0.68
     assert both["dealt_tile_mean_rank"] < 0.5
