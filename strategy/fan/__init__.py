@@ -30,6 +30,7 @@ from strategy.fan.routes import (
     NUM_ROUTES,
     PUNG,
     Route,
+    after_each_discard,
     route_table,
 )
 
@@ -38,6 +39,7 @@ __all__ = [
     "FanDeficiencyError",
     "Route",
     "declared_rows",
+    "discard_fan_deficiencies",
     "fan_deficiency",
     "route_deficiencies",
 ]
@@ -126,3 +128,17 @@ def route_deficiencies(hand: CountsLike, melds: Sequence[Meld] = (),
     out = np.empty(NUM_ROUTES, dtype=np.int64)
     route_table(h, kb, needed, rows, seat_wind, prevalent_wind, out, False)
     return {r: int(out[r]) for r in Route}
+
+
+def discard_fan_deficiencies(hand: CountsLike, melds: Sequence[Meld] = (),
+                             unseen: CountsLike | None = None, *, seat_wind: int = 0,
+                             prevalent_wind: int = 0) -> dict[int, int]:
+    """For a hand of 3m+2 tiles: each kind it holds -> the fan-aware deficiency after
+    discarding one of it (the discard does not return to ``unseen``)."""
+    h, kb, needed, rows = _inputs(hand, melds, unseen, seat_wind, prevalent_wind)
+    if int(h.sum()) != 3 * needed + 2:
+        raise FanDeficiencyError(f"a discard is made from {3 * needed + 2} tiles, not "
+                                 f"{int(h.sum())}")
+    out = np.empty(NUM_KINDS, dtype=np.int64)
+    after_each_discard(h, kb, needed, rows, seat_wind, prevalent_wind, out)
+    return {t: int(out[t]) for t in range(NUM_KINDS) if h[t] > 0}

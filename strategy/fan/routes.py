@@ -686,3 +686,21 @@ def route_table(hand: np.ndarray, unseen: np.ndarray, melds_needed: int, declare
         if d < best:
             best = d
     return best
+
+
+@njit()
+def after_each_discard(hand: np.ndarray, unseen: np.ndarray, melds_needed: int,
+                       declared: np.ndarray, seat_wind: int, prevalent_wind: int,
+                       out: np.ndarray) -> None:
+    """``out[i]`` = the least changes to an 8-fan hand after discarding one ``i`` from a
+    3m+2 hand (:func:`route_table`, least only; the discard does not return to ``unseen``),
+    :data:`UNREACHABLE` for kinds the hand does not hold."""
+    table = np.empty(NUM_ROUTES, np.int64)
+    h = hand.copy()
+    for i in range(34):
+        out[i] = UNREACHABLE
+        if hand[i] > 0:
+            h[i] -= 1
+            out[i] = route_table(h, unseen, melds_needed, declared, seat_wind,
+                                 prevalent_wind, table, True)
+            h[i] += 1

@@ -19,6 +19,7 @@ from strategy.fan import (
     FanDeficiencyError,
     Route,
     declared_rows,
+    discard_fan_deficiencies,
     fan_deficiency,
     route_deficiencies,
 )
@@ -119,6 +120,24 @@ def test_never_below_the_oracle_and_mostly_exact() -> None:
         above += got > truth
     assert exact + above >= 80
     assert exact >= 0.75 * (exact + above)
+
+
+def test_discard_table_matches_one_call_per_discard() -> None:
+    rng = np.random.default_rng(404)
+    for _ in range(10):
+        hand, melds, unseen, seat, wind = sample_case(rng)
+        if int(hand.sum()) % 3 != 2:
+            continue
+        table = discard_fan_deficiencies(hand, melds, unseen, seat_wind=seat,
+                                         prevalent_wind=wind)
+        assert set(table) == {int(t) for t in np.flatnonzero(hand)}
+        for t, d in table.items():
+            less = hand.copy()
+            less[t] -= 1
+            assert d == fan_deficiency(less, melds, unseen, seat_wind=seat,
+                                       prevalent_wind=wind)
+    with pytest.raises(FanDeficiencyError, match="discard"):
+        discard_fan_deficiencies(parse_counts("123m456p789s11z23z"))
 
 
 def test_unreachable_without_the_tiles() -> None:
