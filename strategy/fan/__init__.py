@@ -31,6 +31,7 @@ from strategy.fan.routes import (
     PUNG,
     Route,
     after_each_discard,
+    after_each_draw,
     route_table,
 )
 
@@ -40,6 +41,7 @@ __all__ = [
     "Route",
     "declared_rows",
     "discard_fan_deficiencies",
+    "draw_fan_deficiencies",
     "fan_deficiency",
     "route_deficiencies",
 ]
@@ -142,3 +144,17 @@ def discard_fan_deficiencies(hand: CountsLike, melds: Sequence[Meld] = (),
     out = np.empty(NUM_KINDS, dtype=np.int64)
     after_each_discard(h, kb, needed, rows, seat_wind, prevalent_wind, out)
     return {t: int(out[t]) for t in range(NUM_KINDS) if h[t] > 0}
+
+
+def draw_fan_deficiencies(hand: CountsLike, melds: Sequence[Meld] = (),
+                          unseen: CountsLike | None = None, *, seat_wind: int = 0,
+                          prevalent_wind: int = 0) -> dict[int, int]:
+    """For a hand of 3m+1 tiles: each kind ``unseen`` holds -> the fan-aware deficiency
+    after drawing one of it."""
+    h, kb, needed, rows = _inputs(hand, melds, unseen, seat_wind, prevalent_wind)
+    if int(h.sum()) != 3 * needed + 1:
+        raise FanDeficiencyError(f"a draw is made into {3 * needed + 1} tiles, not "
+                                 f"{int(h.sum())}")
+    out = np.empty(NUM_KINDS, dtype=np.int64)
+    after_each_draw(h, kb, needed, rows, seat_wind, prevalent_wind, out)
+    return {t: int(out[t]) for t in range(NUM_KINDS) if kb[t] > 0}

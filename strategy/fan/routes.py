@@ -704,3 +704,23 @@ def after_each_discard(hand: np.ndarray, unseen: np.ndarray, melds_needed: int,
             out[i] = route_table(h, unseen, melds_needed, declared, seat_wind,
                                  prevalent_wind, table, True)
             h[i] += 1
+
+
+@njit()
+def after_each_draw(hand: np.ndarray, unseen: np.ndarray, melds_needed: int,
+                    declared: np.ndarray, seat_wind: int, prevalent_wind: int,
+                    out: np.ndarray) -> None:
+    """``out[t]`` = the least changes to an 8-fan hand after drawing a ``t`` into a 3m+1
+    hand (taken from ``unseen``), :data:`UNREACHABLE` for kinds ``unseen`` does not hold."""
+    table = np.empty(NUM_ROUTES, np.int64)
+    h = hand.copy()
+    kb = unseen.copy()
+    for t in range(34):
+        out[t] = UNREACHABLE
+        if unseen[t] > 0:
+            h[t] += 1
+            kb[t] -= 1
+            out[t] = route_table(h, kb, melds_needed, declared, seat_wind, prevalent_wind,
+                                 table, True)
+            h[t] -= 1
+            kb[t] += 1

@@ -20,6 +20,7 @@ from strategy.fan import (
     Route,
     declared_rows,
     discard_fan_deficiencies,
+    draw_fan_deficiencies,
     fan_deficiency,
     route_deficiencies,
 )
@@ -138,6 +139,28 @@ def test_discard_table_matches_one_call_per_discard() -> None:
                                        prevalent_wind=wind)
     with pytest.raises(FanDeficiencyError, match="discard"):
         discard_fan_deficiencies(parse_counts("123m456p789s11z23z"))
+
+
+def test_draw_table_matches_one_call_per_draw() -> None:
+    rng = np.random.default_rng(405)
+    checked = 0
+    for _ in range(12):
+        hand, melds, unseen, seat, wind = sample_case(rng)
+        if int(hand.sum()) % 3 != 1:
+            continue
+        table = draw_fan_deficiencies(hand, melds, unseen, seat_wind=seat,
+                                      prevalent_wind=wind)
+        assert set(table) == {int(t) for t in np.flatnonzero(unseen)}
+        for t in list(table)[::5]:
+            more, less = hand.copy(), unseen.copy()
+            more[t] += 1
+            less[t] -= 1
+            assert table[t] == fan_deficiency(more, melds, less, seat_wind=seat,
+                                              prevalent_wind=wind)
+            checked += 1
+    assert checked > 10
+    with pytest.raises(FanDeficiencyError, match="draw"):
+        draw_fan_deficiencies(parse_counts("123m456p789s11z222z"))
 
 
 def test_unreachable_without_the_tiles() -> None:
