@@ -186,12 +186,14 @@ def brute_fan_deficiency(hand: np.ndarray, melds: Sequence[Meld], unseen: np.nda
 _STYLES = ("any", "flush", "pungs", "honours")
 
 
-def sample_case(rng: np.random.Generator, max_changes: int = 2
+def sample_case(rng: np.random.Generator, max_changes: int = 2,
+                declared: Sequence[int] = (0, 0, 1, 2)
                 ) -> tuple[np.ndarray, tuple[Meld, ...], np.ndarray, int, int]:
     """A random (hand, declared melds, unseen, seat wind, prevalent wind) near a complete
     hand: groups drawn in one of a few styles (any, one suit with honours, pungs only,
-    honour-heavy), up to two of them declared, then up to ``max_changes`` random changes,
-    a tile less half the time, and some kinds seen elsewhere."""
+    honour-heavy), some of them declared (a number drawn from ``declared``), then up to
+    ``max_changes`` random changes, a tile less half the time, and some kinds seen
+    elsewhere."""
     from game.melds import Chow, ConcealedKong, Kong, Pung
 
     style = _STYLES[int(rng.integers(len(_STYLES)))]
@@ -228,7 +230,7 @@ def sample_case(rng: np.random.Generator, max_changes: int = 2
             used[p] += 2
             break
     seat, prevalent = int(rng.integers(4)), int(rng.integers(4))
-    n_declared = int(rng.choice([0, 0, 1, 2]))
+    n_declared = int(rng.choice(list(declared)))
     melds: list[Meld] = []
     shown = np.zeros(NUM_KINDS, dtype=np.int64)
     hand = np.zeros(NUM_KINDS, dtype=np.int64)

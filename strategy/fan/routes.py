@@ -97,6 +97,9 @@ class Route(IntEnum):
     """outside hand (4: every group holds a terminal or an honour) with a concealed hand
     and all chows (2 + 2), or with 4 from the concealed hand, its pungs and the declared
     melds"""
+    MELDED_HAND = 24
+    """four claimed melds and a pair won on a discard: melded hand (6) with 2 from the
+    melds' fans, a tile hog, all chows, all types or a flush"""
 
 
 NUM_ROUTES = len(Route)
@@ -105,6 +108,7 @@ _THIRTEEN_ORPHANS = int(Route.THIRTEEN_ORPHANS)
 _HONOURS_AND_KNITTED = int(Route.HONOURS_AND_KNITTED)
 _KNITTED_STRAIGHT = int(Route.KNITTED_STRAIGHT)
 _DRAGON_PUNGS = int(Route.DRAGON_PUNGS)
+_MELDED_HAND = int(Route.MELDED_HAND)
 
 # ---------------------------------------------------------------- the route table
 # One row per route: the tiles it allows, up to four forced melds (kind * 64 + tile, a
@@ -466,6 +470,61 @@ def all_types_overlap(hand: np.ndarray, avail: np.ndarray, taken: np.ndarray, va
 
 
 @njit()
+def melded_hand(hand: np.ndarray, avail: np.ndarray, declared: np.ndarray, declared_fan: int,
+                all_chows: bool) -> int:
+    """Changes to a melded hand worth 8: four claimed melds (``declared``, none concealed)
+    and the pair, whose fan is melded hand 6, the melds' own (``declared_fan``), a tile
+    hog (2), all chows (2), all types (6) or a flush (6, 24) — whichever the pair makes."""
+    shown = np.zeros(34, np.int64)  # tiles in chows and pungs (a kong's fourth is no hog)
+    kinds = np.zeros(5, np.int64)  # groups per category: three suits, winds, dragons
+    for i in range(declared.shape[0]):
+        kind = declared[i, 0]
+        tile = declared[i, 1]
+        if kind == CHOW:
+            for j in range(3):
+                shown[tile + j] += 1
+        elif kind == PUNG:
+            shown[tile] += 3
+        kinds[_category(tile)] += 1
+    best = UNREACHABLE
+    for p in range(34):
+        if avail[p] < 2:
+            continue
+        fan = 6 + declared_fan
+        hog = False
+        for t in range(34):
+            if shown[t] + (2 if t == p else 0) == 4:
+                hog = True
+        if hog:
+            fan += 2
+        if all_chows and p < 27:
+            fan += 2
+        c = _category(p)
+        kinds[c] += 1
+        suits = 0
+        for s in range(3):
+            if kinds[s] > 0:
+                suits += 1
+        honours = kinds[3] + kinds[4] > 0
+        every = True
+        for s in range(5):
+            if kinds[s] == 0:
+                every = False
+        kinds[c] -= 1
+        if every:
+            fan += 6  # all types
+        if suits == 1:
+            fan += 6 if honours else 24  # half flush, full flush
+        if suits == 0:
+            fan += 64  # all honours
+        if fan >= 8:
+            h = hand[p] if hand[p] < 2 else 2
+            if 2 - h < best:
+                best = 2 - h
+    return best
+
+
+@njit()
 def _add_meld(counts: np.ndarray, code: int, sign: int) -> None:
     kind = code // 64
     tile = code % 64
@@ -532,6 +591,11 @@ def route_table(hand: np.ndarray, unseen: np.ndarray, melds_needed: int, declare
     for f in range(4):
         if out[f] < best:
             best = out[f]
+    if melds_needed == 0 and concealed_kongs == 0 and n_declared == 4:
+        d = melded_hand(hand, avail, declared, declared_fan, all_chows_ok)
+        out[_MELDED_HAND] = d
+        if d < best:
+            best = d
     h = np.empty(34, np.int8)
     a = np.empty(34, np.int8)
     forced = np.zeros(34, np.int8)

@@ -57,6 +57,10 @@ HANDS = [
     ("567m345p456s66z", (Pung(RED, 1),), 0, 0, 0, 0),  # mixed shifted chows + dragon pung
     ("567m345p456s6z7z", (Pung(RED, 1),), 0, 0, 1, 1),
     ("123m789m123p789s99s", (), 0, 0, 0, 0),  # outside hand, concealed, all chows
+    # melded hand (6) + dragon pung 2 + pung of an honour 1, once 5p pairs
+    ("5p", (Chow(1, 0, 0), Chow(10, 9, 0), Pung(27, 0), Pung(RED, 2)), 1, 2, 1, 1),
+    # melded hand (6) + all chows (2)
+    ("9s", (Chow(1, 0, 3), Chow(4, 3, 3), Chow(13, 12, 3), Chow(22, 21, 3)), 0, 0, 1, 1),
     # knowingly above: 1234m4m 111z = dragon pung 2 + east as seat and round wind 2 + 2,
     # mixed double chow 1, one voided suit 1: small fans no route adds up
     ("123456m11z", (Pung(WHITE, 1), Chow(19, 19, 3)), 0, 0, 2, 3),
