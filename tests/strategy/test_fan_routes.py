@@ -167,6 +167,23 @@ def test_draw_table_matches_one_call_per_draw() -> None:
         draw_fan_deficiencies(parse_counts("123m456p789s11z222z"))
 
 
+def test_never_below_the_oracle_with_many_declared_melds() -> None:
+    """60 hands with one to four declared melds (melded hands, kongs)."""
+    rng = np.random.default_rng(2424)
+    known = 0
+    for i in range(60):
+        hand, melds, unseen, seat, wind = sample_case(rng, 1 + i % 2, (1, 2, 3, 4))
+        got = fan_deficiency(hand, melds, unseen, seat_wind=seat, prevalent_wind=wind)
+        truth = brute_fan_deficiency(hand, melds, unseen, BUDGET, seat_wind=seat,
+                                     prevalent_wind=wind)
+        if truth is None:
+            assert got > BUDGET, (hand.tolist(), melds, seat, wind)
+        else:
+            known += 1
+            assert got >= truth, (hand.tolist(), melds, seat, wind, got, truth)
+    assert known >= 40
+
+
 def test_unreachable_without_the_tiles() -> None:
     hand = parse_counts("123m456p789s11z22z")
     assert fan_deficiency(hand, (), np.zeros(34, np.int8)) == UNREACHABLE
