@@ -38,6 +38,8 @@ __all__ = [
 
 CountsLike = Sequence[int] | Counts
 _FULL = np.zeros(0, dtype=np.int8)
+_INT8 = np.dtype(np.int8)
+_SHAPE = (NUM_KINDS,)
 
 
 class DeficiencyError(TileError):
@@ -72,6 +74,8 @@ def _check(hand: Counts, kb: Counts) -> None:
         h, k = int(hand[t]), int(kb[t])
         if h < 0:
             raise DeficiencyError(f"hand holds {h} of {tile_name(t)}")
+        if h > 4:
+            raise DeficiencyError(f"hand holds {h} of {tile_name(t)}: at most four exist")
         if k < 0:
             raise DeficiencyError(f"unseen counts hold {k} of {tile_name(t)}")
         if h + k > 4:
@@ -113,6 +117,16 @@ def deficiency(
     the hand.  Raises :class:`DeficiencyError` naming the tile when hand and
     unseen hold more than four of it (or a count is negative).
     """
+    # Fast path: int8 34-vectors go straight to the kernel, which checks every count and
+    # the size itself and answers a negative code for bad input; only then is the input
+    # looked at again, slowly, to say what was wrong.
+    if (type(hand) is np.ndarray and hand.dtype is _INT8 and hand.shape == _SHAPE
+            and type(melds_needed) is int and honours
+            and (unseen is None or (type(unseen) is np.ndarray and unseen.dtype is _INT8
+                                    and unseen.shape == _SHAPE))):
+        d: int = kernel_deficiency(hand, _FULL if unseen is None else unseen, melds_needed)
+        if d >= 0:
+            return d
     h, kb = _prepare(hand, melds_needed, unseen, honours)
     d = int(kernel_deficiency(h, kb, melds_needed))
     if d == ERR_SIZE or d < 0:  # pragma: no cover - _prepare refuses these first

@@ -1,0 +1,91 @@
+"""Median time of one call to the public ``strategy.deficiency.deficiency()`` from Python.
+
+Issue 13, item 6: the target is a median of at most 2 µs for one 14-tile (or 13-tile) hand
+given as an int8 count vector, with and without a knowledge base (random hands from the
+136 tiles, each timed alone, cycling through them).  The kernel alone is timed beside it, so
+the cost of the public wrapper shows, and a jitted function that does nothing with the same
+arguments gives the floor of any call; the "checked" row passes lists, which take the slow
+path that converts and checks every count.  On a loaded machine every row grows: compare
+rows of one run.
+
+    python -m arena.bench.deficiency_call [--hands N] [--passes P] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from strategy.deficiency import deficiency
+from strategy.deficiency.kernel import kernel_deficiency
+from strategy.jit import njit
+
+
+@njit(cache=False)
+def _no_op(hand: np.ndarray, unseen: np.ndarray, melds: int) -> int:
+    """A jitted function that does nothing with the kernel's arguments: the call's floor."""
+    return melds
+
+
+def random_hand(rng: np.random.Generator, size: int) -> np.ndarray:
+    return np.bincount(rng.choice(136, size, replace=False) // 4, minlength=34).astype(np.int8)
+
+
+def median_us(call: Callable[[np.ndarray, np.ndarray], object], hands: list[np.ndarray],
+              kbs: list[np.ndarray], passes: int) -> float:
+    """Median of single timed calls, cycling through the hands ``passes`` times."""
+    for h, k in zip(hands[:200], kbs[:200], strict=True):
+        call(h, k)
+    times = np.empty(passes * len(hands))
+    clock = time.perf_counter_ns
+    i = 0
+    for _ in range(passes):
+        for h, k in zip(hands, kbs, strict=True):
+            t0 = clock()
+            call(h, k)
+            times[i] = clock() - t0
+            i += 1
+    return float(np.median(times)) / 1000.0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=2_000, help="random hands per size")
+    parser.add_argument("--passes", type=int, default=10, help="calls per hand")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    rng = np.random.default_rng(13)
+    full = np.zeros(0, dtype=np.int8)
+    cases: list[tuple[str, Callable[[np.ndarray, np.ndarray], object]]] = [
+        ("deficiency(hand, 4)", lambda h, k: deficiency(h, 4)),
+        ("deficiency(hand, 4, kb)", lambda h, k: deficiency(h, 4, k)),
+        ("deficiency(list, 4, list) (checked)", lambda h, k: deficiency(h.tolist(), 4, k.tolist())),
+        ("kernel_deficiency(hand, FULL, 4)", lambda h, k: kernel_deficiency(h, full, 4)),
+        ("kernel_deficiency(hand, kb, 4)", lambda h, k: kernel_deficiency(h, k, 4)),
+        ("jitted no-op(hand, kb, 4) (the floor)", lambda h, k: _no_op(h, k, 4)),
+    ]
+    rows = []
+    for size in (14, 13):
+        hands = [random_hand(rng, size) for _ in range(args.hands)]
+        kbs = []
+        for h in hands:
+            kb = (4 - h).astype(np.int8)
+            kb[rng.integers(0, 34, 12)] = 0  # some tiles seen elsewhere
+            kbs.append(kb)
+        for name, call in cases:
+            rows.append({"tiles": size, "call": name,
+                         "median_us": median_us(call, hands, kbs, args.passes)})
+    if args.json:
+        print(json.dumps(rows, indent=1))
+        return
+    print(f"{'tiles':>5}  {'call':<38} {'median µs':>10}")
+    for r in rows:
+        print(f"{r['tiles']:>5}  {r['call']:<38} {r['median_us']:>10.2f}")
+
+
+if __name__ == "__main__":
+    main()

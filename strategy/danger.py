@@ -1,0 +1,138 @@
+"""Danger: the chance that discarding a tile completes another seat's hand.
+
+Chinese Standard Mahjong has no furiten: a seat may win on any discard that completes its
+hand with 8 fan.  The model, per other seat, multiplies two estimates:
+
+- *readiness*: the chance that the seat is one tile from a win (waiting), growing with the
+  discards it has made (the turn) and its declared melds;
+- *waits*: given that it waits, the chance that a tile is one of its waits, from the shapes
+  that wait on it (a single tile for the pair, a pair for a pung, two neighbours for a
+  chow), each weighted by the chance that the seat's concealed tiles hold that shape when
+  they are a random draw from the tiles we cannot see (our knowledge base), and lowered
+  where the seat has discarded the tile or the shape's tiles (a seat seldom throws what
+  it waits with), where its melds say it collects one suit (a flush), and most of all
+  where it let the tile pass since its last discard: its hand is the same, so the tile
+  does not complete it.
+
+The waits are scaled so that a waiting hand has about :data:`MEAN_WAITS` winning kinds.
+Everything is a closed form on count vectors: pure, deterministic, no sampling.  It is a
+heuristic; ``scripts/danger_check.py`` measures it on real games (how the tiles that would
+have completed a hand rank among the discarder's tiles, against a random order).  Its
+weights were set by hand and then adjusted by looking at those same 24 games (the pair and
+honour single-tile waits up, the flush signal down): there is no held-out set yet.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from game.melds import Meld
+from game.tiles import NUM_KINDS, NUM_SUITED, Counts
+
+MEAN_WAITS = 1.8
+"""Winning kinds of a typical waiting hand."""
+SHAPE_WEIGHT = {"single": 0.25, "pair": 1.0, "sides": 1.0, "middle": 0.6}
+"""Relative frequency of the wait shapes: single tile (pair wait), pair (pung wait), two
+neighbours on one side (open or edge wait), the two around it (closed wait)."""
+HONOUR_SINGLE = 0.5
+"""Weight of a single-tile wait on an honour (the pair's last tile)."""
+DISCARDED = 0.35
+"""Factor on a tile the seat has discarded itself."""
+SHAPE_DISCARDED = 0.6
+"""Factor on a shape for each of its tiles the seat has discarded."""
+PASSED = 0.05
+"""Factor on a tile the seat let pass with its hand as it is now."""
+OFF_FLUSH = 0.3
+"""Factor on the other suits' tiles when the seat's suited melds, at least
+:data:`FLUSH_MELDS` of them, are all in one suit."""
+FLUSH_MELDS = 2
+
+
+@dataclass(frozen=True)
+class SeatSigns:
+    """What everyone sees of another seat."""
+
+    discards: tuple[int, ...]
+    """Every tile it discarded, oldest first (those claimed by others included)."""
+    melds: tuple[Meld, ...]
+    concealed: int
+    """Tiles in its hand now (13 less three per meld, usually)."""
+    passed: tuple[int, ...] = ()
+    """Tiles discarded by the others since its own last discard that it did not win on.
+    Its hand has not changed since, and MCR has no furiten, so none of them completes it
+    (short of a fan that depends on the moment, such as the last copy of a tile)."""
+
+
+def readiness(seat: SeatSigns) -> float:
+    """The chance that the seat waits for a winning tile now (a logistic in its turn and
+    melds: about 0.1 after 5 discards, 0.5 after 12 with a meld)."""
+    x = -3.2 + 0.22 * len(seat.discards) + 0.6 * len(seat.melds)
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+def _holds(unseen: Counts, share: float) -> tuple[np.ndarray, np.ndarray]:
+    """P(at least one) and P(at least two) copies of each kind in a hand that draws each
+    unseen copy with chance ``share`` (binomial)."""
+    u = unseen.astype(np.float64)
+    none = (1.0 - share) ** u
+    one = u * share * (1.0 - share) ** np.maximum(u - 1.0, 0.0)
+    return 1.0 - none, np.maximum(1.0 - none - one, 0.0)
+
+
+def wait_weights(seat: SeatSigns, unseen: Counts) -> np.ndarray:
+    """Relative chance that each kind is a wait of the seat if it is waiting (34 floats,
+    not normalised)."""
+    total = int(np.asarray(unseen).sum())
+    share = min(1.0, seat.concealed / total) if total > 0 else 0.0
+    p1, p2 = _holds(np.asarray(unseen), share)
+    thrown = np.zeros(NUM_KINDS, dtype=np.float64)
+    for t in seat.discards:
+        thrown[t] = 1.0
+    shape_factor = np.where(thrown > 0, SHAPE_DISCARDED, 1.0)
+    q1 = p1 * shape_factor
+    q2 = p2 * shape_factor
+    single = np.full(NUM_KINDS, SHAPE_WEIGHT["single"])
+    single[NUM_SUITED:] = HONOUR_SINGLE
+    w = single * q1 + SHAPE_WEIGHT["pair"] * q2
+    for t in range(NUM_SUITED):
+        r = t % 9
+        if r >= 2:
+            w[t] += SHAPE_WEIGHT["sides"] * q1[t - 2] * q1[t - 1]
+        if r <= 6:
+            w[t] += SHAPE_WEIGHT["sides"] * q1[t + 1] * q1[t + 2]
+        if 1 <= r <= 7:
+            w[t] += SHAPE_WEIGHT["middle"] * q1[t - 1] * q1[t + 1]
+    w = w * np.where(thrown > 0, DISCARDED, 1.0)
+    for t in seat.passed:
+        w[t] *= PASSED
+    suited = [m.tiles[0] // 9 for m in seat.melds if m.tiles[0] < NUM_SUITED]
+    suits = set(suited)
+    if len(suits) == 1 and len(suited) >= FLUSH_MELDS:
+        (suit,) = suits
+        for t in range(NUM_SUITED):
+            if t // 9 != suit:
+                w[t] *= OFF_FLUSH
+    return w
+
+
+def seat_danger(seat: SeatSigns, unseen: Counts) -> np.ndarray:
+    """P(discarding each kind completes the seat's hand): readiness times the kind's share
+    of :data:`MEAN_WAITS` waits, capped at the readiness."""
+    w = wait_weights(seat, unseen)
+    mass = float(w.sum())
+    if mass <= 0:
+        return np.zeros(NUM_KINDS, dtype=np.float64)
+    return readiness(seat) * np.minimum(1.0, MEAN_WAITS * w / mass)
+
+
+def danger(seats: Sequence[SeatSigns], unseen: Counts) -> np.ndarray:
+    """P(discarding each kind completes at least one of the seats' hands), the seats taken
+    as independent."""
+    safe = np.ones(NUM_KINDS, dtype=np.float64)
+    for s in seats:
+        safe *= 1.0 - seat_danger(s, unseen)
+    return 1.0 - safe

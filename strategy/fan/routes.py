@@ -1,0 +1,790 @@
+"""Routes to 8 fan: the kernels behind :func:`strategy.fan.fan_deficiency`.
+
+Chinese Standard Mahjong (MCR) counts a win only from 8 fan.  The fan-aware deficiency of a
+hand is the least number of tile changes to a complete hand that scores at least 8 (as a
+win on a discard, whatever its last tile: see :mod:`strategy.fan.brute` for the exact
+definition).  Every *route* here is a family of complete hands that is sure to score 8 by
+itself: a fan pattern worth 8 or more (mixed triple chow, pure straight, full flush, seven
+pairs, ...) or a combination of patterns that is (half flush and a concealed hand, all
+pungs and a dragon pung, ...).  Each route's least number of changes is computed exactly,
+as the knowledge-aware deficiency of definition 9 of Yan, Li & Li, "A Fast Algorithm for
+Computing the Deficiency Number of a Mahjong Hand", restricted to the route's hands:
+
+    changes = (3m + 2) - max over the route's complete hands C <= hand + unseen of |C ∩ hand|
+
+- a route that allows only some tiles (a flush, upper four, reversible tiles) runs the
+  production rank DP (:func:`strategy.deficiency.kernel.regular_overlap`) on the available
+  counts with the other tiles zeroed: the hand's other tiles then simply never overlap;
+- a route that needs given melds (mixed triple chow: 1-2-3 in all three suits) takes them
+  out first: with F the forced tiles, ``min(F + c, h) = min(F, h) + min(c, h - min(F, h))``
+  tile by tile, so the overlap is ``sum min(F, h)`` plus the DP's answer on
+  ``hand - min(F, hand)`` and ``avail - F`` with fewer melds — exact;  a forced meld the
+  player has declared already is not made again;
+- all pungs runs a small DP of its own (pungs and the pair only, with the fan its pungs
+  bring: a dragon pung, a seat or prevalent wind pung, pungs of terminals or honours);
+- all types splits the hand into its five categories (three suits, winds, dragons), one
+  group each, which the DP answers one category at a time;
+- the special shapes are those of :mod:`strategy.deficiency.shapes`, all worth 12 or more.
+
+The least over the routes is never below the true fan-aware deficiency (every route's hands
+score 8), and equals it whenever some nearest 8-fan hand belongs to a route.  It is above
+the truth when every nearest 8-fan hand gets there only through small fans the routes do
+not combine (say half flush 6 + short straight 1 + pung of terminals 1 on a melded hand);
+the brute-force comparison in the tests and ``arena/bench/fan.py`` say how often.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+import numpy as np
+
+from game.tiles import DRAGONS, GREEN, NUM_KINDS, WHITE, WINDS
+from strategy.deficiency.kernel import UNREACHABLE, regular_overlap
+from strategy.deficiency.shapes import (
+    honors_and_knitted,
+    knitted_straight,
+    seven_pairs,
+    thirteen_orphans,
+)
+from strategy.jit import njit
+
+CHOW, PUNG, KONG, CONCEALED_KONG = 0, 1, 2, 3
+"""Kinds of a declared meld in the kernels' encoding: a row ``(kind, tile)``, where a
+chow's tile is its lowest."""
+
+
+class Route(IntEnum):
+    """The route families; :func:`route_table` answers one deficiency per family."""
+
+    SEVEN_PAIRS = 0
+    THIRTEEN_ORPHANS = 1
+    HONOURS_AND_KNITTED = 2
+    KNITTED_STRAIGHT = 3
+    FULL_FLUSH = 4
+    HALF_FLUSH = 5
+    """half flush (6) with a concealed hand (2), a dragon, seat or prevalent wind pung (2),
+    or 2 from its pungs of terminals or honours, a tile hog or the declared kongs"""
+    ALL_PUNGS = 6
+    """all pungs (6) with 2 more from its pungs, a concealed hand or two concealed pungs;
+    or with half flush or all simples"""
+    MIXED_TRIPLE_CHOW = 7
+    MIXED_STRAIGHT = 8
+    PURE_STRAIGHT = 9
+    PURE_SHIFTED_CHOWS = 10
+    PURE_TRIPLE_CHOW = 11
+    MIXED_SHIFTED_PUNGS = 12
+    TRIPLE_PUNG = 13
+    PURE_SHIFTED_PUNGS = 14
+    DRAGON_PUNGS = 15
+    """two dragon pungs (6) with a concealed hand, a seat or prevalent wind pung, the
+    third dragon (little or big three dragons), or 2 from the other groups"""
+    BIG_THREE_WINDS = 16
+    TILE_RANGE = 17
+    """upper four, lower four (12) or middle tiles (24)"""
+    REVERSIBLE = 18
+    ALL_GREEN = 19
+    ALL_TYPES = 20
+    """all types (6) with a concealed hand, a dragon pung or a seat or prevalent wind pung"""
+    MIXED_SHIFTED_CHOWS = 21
+    """mixed shifted chows (6) with a concealed hand, all chows (2), or 2 from the other
+    groups' pungs, a tile hog, the declared melds or no honours (1)"""
+    CONCEALED_PUNGS = 22
+    """a concealed hand (2) of pungs and at most one chow, so two concealed pungs (2)
+    whatever the last tile, with 4 more from its pungs (dragon, seat or round wind,
+    terminals or honours), a tile hog (2), one voided suit (1) or no honours (1)"""
+    OUTSIDE_HAND = 23
+    """outside hand (4: every group holds a terminal or an honour) with a concealed hand
+    and all chows (2 + 2), or with 4 from the concealed hand, its pungs and the declared
+    melds"""
+    MELDED_HAND = 24
+    """four claimed melds and a pair won on a discard: melded hand (6) with 2 from the
+    melds' fans, a tile hog, all chows, all types or a flush"""
+
+
+NUM_ROUTES = len(Route)
+_SEVEN_PAIRS = int(Route.SEVEN_PAIRS)
+_THIRTEEN_ORPHANS = int(Route.THIRTEEN_ORPHANS)
+_HONOURS_AND_KNITTED = int(Route.HONOURS_AND_KNITTED)
+_KNITTED_STRAIGHT = int(Route.KNITTED_STRAIGHT)
+_DRAGON_PUNGS = int(Route.DRAGON_PUNGS)
+_MELDED_HAND = int(Route.MELDED_HAND)
+
+# ---------------------------------------------------------------- the route table
+# One row per route: the tiles it allows, up to four forced melds (kind * 64 + tile, a
+# chow by its lowest tile; -1 for none), a forced pair (-1: none), whether it needs a
+# concealed hand, a wind whose forced pung counts only as the seat or prevalent wind (-1:
+# none), how it is solved (KIND_*) with a parameter, and its family.
+KIND_REGULAR, KIND_PUNGS, KIND_ALL_TYPES, KIND_CONCEALED_PUNGS, KIND_BONUS = 0, 1, 2, 3, 4
+NO_PUNGS = 16
+"""Added to a KIND_BONUS route's parameter (its own fan): the other groups are chows."""
+OUTSIDE = 32
+"""Added to a KIND_BONUS route's parameter: every group holds a terminal or an honour."""
+ALL_TYPES_CONCEALED, ALL_TYPES_DRAGON_PUNG, ALL_TYPES_WIND_PUNG = 0, 1, 2
+
+
+def _meld(kind: int, tile: int) -> int:
+    return kind * 64 + tile
+
+
+def _mask(tiles: list[int] | range) -> list[bool]:
+    allowed = set(tiles)
+    return [t in allowed for t in range(NUM_KINDS)]
+
+
+def _build() -> tuple[np.ndarray, ...]:
+    everything = _mask(range(NUM_KINDS))
+    rows: list[tuple[list[bool], list[int], int, bool, int, int, int, int]] = []
+
+    def add(family: Route, melds: list[int] | None = None, *, mask: list[bool] | None = None,
+            pair: int = -1, concealed: bool = False, wind: int = -1, kind: int = KIND_REGULAR,
+            param: int = 0) -> None:
+        forced = list(melds or [])
+        rows.append((mask or everything, forced + [-1] * (4 - len(forced)), pair, concealed,
+                     wind, kind, param, int(family)))
+
+    suits = [list(range(9 * s, 9 * s + 9)) for s in range(3)]
+    honours = list(range(27, 34))
+    perms = [(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)]
+    valued = [*DRAGONS, *WINDS]  # a wind's pung is worth 2 only as the seat or round wind
+
+    def valued_wind(t: int) -> int:
+        return t if t in WINDS else -1
+
+    for s in range(3):
+        add(Route.FULL_FLUSH, mask=_mask(suits[s]))
+        add(Route.HALF_FLUSH, mask=_mask(suits[s] + honours), concealed=True)
+        for t in valued:
+            add(Route.HALF_FLUSH, [_meld(PUNG, t)], mask=_mask(suits[s] + honours),
+                wind=valued_wind(t))
+        # all pungs with half flush (6 + 6)
+        add(Route.ALL_PUNGS, mask=_mask(suits[s] + honours), kind=KIND_PUNGS, param=6)
+    add(Route.ALL_PUNGS, kind=KIND_PUNGS, param=0)
+    simples = [t for t in range(27) if t % 9 not in (0, 8)]
+    add(Route.ALL_PUNGS, mask=_mask(simples), kind=KIND_PUNGS, param=2)  # all simples (2)
+    for r in range(7):
+        add(Route.MIXED_TRIPLE_CHOW, [_meld(CHOW, 9 * s + r) for s in range(3)])
+    for p in perms:
+        add(Route.MIXED_STRAIGHT, [_meld(CHOW, 9 * p[i] + 3 * i) for i in range(3)])
+    for s in range(3):
+        add(Route.PURE_STRAIGHT, [_meld(CHOW, 9 * s + 3 * i) for i in range(3)])
+        for step in (1, 2):
+            for r in range(7 - 2 * step):
+                add(Route.PURE_SHIFTED_CHOWS,
+                    [_meld(CHOW, 9 * s + r + step * i) for i in range(3)])
+        for r in range(7):
+            add(Route.PURE_TRIPLE_CHOW, [_meld(CHOW, 9 * s + r)] * 3)
+            add(Route.PURE_SHIFTED_PUNGS, [_meld(PUNG, 9 * s + r + i) for i in range(3)])
+    for p in perms:
+        for r in range(7):
+            add(Route.MIXED_SHIFTED_PUNGS, [_meld(PUNG, 9 * p[i] + r + i) for i in range(3)])
+        for r in range(5):
+            add(Route.MIXED_SHIFTED_CHOWS, [_meld(CHOW, 9 * p[i] + r + i) for i in range(3)],
+                concealed=True)
+    for r in range(9):
+        add(Route.TRIPLE_PUNG, [_meld(PUNG, 9 * s + r) for s in range(3)])
+    for i, a in enumerate(DRAGONS):
+        for b in DRAGONS[i + 1:]:
+            (c,) = [d for d in DRAGONS if d not in (a, b)]
+            two = [_meld(PUNG, a), _meld(PUNG, b)]
+            add(Route.DRAGON_PUNGS, two, concealed=True)
+            add(Route.DRAGON_PUNGS, two, pair=c)  # little three dragons
+            add(Route.DRAGON_PUNGS, [*two, _meld(PUNG, c)])  # big three dragons
+            for w in WINDS:
+                add(Route.DRAGON_PUNGS, [*two, _meld(PUNG, w)], wind=w)
+    for skip in WINDS:
+        add(Route.BIG_THREE_WINDS, [_meld(PUNG, w) for w in WINDS if w != skip])
+    for ranks in ((5, 6, 7, 8), (0, 1, 2, 3), (3, 4, 5)):
+        add(Route.TILE_RANGE, mask=_mask([9 * s + r for s in range(3) for r in ranks]))
+    reversible = [9 + r for r in (0, 1, 2, 3, 4, 7, 8)] + [18 + r for r in (1, 3, 4, 5, 7, 8)]
+    add(Route.REVERSIBLE, mask=_mask([*reversible, WHITE]))
+    add(Route.ALL_GREEN, mask=_mask([18 + r for r in (1, 2, 3, 5, 7)] + [GREEN]))
+    suited = list(range(27))
+    # routes worth 6 that take their last 2 fan from the other groups (KIND_BONUS)
+    for s in range(3):
+        add(Route.HALF_FLUSH, mask=_mask(suits[s] + honours), kind=KIND_BONUS, param=6)
+    for p in perms:
+        for r in range(5):
+            chows = [_meld(CHOW, 9 * p[i] + r + i) for i in range(3)]
+            add(Route.MIXED_SHIFTED_CHOWS, chows, kind=KIND_BONUS, param=6)
+            add(Route.MIXED_SHIFTED_CHOWS, chows, mask=_mask(suited), kind=KIND_BONUS,
+                param=6 + 1)  # no honours
+            add(Route.MIXED_SHIFTED_CHOWS, chows, mask=_mask(suited), kind=KIND_BONUS,
+                param=6 + 2 + NO_PUNGS)  # all chows
+    for i, a in enumerate(DRAGONS):
+        for b in DRAGONS[i + 1:]:
+            add(Route.DRAGON_PUNGS, [_meld(PUNG, a), _meld(PUNG, b)], kind=KIND_BONUS,
+                param=6)
+    add(Route.OUTSIDE_HAND, mask=_mask(suited), concealed=True, kind=KIND_BONUS,
+        param=4 + 2 + NO_PUNGS + OUTSIDE)  # all chows
+    add(Route.OUTSIDE_HAND, kind=KIND_BONUS, param=4 + OUTSIDE)
+    for tiles, fan in ((list(range(NUM_KINDS)), 0), (suited, 1)):  # no honours: 1
+        add(Route.CONCEALED_PUNGS, mask=_mask(tiles), concealed=True,
+            kind=KIND_CONCEALED_PUNGS, param=fan)
+        for s in range(3):  # one voided suit: 1
+            add(Route.CONCEALED_PUNGS, mask=_mask([t for t in tiles if t // 9 != s]),
+                concealed=True, kind=KIND_CONCEALED_PUNGS, param=fan + 1)
+    for variant in (ALL_TYPES_CONCEALED, ALL_TYPES_DRAGON_PUNG, ALL_TYPES_WIND_PUNG):
+        add(Route.ALL_TYPES, concealed=variant == ALL_TYPES_CONCEALED, kind=KIND_ALL_TYPES,
+            param=variant)
+    return (np.array([r[0] for r in rows], dtype=np.bool_),
+            np.array([r[1] for r in rows], dtype=np.int64),
+            np.array([[r[2], int(r[3]), r[4], r[5], r[6], r[7]] for r in rows], dtype=np.int64))
+
+
+ROUTE_MASK, ROUTE_MELDS, ROUTE_INFO = _build()
+"""ROUTE_MASK[i] = the tiles route i allows; ROUTE_MELDS[i] = its forced melds;
+ROUTE_INFO[i] = (forced pair, needs a concealed hand, valued wind, kind, parameter, family)."""
+NUM_ROUTE_ROWS = ROUTE_MASK.shape[0]
+
+
+# ---------------------------------------------------------------- kernels
+@njit()
+def pung_fan(tile: int, seat_wind: int, prevalent_wind: int) -> int:
+    """The fan a pung of ``tile`` brings to an all-pungs hand (at most what MCR gives)."""
+    if tile >= 31:
+        return 2  # dragon pung (two of them: two dragon pungs, 6)
+    if tile >= 27:
+        v = 0
+        if tile == 27 + seat_wind:
+            v += 2
+        if tile == 27 + prevalent_wind:
+            v += 2
+        return v if v > 0 else 1  # or a pung of terminals or honours
+    return 1 if tile % 9 == 0 or tile % 9 == 8 else 0
+
+
+BONUS_CAP = 4
+"""The pungs DP counts the fan its groups bring up to this many."""
+
+
+@njit()
+def pungs_overlap(hand: np.ndarray, avail: np.ndarray, melds: int, need: int,
+                  seat_wind: int, prevalent_wind: int, chows: int = 0) -> int:
+    """Max |C ∩ H| over complete hands C <= avail of ``melds`` melds, all pungs but at most
+    ``chows`` (0 or 1) chows, and a pair, whose groups bring at least ``need`` (up to
+    :data:`BONUS_CAP`) fan: each pung :func:`pung_fan`, and 2 for a tile hog (a chow and
+    a pung of the same tile); -1 when there is none."""
+    # best[k, p, b, c]: k melds, p pairs, bonus b, chow state c (0 none yet, 1 begun at
+    # the last kind, 2 begun two kinds back, 3 done); -1 = not reached
+    cap = BONUS_CAP
+    best = np.full((6, 2, cap + 1, 4), -1, np.int64)
+    nxt = np.empty((6, 2, cap + 1, 4), np.int64)
+    best[0, 0, 0, 0] = 0
+    for t in range(34):
+        a = avail[t]
+        h = hand[t]
+        w = pung_fan(t, seat_wind, prevalent_wind)
+        can_start = chows > 0 and t < 27 and t % 9 <= 6 and avail[t + 1] > 0 \
+            and avail[t + 2] > 0
+        if a < 1:
+            # nothing can use this kind: a chow may not pass through it
+            for k in range(melds + 1):
+                for p in range(2):
+                    for b in range(cap + 1):
+                        best[k, p, b, 1] = -1
+                        best[k, p, b, 2] = -1
+            continue
+        nxt[:, :, :, :] = -1
+        for k in range(melds + 1):
+            for p in range(2):
+                for b in range(cap + 1):
+                    for c in range(4):
+                        v = best[k, p, b, c]
+                        if v < 0:
+                            continue
+                        for start in range(2):
+                            if start == 1 and (c != 0 or not can_start or k >= melds):
+                                continue
+                            chow_use = 1 if c == 1 or c == 2 or start == 1 else 0
+                            nc = c
+                            if c == 1:
+                                nc = 2
+                            elif c == 2:
+                                nc = 3
+                            elif start == 1:
+                                nc = 1
+                            k1 = k + start
+                            for g in range(3):  # nothing, the pair, a pung
+                                if g == 1 and p == 1:
+                                    continue
+                                if g == 2 and k1 >= melds:
+                                    continue
+                                used = chow_use + (2 if g == 1 else 3 if g == 2 else 0)
+                                if used > a:
+                                    continue
+                                gain = used if used < h else h
+                                nb = b
+                                if g == 2:
+                                    nb += w
+                                if used == 4:
+                                    nb += 2  # tile hog
+                                if nb > cap:
+                                    nb = cap
+                                nk = k1 + (1 if g == 2 else 0)
+                                np_ = p + (1 if g == 1 else 0)
+                                if v + gain > nxt[nk, np_, nb, nc]:
+                                    nxt[nk, np_, nb, nc] = v + gain
+        best[:, :, :, :] = nxt
+    out = -1
+    for b in range(min(need, cap), cap + 1):
+        for c in (0, 3):
+            if best[melds, 1, b, c] > out:
+                out = best[melds, 1, b, c]
+    return out
+
+
+@njit()
+def bonus_overlap(hand: np.ndarray, avail: np.ndarray, melds: int, pairs: int, need: int,
+                  seat_wind: int, prevalent_wind: int, no_pungs: bool,
+                  outside: bool = False) -> int:
+    """Max |C ∩ H| over C <= avail of ``melds`` melds (chows and pungs; chows only with
+    ``no_pungs``) and ``pairs`` (0 or 1) pairs whose groups bring at least ``need`` (up to
+    2) fan: each pung :func:`pung_fan`, 2 for a tile hog (four of a kind, not a kong);
+    -1 when there is none.  With ``outside`` every group holds a terminal or an honour
+    (chows 1-2-3 and 7-8-9, pungs and the pair of terminals and honours).  The rank DP of
+    :mod:`strategy.deficiency.kernel` with the fan as one more coordinate."""
+    cap = 2
+    # best[b, c, k, p, f]: chows begun at the last kind (b) and at this one (c), melds k,
+    # pairs p, fan f (capped); -1 = not reached
+    best = np.full((3, 3, 6, 2, cap + 1), -1, np.int64)
+    nxt = np.empty((3, 3, 6, 2, cap + 1), np.int64)
+    best[0, 0, 0, 0, 0] = 0
+    for t in range(34):
+        av = avail[t]
+        h = hand[t]
+        w = pung_fan(t, seat_wind, prevalent_wind)
+        cmax = 0
+        if t < 27 and t % 9 <= 6 and (not outside or t % 9 == 0 or t % 9 == 6):
+            cmax = min(2, int(avail[t + 1]), int(avail[t + 2]))
+        groups = 3  # nothing, the pair, a pung
+        if outside and t < 27 and t % 9 != 0 and t % 9 != 8:
+            groups = 1
+        nxt[:, :, :, :, :] = -1
+        for a in range(3):  # chows begun two kinds back: they end here
+            for b in range(3):  # chows begun at the last kind
+                if a + b > av:
+                    continue
+                for k in range(melds + 1):
+                    for p in range(pairs + 1):
+                        for f in range(cap + 1):
+                            v = best[a, b, k, p, f]
+                            if v < 0:
+                                continue
+                            for c in range(cmax + 1):
+                                if k + c > melds:
+                                    break
+                                for g in range(groups):
+                                    if g == 1 and p >= pairs:
+                                        continue
+                                    if g == 2 and (no_pungs or k + c >= melds):
+                                        continue
+                                    used = a + b + c + (2 if g == 1 else 3 if g == 2 else 0)
+                                    if used > av:
+                                        continue
+                                    gain = used if used < h else h
+                                    nf = f
+                                    if g == 2:
+                                        nf += w
+                                    if used == 4:
+                                        nf += 2  # tile hog
+                                    if nf > cap:
+                                        nf = cap
+                                    nk = k + c + (1 if g == 2 else 0)
+                                    np_ = p + (1 if g == 1 else 0)
+                                    if v + gain > nxt[b, c, nk, np_, nf]:
+                                        nxt[b, c, nk, np_, nf] = v + gain
+        # the state for the next kind: (chows begun at the last kind, begun at this one)
+        for a in range(3):
+            for b in range(3):
+                for k in range(6):
+                    for p in range(2):
+                        for f in range(cap + 1):
+                            best[a, b, k, p, f] = nxt[a, b, k, p, f]
+    out = -1
+    for f in range(min(need, cap), cap + 1):
+        if best[0, 0, melds, pairs, f] > out:
+            out = best[0, 0, melds, pairs, f]
+    return out
+
+
+@njit()
+def _category(tile: int) -> int:
+    """0-2 the suits, 3 the winds, 4 the dragons."""
+    if tile < 27:
+        return tile // 9
+    return 3 if tile < 31 else 4
+
+
+@njit()
+def _category_overlap(hand: np.ndarray, avail: np.ndarray, cat: int, melds: int, pairs: int,
+                      only: int, scratch: np.ndarray, work: np.ndarray) -> int:
+    """Best overlap of one group (a meld if ``melds``, else a pair) inside category ``cat``
+    (within ``only`` if >= 0: one tile); -1 when there is none."""
+    for t in range(34):
+        inside = _category(t) == cat and (only < 0 or t == only)
+        scratch[t] = avail[t] if inside else 0
+    return regular_overlap(hand, scratch, melds, pairs, work)
+
+
+@njit()
+def all_types_overlap(hand: np.ndarray, avail: np.ndarray, taken: np.ndarray, variant: int,
+                      seat_wind: int, prevalent_wind: int) -> int:
+    """Max |C ∩ H| over concealed parts C <= avail that make all types (a group in each
+    of the five categories) with the declared melds (``taken[c]`` = 1 where a declared meld
+    is), for the variant: any, the dragons a pung, or the winds a seat or round wind pung."""
+    scratch = np.empty(34, np.int8)
+    work = np.empty(36, np.int64)
+    meld_best = np.full(5, -1, np.int64)
+    pair_best = np.full(5, -1, np.int64)
+    for c in range(5):
+        if taken[c]:
+            continue
+        if c == 3 and variant == ALL_TYPES_WIND_PUNG:
+            for w in range(4):
+                if w != seat_wind and w != prevalent_wind:
+                    continue
+                v = _category_overlap(hand, avail, 3, 1, 0, 27 + w, scratch, work)
+                if v > meld_best[3]:
+                    meld_best[3] = v
+        else:
+            meld_best[c] = _category_overlap(hand, avail, c, 1, 0, -1, scratch, work)
+        if not ((c == 4 and variant == ALL_TYPES_DRAGON_PUNG)
+                or (c == 3 and variant == ALL_TYPES_WIND_PUNG)):
+            pair_best[c] = _category_overlap(hand, avail, c, 0, 1, -1, scratch, work)
+    best = -1
+    for pc in range(5):
+        if taken[pc] or pair_best[pc] < 0:
+            continue
+        total = pair_best[pc]
+        for c in range(5):
+            if c == pc or taken[c]:
+                continue
+            if meld_best[c] < 0:
+                total = -1
+                break
+            total += meld_best[c]
+        if total > best:
+            best = total
+    return best
+
+
+@njit()
+def melded_hand(hand: np.ndarray, avail: np.ndarray, declared: np.ndarray, declared_fan: int,
+                all_chows: bool) -> int:
+    """Changes to a melded hand worth 8: four claimed melds (``declared``, none concealed)
+    and the pair, whose fan is melded hand 6, the melds' own (``declared_fan``), a tile
+    hog (2), all chows (2), all types (6) or a flush (6, 24) — whichever the pair makes."""
+    shown = np.zeros(34, np.int64)  # tiles in chows and pungs (a kong's fourth is no hog)
+    kinds = np.zeros(5, np.int64)  # groups per category: three suits, winds, dragons
+    for i in range(declared.shape[0]):
+        kind = declared[i, 0]
+        tile = declared[i, 1]
+        if kind == CHOW:
+            for j in range(3):
+                shown[tile + j] += 1
+        elif kind == PUNG:
+            shown[tile] += 3
+        kinds[_category(tile)] += 1
+    best = UNREACHABLE
+    for p in range(34):
+        if avail[p] < 2:
+            continue
+        fan = 6 + declared_fan
+        hog = False
+        for t in range(34):
+            if shown[t] + (2 if t == p else 0) == 4:
+                hog = True
+        if hog:
+            fan += 2
+        if all_chows and p < 27:
+            fan += 2
+        c = _category(p)
+        kinds[c] += 1
+        suits = 0
+        for s in range(3):
+            if kinds[s] > 0:
+                suits += 1
+        honours = kinds[3] + kinds[4] > 0
+        every = True
+        for s in range(5):
+            if kinds[s] == 0:
+                every = False
+        kinds[c] -= 1
+        if every:
+            fan += 6  # all types
+        if suits == 1:
+            fan += 6 if honours else 24  # half flush, full flush
+        if suits == 0:
+            fan += 64  # all honours
+        if fan >= 8:
+            h = hand[p] if hand[p] < 2 else 2
+            if 2 - h < best:
+                best = 2 - h
+    return best
+
+
+@njit()
+def _add_meld(counts: np.ndarray, code: int, sign: int) -> None:
+    kind = code // 64
+    tile = code % 64
+    if kind == CHOW:
+        for i in range(3):
+            counts[tile + i] += sign
+    else:
+        counts[tile] += 3 * sign
+
+
+@njit()
+def route_table(hand: np.ndarray, unseen: np.ndarray, melds_needed: int, declared: np.ndarray,
+                seat_wind: int, prevalent_wind: int, out: np.ndarray,
+                least_only: bool = False) -> int:
+    """The least changes to an 8-fan hand by each route family (``out[family]``,
+    :data:`UNREACHABLE` where the family has none); returns the least of them.  With
+    ``least_only`` only that least is sure to be exact: a route that cannot beat it is
+    skipped, so its family's entry may stay higher than its own least.
+
+    ``hand`` and ``unseen`` are valid int8 34-vectors (hand + unseen <= 4), ``declared`` an
+    int64 array of rows ``(kind, tile)`` (CHOW by its lowest tile, PUNG, KONG,
+    CONCEALED_KONG) and ``melds_needed`` = 4 less its rows; the winds are 0-3 (east-north).
+    """
+    for f in range(out.shape[0]):
+        out[f] = UNREACHABLE
+    total = 3 * melds_needed + 2
+    size = 0
+    for t in range(34):
+        size += hand[t]
+    avail = np.empty(34, np.int8)
+    for t in range(34):
+        avail[t] = hand[t] + unseen[t]
+    n_declared = declared.shape[0]
+    exposed = False
+    concealed_kongs = 0
+    declared_fan = 0  # what the declared pungs and kongs bring
+    declared_dragon_fan = 0
+    all_pungs_ok = True
+    all_chows_ok = True
+    for i in range(n_declared):
+        kind = declared[i, 0]
+        tile = declared[i, 1]
+        if kind != CONCEALED_KONG:
+            exposed = True
+        if kind == CHOW:
+            all_pungs_ok = False
+        else:
+            all_chows_ok = False
+            declared_fan += pung_fan(tile, seat_wind, prevalent_wind)
+            if tile >= 31:
+                declared_dragon_fan += 2
+            if kind == KONG:
+                declared_fan += 1
+            elif kind == CONCEALED_KONG:
+                declared_fan += 2
+                concealed_kongs += 1
+    best = UNREACHABLE
+    # special shapes: worth 12 or more each
+    if n_declared == 0:
+        out[_SEVEN_PAIRS] = seven_pairs(hand, avail)
+        out[_THIRTEEN_ORPHANS] = thirteen_orphans(hand, avail)
+        out[_HONOURS_AND_KNITTED] = honors_and_knitted(hand, avail)
+    out[_KNITTED_STRAIGHT] = knitted_straight(hand, avail, melds_needed)
+    for f in range(4):
+        if out[f] < best:
+            best = out[f]
+    if melds_needed == 0 and concealed_kongs == 0 and n_declared == 4:
+        d = melded_hand(hand, avail, declared, declared_fan, all_chows_ok)
+        out[_MELDED_HAND] = d
+        if d < best:
+            best = d
+    h = np.empty(34, np.int8)
+    a = np.empty(34, np.int8)
+    forced = np.zeros(34, np.int8)
+    work = np.empty(36, np.int64)
+    # no route beats the plain deficiency: a hand worth 8 is a complete hand
+    lower = best
+    plain = regular_overlap(hand, avail, melds_needed, 1, work)
+    if plain >= 0 and total - plain < lower:
+        lower = total - plain
+    used = np.zeros(n_declared, np.bool_)
+    taken = np.zeros(5, np.int64)
+    for r in range(NUM_ROUTE_ROWS):
+        if least_only and best <= lower:
+            break
+        pair = ROUTE_INFO[r, 0]
+        needs_concealed = ROUTE_INFO[r, 1] == 1
+        wind = ROUTE_INFO[r, 2]
+        kind = ROUTE_INFO[r, 3]
+        param = ROUTE_INFO[r, 4]
+        family = ROUTE_INFO[r, 5]
+        if needs_concealed and exposed:
+            continue
+        if wind >= 0 and wind - 27 != seat_wind and wind - 27 != prevalent_wind:
+            continue
+        if kind == KIND_PUNGS and not all_pungs_ok:
+            continue
+        # the declared melds must lie inside the route's tiles; they stand in for its
+        # forced melds (a kong for a pung)
+        ok = True
+        for i in range(n_declared):
+            used[i] = False
+            k0 = declared[i, 0]
+            t0 = declared[i, 1]
+            last = t0 + 2 if k0 == CHOW else t0
+            for t in range(t0, last + 1):
+                if not ROUTE_MASK[r, t]:
+                    ok = False
+        if not ok:
+            continue
+        for t in range(34):
+            forced[t] = 0
+        n_forced = 0
+        for j in range(4):
+            code = ROUTE_MELDS[r, j]
+            if code < 0:
+                continue
+            matched = False
+            for i in range(n_declared):
+                if used[i]:
+                    continue
+                dk = declared[i, 0]
+                same_kind = (dk == CHOW) == (code // 64 == CHOW)
+                if same_kind and declared[i, 1] == code % 64:
+                    used[i] = True
+                    matched = True
+                    break
+            if not matched:
+                _add_meld(forced, code, 1)
+                n_forced += 1
+        if n_forced > melds_needed:
+            continue
+        if pair >= 0:
+            forced[pair] += 2
+        base = 0
+        inside = 0
+        forced_tiles = 0
+        for t in range(34):
+            if ROUTE_MASK[r, t]:
+                inside += hand[t]
+                av = avail[t] - forced[t]
+                if av < 0:
+                    ok = False
+                a[t] = av
+            else:
+                if forced[t] > 0:
+                    ok = False
+                a[t] = 0
+            f = forced[t]
+            hf = hand[t] if hand[t] < f else f
+            base += hf
+            forced_tiles += f
+            h[t] = hand[t] - hf
+        if not ok:
+            continue
+        # no route can beat the changes its forced tiles and its other tiles cost already
+        bound = total - min(total - forced_tiles + base, inside)
+        if bound >= out[family] or (least_only and bound >= best):
+            continue
+        rest_melds = melds_needed - n_forced
+        pairs = 0 if pair >= 0 else 1
+        if kind == KIND_REGULAR:
+            rest = regular_overlap(h, a, rest_melds, pairs, work)
+        elif kind == KIND_BONUS:
+            fan = (param % NO_PUNGS) + declared_fan
+            if param & NO_PUNGS and not all_chows_ok:
+                continue  # all chows: no declared pung or kong
+            if param & OUTSIDE:
+                for i in range(n_declared):
+                    dt = declared[i, 1]
+                    if declared[i, 0] == CHOW:
+                        if dt % 9 != 0 and dt % 9 != 6:
+                            ok = False
+                    elif dt < 27 and dt % 9 != 0 and dt % 9 != 8:
+                        ok = False
+                if not ok:
+                    continue
+            if family == _DRAGON_PUNGS:
+                fan -= declared_dragon_fan  # two dragon pungs (6) count them already
+            if not exposed:
+                fan += 2  # concealed hand
+            need = 8 - fan if fan < 8 else 0
+            if need > 2:
+                continue
+            rest = bonus_overlap(h, a, rest_melds, pairs, need, seat_wind, prevalent_wind,
+                                 (param & NO_PUNGS) != 0, (param & OUTSIDE) != 0)
+        elif kind == KIND_CONCEALED_PUNGS:
+            # concealed hand 2 + two concealed pungs 2 (see Route.CONCEALED_PUNGS)
+            fan = 4 + declared_fan + param
+            need = 8 - fan if fan < 8 else 0
+            if need > BONUS_CAP:
+                continue
+            rest = pungs_overlap(h, a, rest_melds, need, seat_wind, prevalent_wind, 1)
+        elif kind == KIND_PUNGS:
+            fan = declared_fan + param
+            if not exposed:
+                fan += 2  # concealed hand
+            if melds_needed >= 1 and melds_needed - 1 + concealed_kongs >= 2:
+                fan += 2  # two concealed pungs, whichever pung the winning tile completes
+            need = 2 - fan if fan < 2 else 0
+            rest = pungs_overlap(h, a, rest_melds, need, seat_wind, prevalent_wind)
+        else:
+            for c in range(5):
+                taken[c] = 0
+            clash = False
+            for i in range(n_declared):
+                c = _category(declared[i, 1])
+                if taken[c]:
+                    clash = True
+                taken[c] = 1  # a declared dragon meld is a pung: the one it may need
+                if param == ALL_TYPES_WIND_PUNG and c == 3:
+                    w = declared[i, 1] - 27
+                    if w != seat_wind and w != prevalent_wind:
+                        clash = True
+            if clash:
+                continue
+            rest = all_types_overlap(h, a, taken, param, seat_wind, prevalent_wind)
+        if rest < 0:
+            continue
+        d = total - base - rest
+        if d < out[family]:
+            out[family] = d
+        if d < best:
+            best = d
+    return best
+
+
+@njit()
+def after_each_discard(hand: np.ndarray, unseen: np.ndarray, melds_needed: int,
+                       declared: np.ndarray, seat_wind: int, prevalent_wind: int,
+                       out: np.ndarray) -> None:
+    """``out[i]`` = the least changes to an 8-fan hand after discarding one ``i`` from a
+    3m+2 hand (:func:`route_table`, least only; the discard does not return to ``unseen``),
+    :data:`UNREACHABLE` for kinds the hand does not hold."""
+    table = np.empty(NUM_ROUTES, np.int64)
+    h = hand.copy()
+    for i in range(34):
+        out[i] = UNREACHABLE
+        if hand[i] > 0:
+            h[i] -= 1
+            out[i] = route_table(h, unseen, melds_needed, declared, seat_wind,
+                                 prevalent_wind, table, True)
+            h[i] += 1
+
+
+@njit()
+def after_each_draw(hand: np.ndarray, unseen: np.ndarray, melds_needed: int,
+                    declared: np.ndarray, seat_wind: int, prevalent_wind: int,
+                    out: np.ndarray) -> None:
+    """``out[t]`` = the least changes to an 8-fan hand after drawing a ``t`` into a 3m+1
+    hand (taken from ``unseen``), :data:`UNREACHABLE` for kinds ``unseen`` does not hold."""
+    table = np.empty(NUM_ROUTES, np.int64)
+    h = hand.copy()
+    kb = unseen.copy()
+    for t in range(34):
+        out[t] = UNREACHABLE
+        if unseen[t] > 0:
+            h[t] += 1
+            kb[t] -= 1
+            out[t] = route_table(h, kb, melds_needed, declared, seat_wind, prevalent_wind,
+                                 table, True)
+            h[t] -= 1
+            kb[t] += 1
