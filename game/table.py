@@ -220,7 +220,7 @@ def _attempts(response: Response, kind: ActionKind) -> bool:
     return not isinstance(response, PlatformFault) and response.kind is kind
 
 
-class BotzoneTable(Table):
+class BotzoneTable(Table[Stage]):
     """One game under the Botzone judge's rules; see the module docstring."""
 
     ruleset: Ruleset = MCR_BOTZONE
@@ -249,14 +249,6 @@ class BotzoneTable(Table):
         self._result: GameResult | None = None
 
     # ------------------------------------------------------------ queries
-    @property
-    def stage(self) -> Stage:
-        return self._stage
-
-    @property
-    def prevalent_wind(self) -> int:
-        return self._prevalent_wind
-
     @property
     def requests(self) -> tuple[Event, Event, Event, Event]:
         """The pending request of each seat, as that seat sees it."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Generic, TypeVar
 
 from game.events import Action, Event, GameResult, history_seen_by
 from game.melds import Meld
@@ -71,19 +72,24 @@ class SeatTiles:
 
 
 # ---------------------------------------------------------------- the table
-class Table(ABC):
+StageT = TypeVar("StageT", bound=Enum)
+
+
+class Table(ABC, Generic[StageT]):
     """A game's state machine: its history, its result and what each seat may do now."""
 
     _history: list[Event]
     _result: GameResult | None
+    _stage: StageT
+    _prevalent_wind: int
 
     @property
-    @abstractmethod
-    def stage(self) -> Enum: ...
+    def stage(self) -> StageT:
+        return self._stage
 
     @property
-    @abstractmethod
-    def prevalent_wind(self) -> int: ...
+    def prevalent_wind(self) -> int:
+        return self._prevalent_wind
 
     @abstractmethod
     def legal_actions(self, seat: int) -> tuple[Action, ...]:

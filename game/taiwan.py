@@ -211,7 +211,7 @@ class _SeatState(SeatTiles):
     flowers: list[int] = field(default_factory=list)
 
 
-class TaiwanTable(Table):
+class TaiwanTable(Table[Stage]):
     """One taiwan-16 game; see the module docstring."""
 
     ruleset = TAIWAN_16
@@ -253,16 +253,8 @@ class TaiwanTable(Table):
 
     # ------------------------------------------------------------ queries
     @property
-    def stage(self) -> Stage:
-        return self._stage
-
-    @property
     def dealer(self) -> int:
         return self._dealer
-
-    @property
-    def prevalent_wind(self) -> int:
-        return self._prevalent_wind
 
     def seat_wind(self, seat: int) -> int:
         """0 = East for the dealer, then turn order."""

@@ -6,6 +6,11 @@ import os
 from pathlib import Path
 from typing import Any
 
+# Ray in the tests (a local Ray, the two-node test cluster) resolves "this node" to the
+# loopback address, as it does on a laptop, so no test traffic leaves 127.0.0.1; read by
+# ray when it is imported, so set before any test imports it
+os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
+
 from arena.olympiad_referee import RefereeConfig
 
 ROOT = Path(__file__).resolve().parent.parent
