@@ -11,6 +11,7 @@ BENCHES = {
     "selfplay": "arena.bench.selfplay",
     "olympiad": "arena.bench.olympiad",
     "arena": "arena.bench.arena",
+    "agreement": "arena.bench.agreement",
 }
 
 
@@ -21,6 +22,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quick", action="store_true", help="a smaller sample (for tests)")
     p.add_argument("--budget-ms", type=float, default=30.0,
                    help="decide: the search budget per decision")
+    p.add_argument("--strategies", nargs="+", metavar="NAME",
+                   help="agreement: which strategies (default: all it knows)")
     p.add_argument("--regenerate", action="store_true",
                    help="decide: rebuild the committed situations from --seed")
 

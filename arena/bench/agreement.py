@@ -1,0 +1,121 @@
+"""``mjbot bench agreement``: how often a strategy decides as the bot of real Botzone logs did.
+
+The 8 match logs in ``../shared/data/botzone-match-logs`` are games of the 2020 contest's
+rank-1 bot in all four seats.  Every seat of every log is rebuilt request by request
+(:mod:`arena.replay`); at each decision the strategy is asked on the same view, and:
+
+- *discards*: where the logged bot played a tile after its draw, did the strategy discard
+  the same tile?
+- *calls*: where the logged bot called pung or chow on a discard, did the strategy make
+  the same call (the same meld; the discard after it is not compared)?  And where the
+  logged bot passed a call the strategy could make, did it pass too?
+
+Strategies side by side in one run (a deterministic work budget, so the figures repeat).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from arena.replay import seat_lines_from_match_log, steps_from_lines
+from bot.agent import Agent, Strategy
+from bot.seat import AskKind, SeatView
+from game.events import ClaimChow, ClaimPung, Discard, Pass
+from game.rules import MCR_BOTZONE
+from strategy.stepvalue import Deadline
+
+ROOT = Path(__file__).resolve().parents[2]
+LOGS = Path(os.environ.get("MJBOT_SHARED", ROOT.parent / "shared")) / "data" / "botzone-match-logs"
+
+STRATEGIES: dict[str, Callable[[], Strategy]] = {
+    "baseline-v1": lambda: Agent(MCR_BOTZONE),
+}
+"""The strategies this bench can compare, by the arena's player names."""
+
+
+@dataclass
+class Agreement:
+    name: str
+    discards: int = 0
+    same_discards: int = 0
+    calls: int = 0
+    same_calls: int = 0
+    passes: int = 0
+    same_passes: int = 0
+
+    def row(self) -> dict[str, object]:
+        def pct(k: int, n: int) -> float:
+            return round(100.0 * k / n, 1) if n else float("nan")
+
+        return {"strategy": self.name, "discards": self.discards,
+                "discard_agreement_pct": pct(self.same_discards, self.discards),
+                "calls": self.calls, "call_agreement_pct": pct(self.same_calls, self.calls),
+                "passes": self.passes, "pass_agreement_pct": pct(self.same_passes, self.passes)}
+
+
+def _meld(action: object) -> object:
+    """A call without the discard after it (pung of a tile; chow by its middle)."""
+    if isinstance(action, ClaimPung):
+        return ("pung",)
+    if isinstance(action, ClaimChow):
+        return ("chow", action.middle)
+    return None
+
+
+def measure(name: str, make: Callable[[], Strategy], logs: list[Path],
+            budget: int) -> Agreement:
+    tally = Agreement(name)
+    for path in logs:
+        data = json.loads(path.read_text())
+        for seat in range(4):
+            strategy = make()
+            view = SeatView(MCR_BOTZONE)
+            for step in steps_from_lines(seat_lines_from_match_log(data, seat)):
+                view.observe(step.event)
+                ask = view.ask
+                played = step.played
+                if ask.kind in (AskKind.DRAW, AskKind.DISCARD) and played is not None:
+                    ours = strategy.decide(view, Deadline(budget=budget)).action
+                    if ask.kind is AskKind.DRAW and isinstance(played, Discard):
+                        tally.discards += 1
+                        tally.same_discards += ours == played
+                    elif ask.kind is AskKind.DISCARD:
+                        if isinstance(played, ClaimPung | ClaimChow):
+                            tally.calls += 1
+                            tally.same_calls += _meld(ours) == _meld(played)
+                        elif isinstance(played, Pass) and any(
+                                isinstance(a, ClaimPung | ClaimChow) for a in ask.legal):
+                            tally.passes += 1
+                            tally.same_passes += isinstance(ours, Pass)
+                if played is not None:
+                    view.answered(played)
+    return tally
+
+
+def main(args: argparse.Namespace) -> int:
+    logs = sorted(LOGS.glob("*.json"))
+    if not logs:
+        print(f"mjbot bench agreement: no logs in {LOGS}")
+        return 2
+    if args.quick:
+        logs = logs[:1]
+    budget = 4_000 if args.quick else 20_000
+    names = args.strategies or list(STRATEGIES)
+    rows = [measure(n, STRATEGIES[n], logs, budget).row() for n in names]
+    if args.json:
+        print(json.dumps({"bench": "agreement", "logs": len(logs), "budget": budget,
+                          "rows": rows}))
+        return 0
+    print(f"agreement with the rank-1 bot of {len(logs)} Botzone logs (work budget {budget})")
+    print(f"{'strategy':<14} {'discards':>8} {'same %':>7} {'calls':>6} {'same %':>7} "
+          f"{'passes':>7} {'same %':>7}")
+    for r in rows:
+        print(f"{r['strategy']:<14} {r['discards']:>8} {r['discard_agreement_pct']:>7} "
+              f"{r['calls']:>6} {r['call_agreement_pct']:>7} {r['passes']:>7} "
+              f"{r['pass_agreement_pct']:>7}")
+    return 0
