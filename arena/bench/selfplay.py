@@ -102,26 +102,31 @@ def startup(seed: int) -> tuple[float, float]:
         proc.wait()
 
 
-def play_subprocess_seat(command: list[str], seed: int, cwd: Path | None = None
-                         ) -> tuple[BotzoneTable, float]:
+def play_subprocess_seat(command: list[str], seed: int, cwd: Path | None = None,
+                         turn_seconds: list[float] | None = None,
+                         env: dict[str, str] | None = None) -> tuple[BotzoneTable, float]:
     """A whole game with ``command`` (a keep-running Botzone bot) at seat 0 against the judge
     mock (greedy, mjbot, greedy in-process); returns the finished table and the bot's peak
-    resident memory in MB (VmHWM, read before the process is killed)."""
+    resident memory in MB (VmHWM, read before the process is killed).  ``turn_seconds``
+    gets the wall time of each of the bot's turns (request written to answer read)."""
     table = BotzoneTable(random_walltiles(np.random.default_rng(seed)), 0)
     others = [make_player(n, MCR_BOTZONE, s) for s, n in ((1, "greedy"), (2, "mjbot"),
                                                           (3, "greedy"))]
     proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, text=True, cwd=cwd)
+                            stderr=subprocess.DEVNULL, text=True, cwd=cwd, env=env)
     assert proc.stdin is not None and proc.stdout is not None
     try:
         first = True
         while not table.finished:
             requests = table.requests
             line = format_request(requests[0], 0)
+            asked = time.perf_counter()
             proc.stdin.write(("1\n" + line + "\n\n\n") if first else line + "\n")
             proc.stdin.flush()
             first = False
             answer = proc.stdout.readline().strip()
+            if turn_seconds is not None:
+                turn_seconds.append(time.perf_counter() - asked)
             if proc.stdout.readline().strip() != KEEP_RUNNING:
                 raise RuntimeError("the bot left keep-running mode")
             responses = [decode_response(answer)]

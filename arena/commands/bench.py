@@ -12,6 +12,7 @@ BENCHES = {
     "olympiad": "arena.bench.olympiad",
     "arena": "arena.bench.arena",
     "agreement": "arena.bench.agreement",
+    "zip": "arena.bench.zip",
 }
 
 
