@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena.commands.options import positive_int, seat_index
 from arena.records import read_record
 from bot.agent import Agent, Decision, describe_action
 from game.events import (
@@ -213,8 +214,8 @@ def replay(steps: list[Step], budget: int = 20_000, rules: Ruleset = MCR_BOTZONE
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", type=Path, help="a game record (.jsonl) or a Botzone match log (.json)")
-    p.add_argument("--seat", type=int, default=0)
-    p.add_argument("--turn", type=int, help="show this turn in full")
+    p.add_argument("--seat", type=seat_index, default=0, help="the seat to replay, 0-3")
+    p.add_argument("--turn", type=positive_int, help="show this turn in full")
     p.add_argument("--diff", action="store_true", help="list the turns where we now disagree")
     p.add_argument("--json", action="store_true")
 
