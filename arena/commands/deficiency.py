@@ -61,12 +61,11 @@ def parse_unseen(text: str, kinds: int, notation: Notation | None) -> Counts:
 def run(args: argparse.Namespace) -> int:
     ruleset = get_ruleset(args.rules)
     notation = Notation(args.notation) if args.notation else None
-    if args.declared > ruleset.melds_needed:
-        print(f"mjbot deficiency: --declared {args.declared}: a {ruleset.name} hand has at most "
-              f"{ruleset.melds_needed} declared melds", file=sys.stderr)
-        return 2
     try:
+        ruleset.melds_left(args.declared, "--declared")
         hand = parse_counts(args.hand, notation)
+        for tile in np.nonzero(hand)[0]:
+            ruleset.check_tile(int(tile), "hand")
         unseen = (
             parse_unseen(args.unseen, ruleset.tile_kinds, notation) if args.unseen else None
         )
