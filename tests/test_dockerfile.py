@@ -23,6 +23,7 @@ import shutil
 import subprocess
 import sys
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -75,14 +76,16 @@ def pyproject() -> dict:
 
 
 # --------------------------------------------------------------------------- structure
-def test_a_builder_stage_with_a_compiler_and_a_final_stage_without() -> None:
-    builder, final = stages()
+def check_two_stages(parsed: list[Stage]) -> None:
+    """A builder with a compiler; a final stage without one that installs only its wheels."""
+    assert len(parsed) == 2, f"{len(parsed)} stages"
+    builder, final = parsed
     assert builder.name == "builder" and final.name is None
     assert "build-essential" in " ".join(builder.ops("RUN"))
     final_runs = " ".join(final.ops("RUN"))
     assert "apt-get install" not in final_runs
-    assert not any(re.search(rf"\b{re.escape(c)}\b", final_runs) for c in COMPILERS)
-    # the final stage takes nothing from the builder but its wheels, and installs only those
+    assert not any(re.search(rf"(?<![\w-]){re.escape(c)}(?![\w-])", final_runs)
+                   for c in COMPILERS)
     assert not any("--from=" in rest for rest in final.ops("COPY"))
     install = next(r for r in final.ops("RUN") if "pip install" in r)
     assert "from=builder,source=/wheels" in install
@@ -91,18 +94,19 @@ def test_a_builder_stage_with_a_compiler_and_a_final_stage_without() -> None:
     assert "--wheel-dir /wheels" in wheel
 
 
-def test_the_python_of_the_image_is_one_the_project_supports() -> None:
+def check_python(parsed: list[Stage]) -> None:
+    """Every stage on one Python the project supports (wheels built for the one that runs)."""
     floor = re.search(r">=\s*3\.(\d+)", pyproject()["project"]["requires-python"])
     assert floor is not None
-    for stage in stages():
+    for stage in parsed:
         match = re.fullmatch(r"python:3\.(\d+)-slim", stage.base)
         assert match and int(match.group(1)) >= int(floor.group(1)), stage.base
-    assert len({s.base for s in stages()}) == 1  # wheels built for the Python that runs them
+    assert len({s.base for s in parsed}) == 1
 
 
-def test_the_wheel_holds_every_package_the_entry_point_needs() -> None:
-    builder = stages()[0]
-    copied = {rest.split()[0] for rest in builder.ops("COPY")}
+def check_packages(parsed: list[Stage]) -> None:
+    """The build gets every package pyproject lists, the entry point's among them."""
+    copied = {rest.split()[0] for rest in parsed[0].ops("COPY")}
     assert "pyproject.toml" in copied
     project = pyproject()
     packages = {p.rstrip("*") for p in project["tool"]["setuptools"]["packages"]["find"]
@@ -111,17 +115,18 @@ def test_the_wheel_holds_every_package_the_entry_point_needs() -> None:
     entry = project["project"]["scripts"]["mjbot"].split(":")[0].split(".")[0]
     assert entry in copied
     # the README is the package's long description: the build needs it
-    assert project["project"]["readme"] in " ".join(builder.ops("COPY"))
+    assert project["project"]["readme"] in " ".join(parsed[0].ops("COPY"))
 
 
-def test_the_final_stage_runs_as_a_user_who_owns_the_numba_cache() -> None:
-    final = stages()[-1]
+def check_user_and_cache(parsed: list[Stage]) -> None:
+    """A non-root user, created in the image, owns the numba cache it warms and runs."""
+    final = parsed[-1]
     users = final.ops("USER")
-    assert users and users[-1] not in ("root", "0")
+    assert users and users[-1] not in ("root", "0"), "runs as root"
     user = users[-1]
     assert any("useradd" in r and r.split()[-1] == user for r in final.ops("RUN"))
-    cache = env_of(final)["NUMBA_CACHE_DIR"]
-    assert cache.startswith(f"/home/{user}/")
+    cache = env_of(final).get("NUMBA_CACHE_DIR", "")
+    assert cache.startswith(f"/home/{user}/"), cache
     ops = [op for op, _ in final.steps]
     warm = next(i for i, (op, rest) in enumerate(final.steps)
                 if op == "RUN" and "-m strategy.warmup" in rest)
@@ -133,24 +138,84 @@ def test_the_final_stage_runs_as_a_user_who_owns_the_numba_cache() -> None:
     assert final.steps[-1] == ("ENTRYPOINT", '["mjbot", "play", "botzone"]')
 
 
-def test_the_image_follows_the_setup_script() -> None:
+def check_setup_order(parsed: list[Stage]) -> None:
     """The same two steps as scripts/setup.sh, in the same order: install, then warm up."""
     setup = (ROOT / "scripts" / "setup.sh").read_text()
-    runs = " ".join(rest for s in stages() for op, rest in s.steps if op == "RUN")
+    runs = " ".join(rest for s in parsed for op, rest in s.steps if op == "RUN")
     assert "-m strategy.warmup" in setup and "-m strategy.warmup" in runs
     assert setup.index("pip install") < setup.index("-m strategy.warmup")
     assert runs.index("pip install") < runs.index("-m strategy.warmup")
 
 
-def test_the_structure_checks_catch_a_single_stage_image() -> None:
-    """The checks above fail on the old one-stage Dockerfile (compiler-less, root, no arena)."""
-    old = ("FROM python:3.11-slim\nWORKDIR /opt/mjbot\nENV NUMBA_CACHE_DIR=/opt/c\n"
-           "COPY pyproject.toml README.md ./\nCOPY game game\nCOPY bot bot\n"
-           "RUN python -m pip install --no-cache-dir . && python -m strategy.warmup\n"
-           'ENTRYPOINT ["mjbot", "play", "botzone"]\n')
-    parsed = stages(old)
-    assert len(parsed) == 1 and not parsed[0].ops("USER")
-    assert "arena" not in {rest.split()[0] for rest in parsed[0].ops("COPY")}
+CHECKS = [check_two_stages, check_python, check_packages, check_user_and_cache,
+          check_setup_order]
+
+
+@pytest.mark.parametrize("check", CHECKS, ids=lambda c: c.__name__)
+def test_the_dockerfile_passes(check: Callable[[list[Stage]], None]) -> None:
+    check(stages())
+
+
+OLD_DOCKERFILE = """FROM python:3.11-slim
+WORKDIR /opt/mjbot
+ENV NUMBA_CACHE_DIR=/opt/mjbot/.numba-cache \\
+    PYTHONDONTWRITEBYTECODE=1
+COPY pyproject.toml README.md ./
+COPY game game
+COPY strategy strategy
+COPY protocols protocols
+COPY bot bot
+RUN python -m pip install --no-cache-dir . \\
+    && python -m strategy.warmup
+ENTRYPOINT ["mjbot", "play", "botzone"]
+"""
+
+
+def mutants() -> dict[str, str]:
+    """Dockerfiles that each break one promise (the first one is the old, one-stage file)."""
+    text = (ROOT / "Dockerfile").read_text()
+    final_from = text.index("\nFROM python:3.11-slim\n") + 1
+
+    def swap(a: str, b: str) -> str:
+        assert text.count(a) == 1, a
+        return text.replace(a, b)
+
+    return {
+        "one stage, as root, no arena": OLD_DOCKERFILE,
+        "arena not copied": swap("COPY arena arena\n", ""),
+        "runs as root": swap("USER mjbot\n", ""),
+        "a compiler in the final image": text[:final_from] + text[final_from:].replace(
+            "RUN useradd", "RUN apt-get install -y gcc && useradd", 1),
+        "installs from the index": swap("--no-index --find-links", "--find-links"),
+        "warms the cache as root": swap("USER mjbot\nWORKDIR /home/mjbot\n", "").replace(
+            "ENTRYPOINT", "USER mjbot\nWORKDIR /home/mjbot\nENTRYPOINT"),
+        "different Pythons": swap("FROM python:3.11-slim AS builder",
+                                  "FROM python:3.12-slim AS builder"),
+    }
+
+
+CAUGHT_BY = {
+    "one stage, as root, no arena": {"check_two_stages", "check_packages",
+                                     "check_user_and_cache"},
+    "arena not copied": {"check_packages"},
+    "runs as root": {"check_user_and_cache"},
+    "a compiler in the final image": {"check_two_stages"},
+    "installs from the index": {"check_two_stages"},
+    "warms the cache as root": {"check_user_and_cache"},
+    "different Pythons": {"check_python"},
+}
+
+
+@pytest.mark.parametrize("name", list(CAUGHT_BY))
+def test_the_checks_catch_a_broken_dockerfile(name: str) -> None:
+    parsed = stages(mutants()[name])
+    caught = set()
+    for check in CHECKS:
+        try:
+            check(parsed)
+        except AssertionError:
+            caught.add(check.__name__)
+    assert caught == CAUGHT_BY[name]
 
 
 # ------------------------------------------------------------------- the steps, for real
