@@ -43,7 +43,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = build_parser(selected).parse_args(argv)
     except SystemExit as exc:  # a refused option (argparse printed why) or --help
-        return exc.code if isinstance(exc.code, int) else 2
+        if exc.code is None or isinstance(exc.code, int):
+            return exc.code or 0
+        return 2
     module = importlib.import_module(f"arena.commands.{COMMANDS[args.command][0]}")
     code: int = module.run(args)
     return code

@@ -86,3 +86,10 @@ def test_good_numbers_pass(check: object, text: str, value: float) -> None:
 def test_bad_numbers_say_why(check: object, text: str, says: str) -> None:
     with pytest.raises(argparse.ArgumentTypeError, match=says):
         check(text)  # type: ignore[operator]
+
+
+def test_help_exits_0_and_a_missing_argument_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["replay", "--help"]) == 0
+    assert "--allow-incomplete" in capsys.readouterr().out
+    assert main(["replay"]) == 2
+    assert "file" in capsys.readouterr().err
