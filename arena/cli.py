@@ -52,7 +52,12 @@ def build_parser(selected: str | None = None) -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     selected = next((a for a in argv if not a.startswith("-")), None)
-    args = build_parser(selected).parse_args(argv)
+    try:
+        args = build_parser(selected).parse_args(argv)
+    except SystemExit as exc:  # a refused option (argparse printed why) or --help
+        if exc.code is None or isinstance(exc.code, int):
+            return exc.code or 0
+        return 2
     module = importlib.import_module(f"arena.commands.{COMMANDS[args.command][0]}")
     code: int = module.run(args)
     return code

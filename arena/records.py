@@ -12,11 +12,14 @@ import dataclasses
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
+from enum import Enum
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args, get_origin, get_type_hints
 
 from game import events as ev
 from game.events import Event, GameResult
+from game.rules import RULESETS
+from game.tiles import NUM_INDICES
 
 EVENT_TYPES: dict[str, type] = {
     cls.__name__: cls
@@ -33,17 +36,75 @@ def event_to_json(event: Event) -> dict[str, Any]:
     return {"type": type(event).__name__, **data}
 
 
+class RecordError(ValueError):
+    """A game record line that cannot be read; the message names the line and the field."""
+
+
+SEAT_FIELDS = frozenset({"seat", "from_seat"})
+"""Event fields that hold a seat (0-3); every other integer field holds a tile index."""
+
+
+def _field_problem(name: str, value: object, hint: object) -> str | None:
+    """Why ``value`` cannot be the event field ``name`` of type ``hint`` (None: it can)."""
+    if isinstance(hint, type) and issubclass(hint, Enum):
+        known = [k.value for k in hint]
+        return None if value in known else f"expected one of {known}, got {value!r}"
+    if hint is bool:
+        return None if isinstance(value, bool) else f"expected true or false, got {value!r}"
+    if hint is int or hint == (int | None):
+        if value is None:
+            return None if hint is not int else "expected a number, got null"
+        if not isinstance(value, int) or isinstance(value, bool):
+            return f"expected a whole number, got {value!r}"
+        if name in SEAT_FIELDS:
+            return None if 0 <= value < 4 else f"a seat is 0-3, got {value}"
+        return None if 0 <= value < NUM_INDICES else \
+            f"a tile index is 0-{NUM_INDICES - 1}, got {value}"
+    if get_origin(hint) is tuple:
+        args = get_args(hint)
+        if not isinstance(value, list):
+            return f"expected a list, got {value!r}"
+        if args[-1] is not Ellipsis and len(value) != len(args):
+            return f"expected {len(args)} numbers, got {len(value)}"
+        for i, item in enumerate(value):
+            problem = _field_problem(name, item, int)
+            if name == "flower_counts" and problem is None and item > 8:
+                problem = f"at most 8 flowers, got {item}"
+            if problem is not None:
+                return f"item {i}: {problem}"
+        return None
+    raise TypeError(f"no check for field type {hint!r}")  # pragma: no cover - a new event type
+
+
 def event_from_json(data: dict[str, Any]) -> Event:
+    """An event from its JSON object; :class:`RecordError` names the field that is wrong."""
     fields = dict(data)
-    cls = EVENT_TYPES.get(str(fields.pop("type", "")))
+    name = fields.pop("type", None)
+    cls = EVENT_TYPES.get(name) if isinstance(name, str) else None
     if cls is None:
-        raise ValueError(f"unknown event type {data.get('type')!r} in a game record")
-    for key, value in fields.items():
-        if isinstance(value, list):
-            fields[key] = tuple(value)
+        raise RecordError(f"field 'type': unknown event type {name!r}; "
+                          f"known: {', '.join(EVENT_TYPES)}")
+    hints = get_type_hints(cls)
+    declared = {f.name: f for f in dataclasses.fields(cls)}
+    for key in fields:
+        if key not in declared:
+            raise RecordError(f"{name}: unknown field {key!r}")
+    for key, f in declared.items():
+        if key not in fields:
+            if f.default is dataclasses.MISSING:
+                raise RecordError(f"{name}: field {key!r} is missing")
+            continue
+        problem = _field_problem(key, fields[key], hints[key])
+        if problem is not None:
+            raise RecordError(f"{name}: field {key!r}: {problem}")
+        if isinstance(fields[key], list):
+            fields[key] = tuple(fields[key])
     if cls is ev.Melded:
         fields["kind"] = ev.ActionKind(fields["kind"])
-    event: Event = cls(**fields)
+    try:
+        event: Event = cls(**fields)
+    except (ValueError, TypeError) as exc:
+        raise RecordError(f"{name}: {exc}") from None
     return event
 
 
@@ -59,6 +120,18 @@ class Record:
     events: tuple[Event, ...]
     decisions: tuple[dict[str, Any], ...]
     result: dict[str, Any] | None
+    lines: int = 0
+    """Lines read (the number of the last line)."""
+
+    @property
+    def incomplete(self) -> str | None:
+        """Why the record does not hold a whole game (None: it does)."""
+        if not self.events:
+            return "the record holds no events"
+        if self.result is None:
+            return (f"the game was cut short: no result line after {len(self.events)} events "
+                    f"(the record ends at line {self.lines})")
+        return None
 
 
 def write_record(path: Path, header: dict[str, Any], events: Iterable[Event],
@@ -74,27 +147,76 @@ def write_record(path: Path, header: dict[str, Any], events: Iterable[Event],
             f.write(json.dumps({"record": "result", **result_to_json(result)}) + "\n")
 
 
+def _check_header(header: dict[str, Any]) -> None:
+    rules = header.get("rules")
+    if rules is not None and rules not in RULESETS:
+        raise RecordError(f"field 'rules': unknown rule set {rules!r}; "
+                          f"known: {', '.join(sorted(RULESETS))}")
+    wind = header.get("prevalent_wind")
+    if wind is not None and (not isinstance(wind, int) or isinstance(wind, bool)
+                             or not 0 <= wind < 4):
+        raise RecordError(f"field 'prevalent_wind': a wind is 0-3, got {wind!r}")
+
+
+def _check_result(result: dict[str, Any]) -> None:
+    ending = result.get("ending")
+    if not isinstance(ending, str):
+        raise RecordError(f"field 'ending': expected the name of how the game ended, "
+                          f"got {ending!r}")
+    scores = result.get("scores")
+    if (not isinstance(scores, list) or len(scores) != 4
+            or not all(isinstance(s, int) and not isinstance(s, bool) for s in scores)):
+        raise RecordError(f"field 'scores': expected four whole numbers, got {scores!r}")
+    seat = result.get("seat")
+    if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)
+                             or not 0 <= seat < 4):
+        raise RecordError(f"field 'seat': a seat is 0-3, got {seat!r}")
+
+
 def read_record(path: Path) -> Record:
-    header: dict[str, Any] = {}
+    """A game record; :class:`RecordError` names the line (and field) that cannot be read.
+
+    A record cut short (no result line) is returned: :attr:`Record.incomplete` says why.
+    """
+    header: dict[str, Any] | None = None
     events: list[Event] = []
     decisions: list[dict[str, Any]] = []
     result = None
+    n = 0
     for n, line in enumerate(path.read_text().splitlines(), 1):
         if not line.strip():
             continue
         try:
             data = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise ValueError(f"{path}:{n}: not JSON ({exc})") from None
+            raise RecordError(f"{path}:{n}: not JSON ({exc})") from None
+        if not isinstance(data, dict):
+            raise RecordError(f"{path}:{n}: expected a JSON object, got a "
+                              f"{type(data).__name__}") from None
         kind = data.pop("record", None)
-        if kind == "header":
-            header = data
-        elif kind == "event":
-            events.append(event_from_json(data))
-        elif kind == "decision":
-            decisions.append(data)
-        elif kind == "result":
-            result = data
-        else:
-            raise ValueError(f"{path}:{n}: unknown record line {kind!r}")
-    return Record(header, tuple(events), tuple(decisions), result)
+        try:
+            if kind != "header" and header is None:
+                raise RecordError(f"a {kind!r} line before the header line")
+            if kind in ("event", "decision", "result") and result is not None:
+                raise RecordError(f"a {kind!r} line after the result line")
+            if kind == "header":
+                if header is not None:
+                    raise RecordError("a second header line")
+                _check_header(data)
+                header = data
+            elif kind == "event":
+                events.append(event_from_json(data))
+            elif kind == "decision":
+                decisions.append(data)
+            elif kind == "result":
+                _check_result(data)
+                result = data
+            else:
+                raise RecordError(f"field 'record': unknown record line {kind!r} "
+                                  "(header, event, decision or result)")
+        except RecordError as exc:
+            raise RecordError(f"{path}:{n}: {exc}") from None
+    if header is None:
+        raise RecordError(f"{path}: empty: no header line" if n == 0
+                          else f"{path}: no header line")
+    return Record(header, tuple(events), tuple(decisions), result, n)

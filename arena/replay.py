@@ -10,6 +10,12 @@ the agent what it would play now, with its reasons.
 - ``--turn N``: print the state at turn N (the seat's N-th request), what was
   played and what today's agent plays, with every candidate's numbers;
 - ``--diff``: list every turn where today's agent disagrees with what was played.
+- ``--allow-incomplete``: replay a game cut short (a record without its result line, a
+  match log the judge did not finish) instead of refusing it; the output says so.
+
+Input that cannot be read exits with 2 and names what is wrong: the record's line and
+field, the match log's entry (``logs[5].output.content.2``), or the turn the seat's view
+could not follow.
 """
 
 from __future__ import annotations
@@ -22,7 +28,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.records import read_record
+from arena.commands.options import positive_int, seat_index
+from arena.records import Record, read_record
 from bot.agent import Agent, Decision, describe_action
 from bot.seat import AskKind, SeatView
 from game.events import (
@@ -84,28 +91,89 @@ class Turn:
                 and self.ours.action != self.played_action)
 
 
-def seat_lines_from_match_log(data: dict[str, object], seat: int) -> list[tuple[str, str]]:
-    """(request, response) lines of one seat in a Botzone match log."""
-    logs = data.get("logs")
-    if not isinstance(logs, list):
-        raise ValueError("not a Botzone match log: no 'logs' list")
+def seat_lines_from_match_log(data: object, seat: int) -> list[tuple[str, str]]:
+    """(request, response) lines of one seat in a Botzone match log.
+
+    A log that is not shaped as Botzone writes it is a :class:`ValueError` naming the
+    entry and the field (``logs[5].output.content.2``); a bot's answer without a
+    ``response`` (a time-out) reads as nothing recorded.
+    """
+    if not isinstance(data, dict) or not isinstance(data.get("logs"), list):
+        raise ValueError("not a Botzone match log: expected an object with a 'logs' list")
     out: list[tuple[str, str]] = []
     pending: str | None = None
     key = str(seat)
-    for entry in logs:
+    for i, entry in enumerate(data["logs"]):
+        where = f"logs[{i}]"
         if not isinstance(entry, dict):
-            continue
-        output = entry.get("output")
-        if isinstance(output, dict):
+            raise ValueError(f"{where}: expected an object, got {type(entry).__name__}")
+        if "output" in entry:
+            output = entry["output"]
+            if not isinstance(output, dict):
+                raise ValueError(f"{where}.output: expected an object")
             if output.get("command") == "request":
-                content = output.get("content", {})
-                pending = str(content.get(key)) if isinstance(content, dict) else None
+                content = output.get("content")
+                if not isinstance(content, dict) or not isinstance(content.get(key), str):
+                    raise ValueError(f"{where}.output.content.{key}: expected seat {seat}'s "
+                                     "request text")
+                pending = content[key]
         elif key in entry and pending is not None:
             answer = entry[key]
-            out.append((pending, str(answer.get("response", "")) if isinstance(answer, dict)
-                        else ""))
+            if not isinstance(answer, dict):
+                raise ValueError(f"{where}.{key}: expected seat {seat}'s answer object")
+            response = answer.get("response", "")
+            if not isinstance(response, str):
+                raise ValueError(f"{where}.{key}.response: expected text, got {response!r}")
+            out.append((pending, response))
             pending = None
     return out
+
+
+def match_log_incomplete(data: dict[str, object]) -> str | None:
+    """Why a Botzone match log does not hold a whole game (None: the judge finished it)."""
+    logs = data.get("logs")
+    judged = [e["output"] for e in logs if isinstance(e, dict)
+              and isinstance(e.get("output"), dict)] if isinstance(logs, list) else []
+    if not judged:
+        return "the log holds no judge output"
+    if judged[-1].get("command") != "finish":
+        return (f"the game was cut short: the judge's last output (of {len(judged)}) is a "
+                f"{judged[-1].get('command')!r}, not 'finish'")
+    return None
+
+
+@dataclass(frozen=True)
+class Game:
+    """A recorded game as one seat saw it: its rules, its steps, and why it is incomplete
+    (None: a whole game)."""
+
+    rules: Ruleset
+    steps: list[Step]
+    incomplete: str | None
+
+
+def read_game(path: Path, seat: int) -> Game:
+    """A game record (``.jsonl``) or a Botzone match log (anything else) for ``seat``.
+
+    Unreadable input is a :class:`ValueError` (or :class:`OSError`) naming the line and
+    field; a game cut short is returned with :attr:`Game.incomplete` saying so.
+    """
+    if path.suffix == ".jsonl":
+        record = read_record(path)
+        rules, steps = _steps_of(record, seat)
+        return Game(rules, steps, record.incomplete)
+    text = path.read_text()
+    if not text.strip():
+        raise ValueError(f"{path}: empty")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{path}: not JSON ({exc})") from None
+    try:
+        steps = steps_from_lines(seat_lines_from_match_log(data, seat))
+    except ValueError as exc:
+        raise ValueError(f"{path}: {exc}") from None
+    return Game(MCR_BOTZONE, steps, match_log_incomplete(data))
 
 
 def steps_from_lines(lines: list[tuple[str, str]]) -> list[Step]:
@@ -166,7 +234,10 @@ def steps_from_record(path: Path, seat: int) -> tuple[Ruleset, list[Step]]:
     lost to another seat's shows as a pass.  Olympiad claims are joined with
     their discard, as the client shows them to the agent.
     """
-    record = read_record(path)
+    return _steps_of(read_record(path), seat)
+
+
+def _steps_of(record: Record, seat: int) -> tuple[Ruleset, list[Step]]:
     rules = get_ruleset(str(record.header.get("rules", MCR_BOTZONE.name)))
     winner = record.result.get("seat") if record.result else None
     prevalent = int(record.header.get("prevalent_wind", 0))
@@ -176,7 +247,8 @@ def steps_from_record(path: Path, seat: int) -> tuple[Ruleset, list[Step]]:
     for i, e in enumerate(seen):
         nxt = seen[i + 1] if i + 1 < len(seen) else None
         played = _played_by(nxt, seat) if nxt is not None else None
-        if played is None:
+        if played is None and (nxt is not None or record.result is not None):
+            # the last event of a game cut short: what the seat answered is unknown
             played = DeclareWin() if nxt is None and winner == seat else Pass()
         shown = format_request(e, seat) if botzone else describe_event(e)
         steps.append(Step(e, shown, played))
@@ -200,13 +272,18 @@ def replay(steps: list[Step], budget: int = 20_000, rules: Ruleset = MCR_BOTZONE
     say = action_text(rules)
     turns = []
     for i, step in enumerate(steps, 1):
-        view.observe(step.event)
-        ours = None
-        if view.ask.kind is not AskKind.NOTHING:
-            ours = agent.decide(view, Deadline(budget=budget))
-        if step.played is not None:
-            # the view follows what was played, not what today's agent would play
-            view.answered(step.played)
+        try:
+            view.observe(step.event)
+            ours = None
+            if view.ask.kind is not AskKind.NOTHING:
+                ours = agent.decide(view, Deadline(budget=budget))
+            if step.played is not None:
+                # the view follows what was played, not what today's agent would play
+                view.answered(step.played)
+        except (ValueError, KnowledgeError) as exc:
+            played = "" if step.played is None else f", played {say(step.played)}"
+            raise ValueError(f"turn {i} ({step.shown}{played}): the seat's view cannot "
+                             f"follow: {exc}") from None
         turns.append(Turn(i, step.shown, say(step.played) if step.played is not None else "",
                           ours, format_tiles(view.concealed_tiles()),
                           view.kb.unseen_total(), step.played))
@@ -215,24 +292,31 @@ def replay(steps: list[Step], budget: int = 20_000, rules: Ruleset = MCR_BOTZONE
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", type=Path, help="a game record (.jsonl) or a Botzone match log (.json)")
-    p.add_argument("--seat", type=int, default=0)
-    p.add_argument("--turn", type=int, help="show this turn in full")
+    p.add_argument("--seat", type=seat_index, default=0, help="the seat to replay, 0-3")
+    p.add_argument("--turn", type=positive_int, help="show this turn in full")
     p.add_argument("--diff", action="store_true", help="list the turns where we now disagree")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--allow-incomplete", action="store_true",
+                   help="replay a game cut short (no result) instead of refusing it; "
+                   "the output says it is incomplete")
 
 
 def run(args: argparse.Namespace) -> int:
     try:
-        if args.file.suffix == ".jsonl":
-            rules, steps = steps_from_record(args.file, args.seat)
-        else:
-            rules = MCR_BOTZONE
-            steps = steps_from_lines(seat_lines_from_match_log(json.loads(args.file.read_text()),
-                                                               args.seat))
-        turns = replay(steps, rules=rules)
+        game = read_game(args.file, args.seat)
+        if game.incomplete is not None and not args.allow_incomplete:
+            raise ValueError(f"{args.file}: incomplete game: {game.incomplete} "
+                             "(--allow-incomplete replays it anyway)")
+        rules = game.rules
+        try:
+            turns = replay(game.steps, rules=rules)
+        except ValueError as exc:
+            raise ValueError(f"{args.file}: {exc}") from None
     except (OSError, ValueError, KnowledgeError) as exc:
         print(f"mjbot replay: {exc}", file=sys.stderr)
         return 2
+    if game.incomplete is not None:
+        print(f"mjbot replay: {args.file}: incomplete game: {game.incomplete}", file=sys.stderr)
     decided = [t for t in turns if t.ours is not None]
     say = action_text(rules)
     if args.turn is not None:
@@ -251,12 +335,14 @@ def run(args: argparse.Namespace) -> int:
         return 0
     diffs = [t for t in decided if t.disagrees()]
     if args.json:
-        print(json.dumps({"turns": len(turns), "decisions": len(decided), "disagreements": [
+        print(json.dumps({"turns": len(turns), "decisions": len(decided),
+                          "incomplete": game.incomplete, "disagreements": [
             {"turn": t.index, "request": t.request, "played": t.played,
              "today": say(t.ours.action) if t.ours else None} for t in diffs]}))
         return 0
     print(f"seat {args.seat}: {len(turns)} requests, {len(decided)} decisions, "
-          f"{len(diffs)} where today's agent disagrees")
+          f"{len(diffs)} where today's agent disagrees"
+          f"{' (incomplete game)' if game.incomplete else ''}")
     if args.diff:
         for t in diffs:
             assert t.ours is not None

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
+from arena.commands.options import non_negative_int, positive_int
 from arena.players import PLAYERS, make_player
 from arena.records import write_record
 from game.events import Pass, Penalized, Won
@@ -208,9 +209,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="taiwan-16: one wall or the stable draw wall of paper 002")
     p.add_argument("--agents", nargs=4, default=["mjbot", "greedy", "mjbot", "random"],
                    choices=PLAYERS, metavar="NAME", help=f"four of: {', '.join(PLAYERS)}")
-    p.add_argument("--games", type=int, default=8)
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--games", type=positive_int, default=8)
+    p.add_argument("--seed", type=non_negative_int, default=1)
+    p.add_argument("--workers", type=positive_int, default=1)
     p.add_argument("--records", metavar="DIR", help="write one game record per game here")
     p.add_argument("--json", action="store_true")
 

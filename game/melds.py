@@ -15,8 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import Enum
 
-from game.tiles import NUM_KINDS, NUM_SUITED, Notation, TileError, tile_name
+from game.rules import Ruleset
+from game.tiles import NUM_KINDS, NUM_SUITED, Notation, TileError, format_tiles, tile_name
 
 PackEntry = tuple[str, str, int]
 """One entry of PyMahjongGB's ``pack`` argument: ``("PENG"|"GANG"|"CHI", tile, offer)``."""
@@ -153,3 +155,31 @@ Meld = Chow | Pung | Kong | ConcealedKong
 def pack_entries(melds: Sequence[Meld], owner: int) -> tuple[PackEntry, ...]:
     """The ``pack`` argument of PyMahjongGB's fan calculator for ``owner``'s melds."""
     return tuple(m.pack_entry(owner) for m in melds)
+
+
+class MeldShape(Enum):
+    CHOW = "chow"
+    PUNG = "pung"
+    KONG = "kong"
+
+
+def meld_shape(tiles: Sequence[int], rules: Ruleset) -> MeldShape:
+    """What a group of declared tiles is under ``rules``: three consecutive suited tiles of
+    one suit (a chow), three of a tile (a pung) or four (a kong).  Anything else, or a
+    tile the rule set does not play, is a :class:`TileError` naming the group."""
+    group = sorted(tiles)
+    name = format_tiles(group) if all(0 <= x < 42 for x in group) else str(list(tiles))
+    for x in group:
+        rules.check_tile(x, f"meld {name}")
+    if len(group) not in (3, 4):
+        raise TileError(f"meld {name}: {len(group)} tiles; a meld is three (a chow or a pung) "
+                        "or four (a kong)")
+    if len(set(group)) == 1:
+        return MeldShape.PUNG if len(group) == 3 else MeldShape.KONG
+    if len(group) == 3 and group[1] == group[0] + 1 and group[2] == group[0] + 2:
+        if group[2] >= NUM_SUITED:
+            raise TileError(f"meld {name}: honours cannot form a chow")
+        if group[0] // 9 == group[2] // 9:
+            return MeldShape.CHOW
+    raise TileError(f"meld {name}: neither a chow (three consecutive tiles of one suit), "
+                    "a pung (three of a tile) nor a kong (four of a tile)")

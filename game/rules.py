@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import Enum
 
+from game.tiles import NUM_KINDS, TileError, tile_name
+
 
 class WallLayout(Enum):
     PER_SEAT = "per-seat"
@@ -44,6 +46,24 @@ class Ruleset:
     @property
     def total_tiles(self) -> int:
         return self.tile_kinds * 4 + (8 if self.flowers else 0)
+
+    def check_tile(self, tile: int, what: str) -> None:
+        """:class:`TileError` unless ``tile`` is a kind this rule set's hands hold
+        (no honours in mahjong-0; flowers are set aside, never held)."""
+        if not 0 <= tile < NUM_KINDS:
+            name = tile_name(tile) if 0 <= tile < 42 else f"tile index {tile}"
+            raise TileError(f"{what}: {name} is not a tile a hand holds")
+        if tile >= self.tile_kinds:
+            raise TileError(f"{what}: {tile_name(tile)} is an honour; {self.name} plays "
+                            "with suits only")
+
+    def melds_left(self, declared: int, what: str = "declared melds") -> int:
+        """Melds still to make after ``declared`` declared melds; :class:`ValueError` naming
+        ``what`` when a hand of this rule set cannot hold that many."""
+        if not 0 <= declared <= self.melds_needed:
+            raise ValueError(f"{what}: {declared} declared melds; a {self.name} hand holds "
+                             f"0-{self.melds_needed}")
+        return self.melds_needed - declared
 
     def wall_after_deal(self, flowers_shown: int) -> int:
         """Tiles left in a single wall once the four hands are dealt and the deal's flowers

@@ -51,7 +51,7 @@ from game.events import (
     Punged,
     SeatAssigned,
 )
-from game.tiles import NUM_KINDS, Notation, TileError, parse_tile, tile_name
+from game.tiles import NUM_KINDS, NUM_SUITED, Notation, TileError, parse_tile, tile_name
 
 SEATS = 4
 HAND_SIZE = 13
@@ -79,7 +79,7 @@ def _tile(token: str, text: str) -> int:
 
 
 def _int(token: str, text: str, what: str, upper: int) -> int:
-    if not token.isdigit() or not 0 <= int(token) <= upper:
+    if not (token.isascii() and token.isdigit()) or not 0 <= int(token) <= upper:
         raise ProtocolError(f"bad {what} {clip(token, 20)} in {clip(text)}: expected 0-{upper}")
     return int(token)
 
@@ -309,6 +309,13 @@ class RequestDecoder:
                 f"{action} takes {arity[action]} argument(s), got {len(args)} in {clip(line)}"
             )
         tiles = [_tile(tok, line) for tok in args]
+        if action != "BUHUA":
+            for tok, tile in zip(args, tiles, strict=True):
+                if tile >= NUM_KINDS:
+                    raise ProtocolError(f"{action} of the flower {clip(tok, 20)} in {clip(line)}")
+        if action == "CHI" and (tiles[0] >= NUM_SUITED or tiles[0] % 9 in (0, 8)):
+            raise ProtocolError(f"CHI around {clip(args[0], 20)}: the middle of a chow is a "
+                                f"suited 2-8, in {clip(line)}")
         if action == "DRAW":
             return Drew(seat, None)
         if action == "PLAY":
@@ -316,7 +323,11 @@ class RequestDecoder:
         if action == "PENG":
             return Punged(seat, self._claimed(seat, action, line), tiles[0])
         if action == "CHI":
-            return Chowed(seat, tiles[0], self._claimed(seat, action, line), tiles[1])
+            claimed = self._claimed(seat, action, line)
+            if not tiles[0] - 1 <= claimed <= tiles[0] + 1:
+                raise ProtocolError(f"CHI around {args[0]!r} cannot hold the claimed "
+                                    f"{_name(claimed)} in {line!r}")
+            return Chowed(seat, tiles[0], claimed, tiles[1])
         if action == "BUGANG":
             return KongAdded(seat, tiles[0])
         if action == "BUHUA":

@@ -11,7 +11,7 @@ def warm_up() -> None:
     from strategy.deficiency import shapes
     from strategy.deficiency.changes import SuitCache
     from strategy.deficiency.kernel import kernel_deficiency, kernel_deficiency_batch
-    from strategy.search import StepSearch
+    from strategy.search import StepSearch, rehash
     from strategy.stepvalue import delta
 
     hand = np.zeros(34, dtype=np.int8)
@@ -39,6 +39,10 @@ def warm_up() -> None:
     h13 = hand.copy()
     h13[0] -= 1
     StepSearch(4, kb, complete=lambda counts: True).partial(h13, kb, 2)
+    # the memo table grows in long searches: found missing by tests/test_dockerfile.py,
+    # where a whole game after the warm-up compiled it
+    rehash(np.zeros((16, 4), np.int64), np.zeros(16), np.zeros((32, 4), np.int64),
+           np.zeros(32), np.zeros(7, np.int64))
 
 
 if __name__ == "__main__":

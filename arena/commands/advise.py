@@ -11,6 +11,7 @@ from dataclasses import asdict
 import numpy as np
 
 from arena.commands.deficiency import parse_unseen
+from game.melds import meld_shape
 from game.rules import RULESETS, get_ruleset
 from game.tiles import Notation, TileError, counts_of, parse_counts, parse_tiles, tile_name
 from strategy.policy import Choice, PolicyError, choose_claim, choose_discard
@@ -53,11 +54,27 @@ def run(args: argparse.Namespace) -> int:
     notation = Notation(args.notation) if args.notation else None
     try:
         hand = parse_counts(args.hand, notation)
+        for tile in np.nonzero(hand)[0]:
+            rules.check_tile(int(tile), "hand")
         meld_groups = [parse_tiles(g, notation) for g in args.melds.split(",") if g.strip()]
+        for group in meld_groups:
+            meld_shape(group, rules)
+        melds_needed = rules.melds_left(len(meld_groups), "--melds")
         shown = counts_of([t for g in meld_groups for t in g])
-        claim = parse_tiles(args.claim, notation)[0] if args.claim else None
+        claim = None
+        if args.claim is not None:
+            claimed = parse_tiles(args.claim, notation)
+            if len(claimed) != 1:
+                raise TileError(f"--claim {args.claim!r}: {len(claimed)} tiles; a claim "
+                                "answers one discarded tile")
+            claim = claimed[0]
+            rules.check_tile(claim, "--claim")
+        elif args.from_left:
+            raise ValueError("--from-left says where a --claim comes from; give --claim TILE")
         if args.unseen:
             unseen = parse_unseen(args.unseen, rules.tile_kinds, notation)
+            for tile in np.nonzero(unseen)[0]:
+                rules.check_tile(int(tile), "--unseen")
         else:
             unseen = (4 - hand - shown).astype(np.int8)
             if claim is not None:
@@ -67,7 +84,6 @@ def run(args: argparse.Namespace) -> int:
         if (unseen < 0).any():
             bad = int(np.nonzero(unseen < 0)[0][0])
             raise TileError(f"more than four {tile_name(bad)} between hand, melds and claim")
-        melds_needed = rules.melds_needed - len(meld_groups)
         deadline = Deadline(clock=time.perf_counter, until=time.perf_counter() + 5.0)
         if claim is None:
             choice = choose_discard(hand, unseen, melds_needed, rules, deadline)

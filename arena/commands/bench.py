@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import importlib
 
+from arena.commands.options import non_negative_int, positive_float
+
 BENCHES = {
     "deficiency": "arena.bench.deficiency",
     "decide": "arena.bench.decide",
@@ -19,9 +21,9 @@ BENCHES = {
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("name", choices=sorted(BENCHES))
     p.add_argument("--json", action="store_true", help="print the results as JSON")
-    p.add_argument("--seed", type=int, default=2024)
+    p.add_argument("--seed", type=non_negative_int, default=2024)
     p.add_argument("--quick", action="store_true", help="a smaller sample (for tests)")
-    p.add_argument("--budget-ms", type=float, default=30.0,
+    p.add_argument("--budget-ms", type=positive_float, default=30.0,
                    help="decide: the search budget per decision")
     p.add_argument("--strategies", nargs="+", metavar="NAME",
                    help="agreement: which strategies (default: all it knows)")

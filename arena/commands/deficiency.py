@@ -9,6 +9,7 @@ import sys
 
 import numpy as np
 
+from arena.commands.options import non_negative_int
 from game.rules import RULESETS, get_ruleset
 from game.tiles import (
     NUM_KINDS,
@@ -35,7 +36,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "dots, bamboo) or a list of tiles, each occurrence one copy; default: every copy "
         "not in the hand",
     )
-    p.add_argument("--declared", type=int, default=0, help="number of declared melds")
+    p.add_argument("--declared", type=non_negative_int, default=0, help="number of declared melds")
     p.add_argument("--notation", choices=[n.value for n in Notation], help="force a notation")
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
@@ -61,7 +62,10 @@ def run(args: argparse.Namespace) -> int:
     ruleset = get_ruleset(args.rules)
     notation = Notation(args.notation) if args.notation else None
     try:
+        ruleset.melds_left(args.declared, "--declared")
         hand = parse_counts(args.hand, notation)
+        for tile in np.nonzero(hand)[0]:
+            ruleset.check_tile(int(tile), "hand")
         unseen = (
             parse_unseen(args.unseen, ruleset.tile_kinds, notation) if args.unseen else None
         )

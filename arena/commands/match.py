@@ -12,8 +12,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import sys
 
+from arena.commands.options import non_negative_int
 from arena.commands.referee import add_olympiad_arguments, olympiad_config
 
 
@@ -23,7 +23,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_olympiad_arguments(ol)
     ol.add_argument("--broker", metavar="URL",
                     help="MQTT: use this broker instead of the embedded one")
-    ol.add_argument("--thinkers", type=int, default=0, metavar="N",
+    ol.add_argument("--thinkers", type=non_negative_int, default=0, metavar="N",
                     help="our agents think in N processes of idle CPU priority, leaving the "
                     "referee's and the seats' event loops the CPU (default: 0, a decision "
                     "thread in this process)")
@@ -35,9 +35,6 @@ def run(args: argparse.Namespace) -> int:
 
     config = olympiad_config(args, "match")
     if config is None:
-        return 2
-    if args.thinkers < 0:
-        print("mjbot match: --thinkers must be 0 or more", file=sys.stderr)
         return 2
     result = asyncio.run(run_match(config, args.transport, broker=args.broker,
                                    thinkers=args.thinkers))

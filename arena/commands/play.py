@@ -4,18 +4,20 @@ from __future__ import annotations
 
 import argparse
 
+from arena.commands.options import fraction, positive_float, seat_index
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     sub = p.add_subparsers(dest="platform", required=True)
     bz = sub.add_parser("botzone", help="Botzone Chinese Standard Mahjong on stdin/stdout")
     bz.add_argument("--no-keep-running", action="store_true",
                     help="answer one turn and exit (the history is replayed every turn)")
-    bz.add_argument("--think", type=float, default=0.8, metavar="SECONDS",
+    bz.add_argument("--think", type=positive_float, default=0.8, metavar="SECONDS",
                     help="thinking time per turn (the first turns get double)")
     ol = sub.add_parser("olympiad", help="Olympiad-style taiwan-16 over WebSocket or MQTT")
     add_seat_arguments(ol)
     ol.add_argument("--name", default="mjbot", help="the name sent in join")
-    ol.add_argument("--think-fraction", type=float, default=0.5,
+    ol.add_argument("--think-fraction", type=fraction, default=0.5,
                     help="share of each ask's deadline the agent may think")
 
 
@@ -25,7 +27,7 @@ def add_seat_arguments(p: argparse.ArgumentParser) -> None:
     where.add_argument("--ws", metavar="URL", help="the referee's ws://HOST:PORT/")
     where.add_argument("--mqtt", metavar="URL", help="the broker's mqtt://HOST:PORT")
     p.add_argument("--table", required=True, help="table id, e.g. t1")
-    p.add_argument("--seat", type=int, required=True, choices=range(4), metavar="0-3")
+    p.add_argument("--seat", type=seat_index, required=True, metavar="0-3")
     p.add_argument("--log-level", default="INFO", help="structlog level on stderr")
 
 

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from arena.commands.options import non_negative_int, positive_float, positive_int
 from bot.logging import configure_logging
 
 if TYPE_CHECKING:
@@ -36,14 +37,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         description="Run four programs as Botzone does and referee their games.")
     bz.add_argument("--bots", nargs=4, required=True, metavar="CMD",
                     help="four commands, one per seat 0-3 (each split like a shell would)")
-    bz.add_argument("--games", type=int, default=None,
+    bz.add_argument("--games", type=positive_int, default=None,
                     help="games to play (default: 1, or every wall in --walls)")
-    bz.add_argument("--seed", type=int, default=1, help="walls from this seed (no --walls)")
+    bz.add_argument("--seed", type=non_negative_int, default=1,
+                    help="walls from this seed (no --walls)")
     bz.add_argument("--walls", type=Path, metavar="FILE",
                     help="one wall per line: 136 Botzone tile names, or a JSON list")
-    bz.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT, metavar="SECONDS",
+    bz.add_argument("--time-limit", type=positive_float, default=DEFAULT_TIME_LIMIT,
+                    metavar="SECONDS",
                     help="per turn, wall clock (a seat's first turn of a game gets double)")
-    bz.add_argument("--memory-limit", type=int, default=DEFAULT_MEMORY_LIMIT, metavar="MB",
+    bz.add_argument("--memory-limit", type=positive_int, default=DEFAULT_MEMORY_LIMIT,
+                    metavar="MB",
                     help="passed on in JSON input; not enforced")
     bz.add_argument("--interaction", choices=[m.value for m in Interaction],
                     default=Interaction.SIMPLE.value)
@@ -64,10 +68,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def add_olympiad_arguments(p: argparse.ArgumentParser) -> None:
     """Options shared by ``referee olympiad`` and ``match olympiad``."""
     p.add_argument("--transport", choices=["ws", "mqtt"], default="ws")
-    p.add_argument("--tables", type=int, default=1)
-    p.add_argument("--games", type=int, default=1, help="games per table")
-    p.add_argument("--seed", type=int, default=1, help="walls from (seed, table, game)")
-    p.add_argument("--decision-ms", type=int, default=1000, help="deadline of every ask")
+    p.add_argument("--tables", type=positive_int, default=1)
+    p.add_argument("--games", type=positive_int, default=1, help="games per table")
+    p.add_argument("--seed", type=non_negative_int, default=1,
+                   help="walls from (seed, table, game)")
+    p.add_argument("--decision-ms", type=positive_int, default=1000, help="deadline of every ask")
     p.add_argument("--policy", choices=["default", "forfeit"], default="default",
                    help="late or illegal answers: pass/discard the drawn tile, or forfeit")
     p.add_argument("--records", type=Path, metavar="DIR", help="write one record per game here")

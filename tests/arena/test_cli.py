@@ -72,3 +72,40 @@ def test_match_olympiad_json(capsys: pytest.CaptureFixture[str], thinkers: str) 
 def test_match_olympiad_refuses_negative_thinkers(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["match", "olympiad", "--thinkers", "-1"]) == 2
     assert "--thinkers" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("argv", "says"), [
+    (["123456789m12p", "--melds", "12m"], "meld 12m: 2 tiles"),
+    (["123456789m12p", "--melds", "135m"], "meld 135m: neither a chow"),
+    (["123456789m12p", "--melds", "123z"], "meld 123z: honours cannot form a chow"),
+    (["123456789m12p", "--melds", "111z", "--rules", "mahjong-0"],
+     "meld 111z: 1z is an honour; mahjong-0 plays with suits only"),
+    (["12m", "--melds", "111p,222p,333p,444p,555p"],
+     "--melds: 5 declared melds; a mcr-botzone hand holds 0-4"),
+    (["1234567899m123p", "--claim", "1m2m"], "--claim '1m2m': 2 tiles"),
+    (["1234567m125p1s11z", "--rules", "mahjong-0", "--claim", "1s"],
+     "hand: 1z is an honour; mahjong-0 plays with suits only"),
+    (["1234567m125p1s11s", "--rules", "mahjong-0", "--claim", "1z"],
+     "--claim: 1z is an honour; mahjong-0 plays with suits only"),
+    (["1234567m125p1s11s", "--rules", "mahjong-0", "--unseen", "1z"],
+     "--unseen: 1z is an honour"),
+    (["1234567899m123p", "--from-left"], "--from-left says where a --claim comes from"),
+])
+def test_advise_refuses_what_the_rules_do_not_allow(capsys: pytest.CaptureFixture[str],
+                                                    argv: list[str], says: str) -> None:
+    assert main(["advise", *argv]) == 2
+    err = capsys.readouterr().err
+    assert says in err, err
+
+
+def test_advise_accepts_a_kong_and_a_chow_among_its_melds(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    out = run_json(capsys, "advise", "123455m12p", "--melds", "5555z,789s", "--json")
+    assert out["action"] == "discard"
+
+
+def test_deficiency_refuses_an_honour_under_mahjong_0(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["deficiency", "1112345678999m", "--rules", "mahjong-0"]) == 0
+    capsys.readouterr()
+    assert main(["deficiency", "111234567899m1z", "--rules", "mahjong-0"]) == 2
+    assert "hand: 1z is an honour" in capsys.readouterr().err

@@ -2,11 +2,23 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from MahjongGB import MahjongFanCalculator
 
-from game.melds import Chow, ConcealedKong, Kong, Meld, Pung, pack_entries
-from game.tiles import Notation, TileError, parse_tile
+from game.melds import (
+    Chow,
+    ConcealedKong,
+    Kong,
+    Meld,
+    MeldShape,
+    Pung,
+    meld_shape,
+    pack_entries,
+)
+from game.rules import MAHJONG_0, MCR_BOTZONE, TAIWAN_16, Ruleset
+from game.tiles import Notation, TileError, parse_tile, parse_tiles
 
 
 def t(name: str) -> int:
@@ -73,3 +85,47 @@ def test_pack_entries_feed_the_fan_calculator() -> None:
     names = {name for _, name in fans}
     assert "箭刻" in names  # the red dragon pung
     assert "圈风刻" in names and "门风刻" in names  # the concealed kong of East
+
+
+# ------------------------------------------------------- declared melds under a rule set
+@pytest.mark.parametrize(("tiles", "rules", "shape"), [
+    ("123m", MCR_BOTZONE, MeldShape.CHOW), ("789s", MAHJONG_0, MeldShape.CHOW),
+    ("555p", MAHJONG_0, MeldShape.PUNG), ("777z", MCR_BOTZONE, MeldShape.PUNG),
+    ("1111z", TAIWAN_16, MeldShape.KONG), ("W9 W9 W9 W9", MAHJONG_0, MeldShape.KONG),
+])
+def test_a_meld_is_a_chow_pung_or_kong(tiles: str, rules: Ruleset, shape: MeldShape) -> None:
+    assert meld_shape(parse_tiles(tiles), rules) is shape
+
+
+@pytest.mark.parametrize(("tiles", "rules", "says"), [
+    ("12m", MCR_BOTZONE, "meld 12m: 2 tiles"),
+    ("1m", MCR_BOTZONE, "meld 1m: 1 tiles"),
+    ("11111m", MCR_BOTZONE, "meld 11111m: 5 tiles"),
+    ("135m", MCR_BOTZONE, "meld 135m: neither a chow"),
+    ("1112m", MCR_BOTZONE, "meld 1112m: neither"),
+    ("89m1p", MCR_BOTZONE, "meld 89m1p: neither"),
+    ("123z", MCR_BOTZONE, "meld 123z: honours cannot form a chow"),
+    ("567z", TAIWAN_16, "meld 567z: honours cannot form a chow"),
+    ("111z", MAHJONG_0, "meld 111z: 1z is an honour; mahjong-0 plays with suits only"),
+])
+def test_an_impossible_meld_is_refused_naming_it(tiles: str, rules: Ruleset, says: str) -> None:
+    with pytest.raises(TileError, match=re.escape(says)):
+        meld_shape(parse_tiles(tiles), rules)
+
+
+def test_a_flower_is_no_tile_of_a_meld_or_a_hand() -> None:
+    with pytest.raises(TileError, match="meld 111f: 1f is not a tile a hand holds"):
+        meld_shape([34, 34, 34], TAIWAN_16)
+    with pytest.raises(TileError, match="--claim: tile index 99 is not a tile a hand holds"):
+        MCR_BOTZONE.check_tile(99, "--claim")
+    MAHJONG_0.check_tile(26, "hand")  # 9s is played everywhere
+    with pytest.raises(TileError, match="hand: 1z is an honour"):
+        MAHJONG_0.check_tile(27, "hand")
+
+
+def test_declared_melds_fit_the_rule_set() -> None:
+    assert MCR_BOTZONE.melds_left(0) == 4 and TAIWAN_16.melds_left(5) == 0
+    with pytest.raises(ValueError, match="--melds: 5 declared melds; a mcr-botzone hand holds 0-4"):
+        MCR_BOTZONE.melds_left(5, "--melds")
+    with pytest.raises(ValueError, match="-1 declared melds"):
+        TAIWAN_16.melds_left(-1)
