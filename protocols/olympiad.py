@@ -171,6 +171,9 @@ class ErrorMsg(_FromReferee):
     code: str
     message: str
     fatal: bool = False
+    session: str | None = None
+    """The ``session`` of the ``join`` this error answers (``forbidden``, ``replaced``...):
+    over MQTT every client of a seat reads its ``down`` topic, and only that one acts on it."""
 
 
 RefereeMessage = Annotated[
@@ -186,11 +189,16 @@ class Join(_Message):
     table: str = Field(min_length=1, max_length=64)
     seat: int = Field(ge=0, le=3)
     resume_from: int | None = Field(default=None, ge=0)
+    token: str | None = Field(default=None, max_length=256, repr=False)
+    """The seat's secret, issued by the referee's organiser; never logged."""
+    session: str | None = Field(default=None, min_length=1, max_length=64)
+    """A random name the client picks once per run: a ``join`` from another session takes
+    the seat over, and errors about a join carry its session."""
 
 
 class Act(_Message):
     type: Literal["act"] = "act"
-    id: str
+    id: str = Field(max_length=64)
     kind: OptionKind
     tile: TileStr | None = None
     tiles: list[TileStr] | None = None
