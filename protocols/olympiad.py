@@ -232,8 +232,10 @@ def _load(text: str | bytes, known: set[str]) -> dict[str, Any]:
         raise MessageError("malformed_json", f"a message is a JSON object, got {got}")
     if "type" not in obj:
         raise MessageError("invalid_message", "missing field 'type'")
-    if obj["type"] not in known:
-        raise MessageError("unknown_type", f"unknown message type {obj['type']!r}; "
+    kind = obj["type"]
+    if not isinstance(kind, str) or kind not in known:
+        shown = repr(kind)[:40] if isinstance(kind, str) else f"a {type(kind).__name__}"
+        raise MessageError("unknown_type", f"unknown message type {shown}; "
                                            f"expected one of {', '.join(sorted(known))}")
     if obj.get("v", VERSION) != VERSION:
         raise MessageError("bad_version", f"protocol version {obj.get('v')!r}; this is v{VERSION}")

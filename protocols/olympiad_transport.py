@@ -307,7 +307,8 @@ class WsClient:
             data = await self._conn.recv()
         except websockets.ConnectionClosed as exc:
             raise ConnectionLost(str(exc)) from None
-        return data if isinstance(data, str) else data.decode()
+        # a binary frame that is not UTF-8 still reaches the parser, which reports it
+        return data if isinstance(data, str) else data.decode(errors="replace")
 
     async def close(self) -> None:
         if self._conn is not None:
@@ -371,7 +372,9 @@ class MqttClient:
         except (aiomqtt.MqttError, StopAsyncIteration) as exc:
             raise ConnectionLost(f"broker connection lost: {exc}") from None
         payload = message.payload
-        return payload.decode() if isinstance(payload, bytes | bytearray) else str(payload)
+        if isinstance(payload, bytes | bytearray):
+            return payload.decode(errors="replace")  # not UTF-8: the parser reports it
+        return str(payload)
 
     async def close(self) -> None:
         stack, self._stack, self._client, self._messages = self._stack, None, None, None
