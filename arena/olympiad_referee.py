@@ -151,6 +151,9 @@ class SeatChannel:
     joined: bool = False
     session: str | None = None
     """The ``session`` of the join that holds the seat."""
+    retired: set[str] = field(default_factory=set)
+    """Sessions taken over: a join of theirs still on its way (a killed bot's last
+    words) must not take the seat back from the bot that replaced them."""
 
     def __post_init__(self) -> None:
         self.log = SeatLog(self.table)
@@ -165,10 +168,6 @@ class SeatChannel:
             await self._send(text)
             return seq
 
-    async def send_unlogged(self, fields: dict[str, Any]) -> None:
-        async with self.lock:
-            await self._send(self.log.unlogged(fields))
-
     async def _send(self, text: str) -> None:
         link = self.link
         if link is None:
@@ -179,9 +178,15 @@ class SeatChannel:
             if self.link is link:
                 self.link = None
 
-    async def replay(self, after: int, remaining_ms: Callable[[OpenAsk], int]) -> None:
-        """Re-send every message after ``after`` (closed asks left out), then the open ask."""
+    async def attach(self, link: Link, welcome: dict[str, Any], after: int,
+                     remaining_ms: Callable[[OpenAsk], int]) -> None:
+        """Make ``link`` the seat's connection and send it the ``welcome``, then every
+        message after ``after`` (closed asks left out) and the open ask, all under the
+        seat's lock: no new message overtakes the replay (a player drops seqs it has
+        seen, so one that did would hide the replayed ones before it)."""
         async with self.lock:
+            self.link = link
+            await self._send(self.log.unlogged(welcome))
             ask = self.open_ask
             ask_text = "" if ask is None else stamped(
                 {**ask.fields, "deadline_ms": remaining_ms(ask)}, table=self.table, seq=ask.seq)
@@ -453,17 +458,22 @@ class Referee:
                               f"{held[1]}; one seat per connection", session=join.session)
             return
         channel = session.seats[join.seat]
+        if join.session is not None and join.session in channel.retired:
+            await self._error(link, "replaced", f"table {join.table} seat {join.seat} was "
+                              "taken over from this session; it no longer plays it",
+                              fatal=True, session=join.session)
+            return
         old = channel.link
         if old is not None and (old is not link or channel.session != join.session):
             await self._replace(old, channel, (join.table, join.seat), close=old is not link)
-        channel.link, channel.name, channel.session = link, join.name, join.session
+        channel.name, channel.session = join.name, join.session
         self._bound[id(link)] = (join.table, join.seat)
         channel.joined = True
         welcome = Welcome(table=join.table, seq=channel.seq, seat=join.seat,
                           rules=TAIWAN_16.name, players=[s.name for s in session.seats],
                           decision_ms=self.config.decision_ms, policy=self.config.policy)  # type: ignore[arg-type]
-        await channel.send_unlogged(welcome.model_dump(exclude={"table", "seq"}))
-        await channel.replay(join.resume_from or 0, session.remaining_ms)
+        await channel.attach(link, welcome.model_dump(exclude={"table", "seq"}),
+                             join.resume_from or 0, session.remaining_ms)
         log.info("joined", table=join.table, seat=join.seat, name=join.name,
                  resume_from=join.resume_from, via=link.describe())
         if all(s.joined for s in session.seats):
@@ -474,6 +484,8 @@ class Referee:
         """Tell the seat's previous holder it was taken over, and close its connection
         (``close``: not the connection the new join came on, as over MQTT's topics)."""
         log.info("seat_taken_over", table=where[0], seat=where[1], old=old.describe())
+        if channel.session is not None:
+            channel.retired.add(channel.session)
         await self._error(old, "replaced", f"table {where[0]} seat {where[1]} was taken over "
                           "by a join with its secret; this connection no longer plays it",
                           fatal=True, session=channel.session, where=where)

@@ -322,6 +322,10 @@ async def play_seat(transport: ClientTransport, player: SeatPlayer, *, table: st
                     welcomed, backoff = True, 0.05
                     await player.on_message(msg, text)
                     continue
+                if not welcomed and not isinstance(msg, ErrorMsg):
+                    # sent before our join was read (over MQTT the seat's topic carries the
+                    # game on): the replay after the welcome brings it again, in order
+                    continue
                 if isinstance(msg, ErrorMsg):
                     if msg.session != session and (msg.session is not None or msg.fatal):
                         continue  # about another client's join on this seat's MQTT topics

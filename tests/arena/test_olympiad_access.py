@@ -120,6 +120,12 @@ async def test_a_second_join_with_the_secret_takes_the_seat_over(tmp_path: Path)
     ask_id = seat0.open_ask.id  # type: ignore[union-attr]
     await referee.on_text(links[0], Act(id=ask_id, kind="discard", tile="1m").to_json())
     assert links[0].messages()[-1]["code"] == "not_joined" and not seat0.answered
+    # the replaced session's join, still on its way (a killed bot's last words), is refused
+    late = RecordingLink("late")
+    await referee.on_text(late, _join(referee, 0, session="s0"))
+    refused = late.messages()
+    assert [(m["code"], m["fatal"], m["session"]) for m in refused] == [("replaced", True, "s0")]
+    assert seat0.link is restarted and seat0.session == "new" and not restarted.closed
     await _stop(game)
 
 

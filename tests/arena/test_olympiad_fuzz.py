@@ -346,3 +346,13 @@ def test_wrong_but_readable_messages_never_stop_the_client_and_every_ask_is_answ
 
     one()
     print(f"client, readable but wrong: {FUZZED['client wrong']} inputs")
+
+
+def test_messages_before_the_welcome_are_left_to_the_replay(seat_stream: list[str]) -> None:
+    """Over MQTT a seat's topic carries the game on while its client (re)joins: what
+    arrives before the welcome is dropped, and the replay after it brings it in order."""
+    clean_transport, _, _ = _play(seat_stream)
+    early = [t for t in seat_stream[1:40] if '"type":"ask"' not in t][-3:]
+    transport, report, over = _play([*early, *seat_stream])
+    assert not over and report.games == 1
+    assert _acts(transport) == _acts(clean_transport)
