@@ -10,6 +10,7 @@ BENCHES = {
     "decide": "arena.bench.decide",
     "selfplay": "arena.bench.selfplay",
     "olympiad": "arena.bench.olympiad",
+    "soak": "arena.bench.olympiad_soak",
 }
 
 
