@@ -122,6 +122,37 @@ async def test_a_restarted_bot_takes_its_seat_over_and_the_old_one_is_told(
     assert _record(tmp_path / "t1-game0000.jsonl") == undisturbed
 
 
+async def test_over_mqtt_a_takeover_stops_only_the_old_session(
+        tmp_path: Path, undisturbed: list[str]) -> None:
+    """Both copies of seat 1 read the seat's one down topic: the ``replaced`` error
+    carries the old session, so the old copy stops and the new one plays on."""
+    referee = Referee(_config(tmp_path))
+    async with serving(referee, "mqtt") as url:
+        reports = [SessionReport() for _ in range(4)]
+
+        def seat(s: int, report: SessionReport) -> asyncio.Task[SessionReport]:
+            secret = referee.secrets.secret("t1", s)
+            return asyncio.create_task(play_seat(
+                transport_for("mqtt", url, "t1", s, secret), AgentPlayer(deterministic=True),
+                table="t1", seat=s, report=report, secret=secret))
+
+        tasks = [seat(s, reports[s]) for s in range(4)]
+        game = asyncio.create_task(referee.run())
+        while reports[1].acts < 4:
+            await asyncio.sleep(0.002)
+        restarted = SessionReport()
+        new = seat(1, restarted)
+        old = await asyncio.wait_for(tasks[1], 30)
+        tasks[1] = new
+        await asyncio.wait_for(asyncio.gather(*tasks), 120)
+        summaries = await game
+    assert old.fatal.startswith("replaced: table t1 seat 1 was taken over")
+    assert restarted.fatal == "" and restarted.games == 1
+    assert not [e for e in restarted.errors if e.startswith("replaced")]
+    assert summaries[0].violations == []
+    assert _record(tmp_path / "t1-game0000.jsonl") == undisturbed
+
+
 # ---------------------------------------------------------------- hostile WebSocket client
 async def _hostile_ws(url: str, referee: Referee, refused: list[str]) -> None:
     """Every attack of issue 14 over WebSocket, while the table plays; each must be refused."""
@@ -288,6 +319,21 @@ async def test_a_match_over_tls_with_a_self_signed_certificate(
     result = await run_match(_config(tmp_path), transport, tls=certificate,
                              players=our_agents(deterministic=True))
     assert result.url.startswith("wss://" if transport == "ws" else "mqtts://")
+    assert _record(tmp_path / "t1-game0000.jsonl") == undisturbed
+
+
+@pytest.mark.skipif(mosquitto_binary() is None, reason="mosquitto is not installed")
+async def test_a_match_over_mqtts_through_a_mosquitto_the_referee_configured(
+        tmp_path: Path, undisturbed: list[str], certificate: Tls) -> None:
+    """--broker-config with --tls-cert/--tls-key: mosquitto serves mqtts:// with the
+    organiser's certificate; the referee and the seats check it against --ca."""
+    port = free_port()
+    seat_secrets = SeatSecrets.generate(["t1"])
+    with local_mosquitto(port, tmp_path, seat_secrets, ["t1"], tls=certificate):
+        result = await run_match(_config(tmp_path), "mqtt", broker=f"mqtts://127.0.0.1:{port}",
+                                 tls=certificate, seat_secrets=seat_secrets,
+                                 players=our_agents(deterministic=True))
+    assert all(r.fatal == "" and r.games == 1 for r in result.sessions.values())
     assert _record(tmp_path / "t1-game0000.jsonl") == undisturbed
 
 
