@@ -66,11 +66,12 @@ class Tls:
 @contextlib.asynccontextmanager
 async def serving(referee: Referee, transport: str, *, listen: str = "127.0.0.1:0",
                   broker: str | None = None, tls: Tls | None = None,
-                  broker_wait: float = 10.0) -> AsyncIterator[str]:
+                  ca: Path | None = None, broker_wait: float = 10.0) -> AsyncIterator[str]:
     """Serve ``referee`` over ``transport``; yields the URL players connect to.  The
     embedded broker takes the referee's secrets and topic rules; with an external
     ``broker`` the referee logs in as its own user (the broker's configuration is
-    :func:`arena.olympiad_access.write_mosquitto_config`'s)."""
+    :func:`arena.olympiad_access.write_mosquitto_config`'s), checking an ``mqtts://``
+    broker's certificate against ``ca`` (else ``tls.ca``, else the system's CAs)."""
     if transport == "ws":
         host, _, port = listen.rpartition(":")
         context = server_tls(tls.cert, tls.key) if tls is not None else None
@@ -84,7 +85,7 @@ async def serving(referee: Referee, transport: str, *, listen: str = "127.0.0.1:
             plugins=amqtt_plugins(referee.secrets, referee.tables),
             tls=(tls.cert, tls.key) if tls is not None else None))
         server = MqttServer(referee, url, list(referee.tables), password=referee.secrets.referee,
-                            ca=tls.ca if tls is not None else None)
+                            ca=ca or (tls.ca if tls is not None else None))
         task = asyncio.create_task(server.run())
         try:
             await asyncio.wait_for(server.connected.wait(), broker_wait)

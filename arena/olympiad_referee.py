@@ -434,6 +434,15 @@ class Referee:
                        session=session)
         with contextlib.suppress(ConnectionLost):
             await link.send(err.to_json())
+        if fatal and self._bound.get(id(link)) is None:
+            self._close_later(link)  # a connection that holds no seat has nothing more to do
+
+    def _close_later(self, link: Link) -> None:
+        """Close a connection in the background (a hung client must not delay the referee);
+        nothing for MQTT, whose topics stay."""
+        task = asyncio.create_task(link.close())
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
 
     async def _join(self, link: Link, join: Join) -> None:
         session = self.tables.get(join.table)
@@ -488,15 +497,13 @@ class Referee:
             channel.retired.add(channel.session)
         await self._error(old, "replaced", f"table {where[0]} seat {where[1]} was taken over "
                           "by a join with its secret; this connection no longer plays it",
-                          fatal=True, session=channel.session, where=where)
+                          session=channel.session, where=where, fatal=True)
         if self._bound.get(id(old)) == where:
             del self._bound[id(old)]
         if channel.link is old:
             channel.link = None
-        if close:  # in the background: a hung old client must not delay the new holder
-            task = asyncio.create_task(old.close())
-            self._closing.add(task)
-            task.add_done_callback(self._closing.discard)
+        if close:
+            self._close_later(old)
 
     async def _act(self, link: Link, act: Act) -> None:
         where = self._bound.get(id(link))

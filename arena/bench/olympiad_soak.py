@@ -183,11 +183,11 @@ async def hostile_ws(url: str, referee: Referee, attacks: Attacks, rng: np.rando
                 name="hostile", table="nowhere", seat=seat, token=known).to_json(), \
                 "unknown_table"
         client = WsClient(url)
+        answers: list[dict[str, Any]] = []
         try:
             await client.connect()
             await client.send(text)
-            answers: list[dict[str, Any]] = []
-            with contextlib.suppress(TimeoutError):
+            with contextlib.suppress(TimeoutError, ConnectionLost):  # closed after a fatal one
                 async with asyncio.timeout(0.3):
                     while True:
                         answers.append(json.loads(await client.recv()))

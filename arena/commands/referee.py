@@ -179,7 +179,7 @@ def run_olympiad(args: argparse.Namespace) -> int:
     async def main() -> int:
         referee = Referee(config, seat_secrets=seat_secrets)
         async with serving(referee, args.transport, listen=args.listen, broker=args.broker,
-                           tls=tls, broker_wait=120.0) as url:
+                           tls=tls, ca=args.ca, broker_wait=120.0) as url:
             tables = ", ".join(referee.tables)
             print(f"mjbot referee: serving {url} (tables {tables}); waiting for players",
                   file=sys.stderr, flush=True)

@@ -96,6 +96,7 @@ async def test_a_join_without_the_seats_secret_is_forbidden_and_learns_nothing(
     assert first["seq"] == 0 and first["table"] == "" and first["session"] == "evil"
     assert second["code"] == "not_joined"  # the act counts for nothing
     assert len(stranger.sent) == 2  # no welcome, no deal, no ask
+    assert stranger.closed  # a fatal error ends a connection that holds no seat
     seat0 = referee.tables["t1"].seats[0]
     assert seat0.link is links[0] and seat0.open_ask is not None and not seat0.answered
     hand = json.loads(links[0].sent[1])["hand"]  # seat 0's deal
@@ -123,8 +124,10 @@ async def test_a_second_join_with_the_secret_takes_the_seat_over(tmp_path: Path)
     # the replaced session's join, still on its way (a killed bot's last words), is refused
     late = RecordingLink("late")
     await referee.on_text(late, _join(referee, 0, session="s0"))
+    await asyncio.sleep(0)
     refused = late.messages()
     assert [(m["code"], m["fatal"], m["session"]) for m in refused] == [("replaced", True, "s0")]
+    assert late.closed
     assert seat0.link is restarted and seat0.session == "new" and not restarted.closed
     await _stop(game)
 

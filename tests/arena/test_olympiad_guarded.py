@@ -40,6 +40,7 @@ from bot.olympiad_client import AgentPlayer, SessionReport, play_seat
 from protocols.olympiad import Act, Join
 from protocols.olympiad_transport import (
     REFEREE_USER,
+    ConnectionLost,
     WsClient,
     free_port,
     host_port,
@@ -162,13 +163,19 @@ async def _hostile_ws(url: str, referee: Referee, refused: list[str]) -> None:
         for text in texts:
             await client.send(text)
         answers = []
-        with contextlib.suppress(TimeoutError):
+        closed = False
+        try:
             async with asyncio.timeout(0.5):
                 while True:
                     answers.append(json.loads(await client.recv()))
+        except TimeoutError:
+            pass
+        except ConnectionLost:
+            closed = True  # the referee ends a connection after a fatal error
         await client.close()
         assert [a["type"] for a in answers] == ["error"] * len(answers), answers
         assert answers and answers[0]["code"] == expect, answers
+        assert closed == answers[0]["fatal"], answers
         refused.append(expect)
         return answers[0]
 
@@ -339,8 +346,6 @@ async def test_a_match_over_mqtts_through_a_mosquitto_the_referee_configured(
 
 async def test_a_client_that_does_not_trust_the_certificate_cannot_connect(
         certificate: Tls, tmp_path: Path) -> None:
-    from protocols.olympiad_transport import ConnectionLost
-
     referee = Referee(_config(tmp_path))
     async with serving(referee, "ws", tls=certificate) as url:
         with pytest.raises(ConnectionLost, match="CERTIFICATE_VERIFY_FAILED"):
