@@ -3,9 +3,10 @@
 ``run_match`` serves the referee over WebSocket (a free loopback port) or
 MQTT (an embedded amqtt broker unless a broker URL is given), connects four
 seats per table through the same client session loop ``mjbot play
-olympiad`` uses, and returns the referee's game summaries and each seat's
-session report.  Used by ``mjbot match olympiad``, ``mjbot bench olympiad``
-and the end-to-end tests.
+olympiad`` uses, each with its seat's secret (the embedded broker enforces the
+seats' topics, :mod:`arena.olympiad_access`), and returns the referee's game
+summaries and each seat's session report.  Used by ``mjbot match olympiad``,
+``mjbot bench olympiad`` and the end-to-end tests.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from arena.olympiad_access import SeatSecrets, amqtt_plugins, write_mosquitto_config
 from arena.olympiad_referee import GameSummary, Referee, RefereeConfig
 from bot.olympiad_client import AgentPlayer, SeatPlayer, SessionReport, play_seat
 from bot.thinker import ThinkerPool
@@ -30,6 +32,7 @@ from protocols.olympiad_transport import (
     WsClient,
     embedded_broker,
     serve_ws,
+    server_tls,
 )
 
 PlayerFactory = Callable[[str, int], SeatPlayer]
@@ -50,23 +53,42 @@ class MatchResult:
     url: str = ""
 
 
+@dataclass(frozen=True)
+class Tls:
+    """The organiser's certificate and key (the referee's wss://, the embedded broker's
+    mqtts://) and the CA file clients check them against (None: the system's)."""
+
+    cert: Path
+    key: Path
+    ca: Path | None = None
+
+
 @contextlib.asynccontextmanager
 async def serving(referee: Referee, transport: str, *, listen: str = "127.0.0.1:0",
-                  broker: str | None = None) -> AsyncIterator[str]:
-    """Serve ``referee`` over ``transport``; yields the URL players connect to."""
+                  broker: str | None = None, tls: Tls | None = None,
+                  ca: Path | None = None, broker_wait: float = 10.0) -> AsyncIterator[str]:
+    """Serve ``referee`` over ``transport``; yields the URL players connect to.  The
+    embedded broker takes the referee's secrets and topic rules; with an external
+    ``broker`` the referee logs in as its own user (the broker's configuration is
+    :func:`arena.olympiad_access.write_mosquitto_config`'s), checking an ``mqtts://``
+    broker's certificate against ``ca`` (else ``tls.ca``, else the system's CAs)."""
     if transport == "ws":
         host, _, port = listen.rpartition(":")
-        async with serve_ws(referee, host or "127.0.0.1", int(port or 0)) as bound:
-            yield f"ws://{host or '127.0.0.1'}:{bound}/"
+        context = server_tls(tls.cert, tls.key) if tls is not None else None
+        async with serve_ws(referee, host or "127.0.0.1", int(port or 0), context) as bound:
+            yield f"{'wss' if tls else 'ws'}://{host or '127.0.0.1'}:{bound}/"
         return
     if transport != "mqtt":
         raise ValueError(f"transport {transport!r}: expected ws or mqtt")
     async with contextlib.AsyncExitStack() as stack:
-        url: str = broker if broker else await stack.enter_async_context(embedded_broker())
-        server = MqttServer(referee, url, list(referee.tables))
+        url: str = broker if broker else await stack.enter_async_context(embedded_broker(
+            plugins=amqtt_plugins(referee.secrets, referee.tables),
+            tls=(tls.cert, tls.key) if tls is not None else None))
+        server = MqttServer(referee, url, list(referee.tables), password=referee.secrets.referee,
+                            ca=ca or (tls.ca if tls is not None else None))
         task = asyncio.create_task(server.run())
         try:
-            await asyncio.wait_for(server.connected.wait(), 10)
+            await asyncio.wait_for(server.connected.wait(), broker_wait)
             yield url
         finally:
             await server.close()
@@ -82,8 +104,12 @@ def mosquitto_binary() -> str | None:
 
 
 @contextlib.contextmanager
-def local_mosquitto(port: int, workdir: Path) -> Iterator[subprocess.Popen[bytes]]:
-    """A mosquitto broker on ``127.0.0.1:port`` (no persistence, TCP_NODELAY) until exit.
+def local_mosquitto(port: int, workdir: Path, secrets: SeatSecrets | None = None,
+                    tables: list[str] | None = None,
+                    tls: Tls | None = None) -> Iterator[subprocess.Popen[bytes]]:
+    """A mosquitto broker on ``127.0.0.1:port`` (no persistence, TCP_NODELAY) until exit;
+    with ``secrets``, the configuration ``mjbot referee olympiad --broker-config`` writes
+    (no anonymous clients, each seat's user on its own topics of ``tables``).
 
     mosquitto comes from the system (``scripts/setup.sh`` installs Debian's);
     a missing binary or a broker that does not listen within 10 s is an error.
@@ -91,9 +117,15 @@ def local_mosquitto(port: int, workdir: Path) -> Iterator[subprocess.Popen[bytes
     binary = mosquitto_binary()
     if binary is None:
         raise FileNotFoundError("mosquitto is not installed: scripts/setup.sh installs it (apt)")
-    conf = workdir / f"mosquitto-{port}.conf"
-    conf.write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\n"
-                    "set_tcp_nodelay true\npersistence false\n")
+    if secrets is not None:
+        conf = write_mosquitto_config(
+            workdir / f"mosquitto-{port}", secrets, tables or list(secrets.seats),
+            listen=f"127.0.0.1:{port}", tls_cert=tls.cert if tls else None,
+            tls_key=tls.key if tls else None).conf
+    else:
+        conf = workdir / f"mosquitto-{port}.conf"
+        conf.write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\n"
+                        "set_tcp_nodelay true\npersistence false\n")
     proc = subprocess.Popen([binary, "-c", str(conf)], stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
     try:
@@ -111,27 +143,31 @@ def local_mosquitto(port: int, workdir: Path) -> Iterator[subprocess.Popen[bytes
         proc.wait(5)
 
 
-def transport_for(kind: str, url: str, table: str, seat: int) -> ClientTransport:
-    return WsClient(url) if kind == "ws" else MqttClient(url, table, seat)
+def transport_for(kind: str, url: str, table: str, seat: int, secret: str | None = None,
+                  ca: Path | None = None) -> ClientTransport:
+    return WsClient(url, ca) if kind == "ws" else MqttClient(url, table, seat, secret, ca)
 
 
 async def run_match(config: RefereeConfig, transport: str = "ws", *,
                     players: PlayerFactory | None = None, broker: str | None = None,
                     names: tuple[str, str, str, str] = ("mjbot-0", "mjbot-1", "mjbot-2",
                                                         "mjbot-3"),
-                    thinkers: int = 0) -> MatchResult:
+                    thinkers: int = 0, tls: Tls | None = None,
+                    seat_secrets: SeatSecrets | None = None) -> MatchResult:
     """Play ``config``'s match; ``thinkers`` > 0 puts our agents' thinking in that many
-    thinker processes (:mod:`bot.thinker`) instead of this process's decision thread."""
+    thinker processes (:mod:`bot.thinker`) instead of this process's decision thread.
+    The referee generates the seats' secrets (or takes ``seat_secrets``) and hands
+    each seat its own."""
     if thinkers and players is not None:
         raise ValueError("give players or thinkers, not both")
-    referee = Referee(config)
+    referee = Referee(config, seat_secrets=seat_secrets)
     result = MatchResult([], referee=referee)
     async with contextlib.AsyncExitStack() as stack:
         make = players or our_agents()
         if thinkers:
             pool = await stack.enter_async_context(ThinkerPool(thinkers))
             make = _pool_players(pool)
-        await _play(referee, transport, make, broker, names, result)
+        await _play(referee, transport, make, broker, names, result, tls)
     return result
 
 
@@ -143,17 +179,19 @@ def _pool_players(pool: ThinkerPool) -> PlayerFactory:
 
 
 async def _play(referee: Referee, transport: str, make: PlayerFactory, broker: str | None,
-                names: tuple[str, str, str, str], result: MatchResult) -> None:
-    async with serving(referee, transport, broker=broker) as url:
+                names: tuple[str, str, str, str], result: MatchResult, tls: Tls | None) -> None:
+    ca = tls.ca if tls is not None else None
+    async with serving(referee, transport, broker=broker, tls=tls) as url:
         result.url = url
         seats = []
         for table in referee.tables:
             for seat in range(4):
                 report = SessionReport()
                 result.sessions[(table, seat)] = report
-                seats.append(play_seat(transport_for(transport, url, table, seat),
+                secret = referee.secrets.secret(table, seat)
+                seats.append(play_seat(transport_for(transport, url, table, seat, secret, ca),
                                        make(table, seat), table=table, seat=seat,
-                                       name=names[seat], report=report))
+                                       name=names[seat], report=report, secret=secret))
         referee_task = asyncio.create_task(referee.run())
         await asyncio.gather(*seats)
         result.summaries = await referee_task

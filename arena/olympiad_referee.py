@@ -16,12 +16,27 @@ that reads but is not among the ask's options gets ``illegal_action`` and the
 policy; one that does not read (malformed JSON, unknown type, missing
 field) gets its ``error`` and the ask stays open.  The game loop never reads
 from a transport: transports call :meth:`Referee.on_text`.
+
+Seats belong to someone (:mod:`arena.olympiad_access`): a ``join`` must carry the
+seat's secret as ``token`` (compared in constant time), or it gets a fatal
+``forbidden`` that says nothing about the table's state (seq 0, no hand, no ask, no
+id).  A connection holds one seat.  A ``join`` with the right secret from another
+connection (or another client ``session``, over MQTT's shared topics) takes the seat
+over: the old holder gets a fatal ``replaced`` and its WebSocket is closed.
+
+Ask ids cannot be guessed: the wire id is an HMAC of the ask's deterministic name
+(``TABLE-GAME-STEP-SEAT``) under a random key of this referee process.  Records keep
+the name, so the record of a seed is the same in every run; the key is in no record.
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
+import hashlib
+import hmac
+import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -30,6 +45,7 @@ from typing import Any
 
 import numpy as np
 
+from arena.olympiad_access import SeatSecrets
 from arena.records import write_record
 from bot.agent import describe_action
 from bot.logging import get_logger
@@ -99,6 +115,12 @@ class Violation:
     detail: str
 
 
+def ask_wire_id(key: bytes, name: str) -> str:
+    """The id an ask carries on the wire: 128 bits of HMAC-SHA256(key, name), URL-safe."""
+    digest = hmac.new(key, name.encode(), hashlib.sha256).digest()[:16]
+    return base64.urlsafe_b64encode(digest).decode().rstrip("=")
+
+
 @dataclass
 class OpenAsk:
     id: str
@@ -112,6 +134,8 @@ class OpenAsk:
     handed_at: float = 0.0
     """When the ask was handed to the transport (MQTT's QoS 1 publish returns only after
     the broker's PUBACK): the round trip is measured from here."""
+    name: str = ""
+    """The ask's deterministic name (``TABLE-GAME-STEP-SEAT``), the one records keep."""
 
 
 @dataclass
@@ -128,6 +152,11 @@ class SeatChannel:
     closed: set[str] = field(default_factory=set)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     joined: bool = False
+    session: str | None = None
+    """The ``session`` of the join that holds the seat."""
+    retired: set[str] = field(default_factory=set)
+    """Sessions taken over: a join of theirs still on its way (a killed bot's last
+    words) must not take the seat back from the bot that replaced them."""
 
     def __post_init__(self) -> None:
         self.log = SeatLog(self.table)
@@ -142,10 +171,6 @@ class SeatChannel:
             await self._send(text)
             return seq
 
-    async def send_unlogged(self, fields: dict[str, Any]) -> None:
-        async with self.lock:
-            await self._send(self.log.unlogged(fields))
-
     async def _send(self, text: str) -> None:
         link = self.link
         if link is None:
@@ -156,9 +181,15 @@ class SeatChannel:
             if self.link is link:
                 self.link = None
 
-    async def replay(self, after: int, remaining_ms: Callable[[OpenAsk], int]) -> None:
-        """Re-send every message after ``after`` (closed asks left out), then the open ask."""
+    async def attach(self, link: Link, welcome: dict[str, Any], after: int,
+                     remaining_ms: Callable[[OpenAsk], int]) -> None:
+        """Make ``link`` the seat's connection and send it the ``welcome``, then every
+        message after ``after`` (closed asks left out) and the open ask, all under the
+        seat's lock: no new message overtakes the replay (a player drops seqs it has
+        seen, so one that did would hide the replayed ones before it)."""
         async with self.lock:
+            self.link = link
+            await self._send(self.log.unlogged(welcome))
             ask = self.open_ask
             ask_text = "" if ask is None else stamped(
                 {**ask.fields, "deadline_ms": remaining_ms(ask)}, table=self.table, seq=ask.seq)
@@ -180,8 +211,11 @@ class TableSession:
     """The games of one table, one after another, once all four seats have joined."""
 
     def __init__(self, table: str, index: int, config: RefereeConfig,
-                 clock: Callable[[], float]) -> None:
+                 clock: Callable[[], float], ask_key: bytes | None = None) -> None:
         self.table, self.index, self.config, self.clock = table, index, config, clock
+        self.ask_key = ask_key if ask_key is not None else secrets.token_bytes(32)
+        self.ask_names: dict[str, str] = {}
+        """Wire id -> the ask's deterministic name."""
         self.seats = [SeatChannel(table, s) for s in range(4)]
         self.all_joined = asyncio.Event()
         self.summaries: list[GameSummary] = []
@@ -260,14 +294,17 @@ class TableSession:
         opened: dict[int, OpenAsk] = {}
         for seat in table.asked_seats:
             legal = tuple(table.legal_actions(seat))
-            ask_id = f"{self.table}-{game}-{step}-{seat}"
+            name = f"{self.table}-{game}-{step}-{seat}"
+            ask_id = ask_wire_id(self.ask_key, name)
+            self.ask_names[ask_id] = name
             options = options_for(legal, state.last_discard)
             fields = Ask(table=self.table, seq=0, id=ask_id, options=options,
                          deadline_ms=self.config.decision_ms).model_dump(
                 exclude={"table", "seq"}, exclude_none=True)
             channel = self.seats[seat]
             now = self.clock()
-            ask = OpenAsk(ask_id, 0, legal, fields, now, loop.create_future(), handed_at=now)
+            ask = OpenAsk(ask_id, 0, legal, fields, now, loop.create_future(), handed_at=now,
+                          name=name)
             channel.open_ask = ask
             ask.seq = await channel.emit(fields, ask_id=ask_id)
             ask.sent_at = self.clock()
@@ -286,7 +323,7 @@ class TableSession:
             channel.open_ask = None
             channel.closed.add(ask.id)
             answer = answers[seat]
-            decisions.append({"seat": seat, "ask": ask.id,
+            decisions.append({"seat": seat, "ask": ask.name,
                               "answer": _describe(answer),
                               "options": ask.fields["options"]})
             if ask.answered_at is not None:
@@ -350,12 +387,19 @@ def _describe(answer: Action | Violation) -> str:
 class Referee:
     """Every table of a match, behind the transports' :class:`Endpoint` interface."""
 
-    def __init__(self, config: RefereeConfig, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, config: RefereeConfig, clock: Callable[[], float] = time.monotonic, *,
+                 seat_secrets: SeatSecrets | None = None, ask_key: bytes | None = None) -> None:
+        """``seat_secrets``: generated when not given; ``ask_key``: the key of the ask ids
+        (random when not given; tests that compare two runs' wire texts fix it)."""
         self.config = config
         self.clock = clock
-        self.tables = {tid: TableSession(tid, k, config, clock)
+        self.secrets = seat_secrets or SeatSecrets.generate(config.table_ids())
+        self.secrets.covers(config.table_ids())
+        key = ask_key if ask_key is not None else secrets.token_bytes(32)
+        self.tables = {tid: TableSession(tid, k, config, clock, key)
                        for k, tid in enumerate(config.table_ids())}
         self._bound: dict[int, tuple[str, int]] = {}
+        self._closing: set[asyncio.Task[None]] = set()
         self.errors: list[tuple[str, str]] = []
 
     async def run(self) -> list[GameSummary]:
@@ -381,39 +425,89 @@ class Referee:
         else:
             await self._act(link, msg)
 
-    async def _error(self, link: Link, code: str, message: str, fatal: bool = False) -> None:
+    async def _error(self, link: Link, code: str, message: str, fatal: bool = False,
+                     session: str | None = None, where: tuple[str, int] | None = None) -> None:
+        """An ``error`` to ``link``: the table and seq of the seat the link holds (or of
+        ``where``), else none and 0, so a stranger learns nothing of any seat."""
         self.errors.append((code, message))
-        where = self._bound.get(id(link)) or link.bound
-        table, seq = (where[0], 0) if where else ("", 0)
-        if where and where[0] in self.tables:
-            seq = self.tables[where[0]].seats[where[1]].seq
-        err = ErrorMsg(table=table, seq=seq, code=code, message=message, fatal=fatal)
+        where = where or self._bound.get(id(link))
+        table, seq = ("", 0)
+        if where is not None and where[0] in self.tables:
+            table, seq = where[0], self.tables[where[0]].seats[where[1]].seq
+        err = ErrorMsg(table=table, seq=seq, code=code, message=message, fatal=fatal,
+                       session=session)
         with contextlib.suppress(ConnectionLost):
             await link.send(err.to_json())
+        if fatal and self._bound.get(id(link)) is None:
+            self._close_later(link)  # a connection that holds no seat has nothing more to do
+
+    def _close_later(self, link: Link) -> None:
+        """Close a connection in the background (a hung client must not delay the referee);
+        nothing for MQTT, whose topics stay."""
+        task = asyncio.create_task(link.close())
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
 
     async def _join(self, link: Link, join: Join) -> None:
-        if link.bound is not None and link.bound != (join.table, join.seat):
-            await self._error(link, "wrong_seat", f"join for table {join.table} seat "
-                              f"{join.seat} arrived on {link.describe()}")
-            return
         session = self.tables.get(join.table)
         if session is None:
-            await self._error(link, "unknown_table", f"no table {join.table!r}; tables: "
-                              f"{', '.join(self.tables)}")
+            await self._error(link, "unknown_table", f"no table {join.table!r}",
+                              session=join.session)
+            return
+        if not self.secrets.check(join.table, join.seat, join.token):
+            log.warning("join_refused", table=join.table, seat=join.seat,
+                        token="missing" if join.token is None else "wrong", via=link.describe())
+            which = "no" if join.token is None else "wrong"
+            await self._error(link, "forbidden", f"join refused: {which} token for table "
+                              f"{join.table} seat {join.seat}", fatal=True, session=join.session)
+            return
+        if link.bound is not None and link.bound != (join.table, join.seat):
+            await self._error(link, "wrong_seat", f"join for table {join.table} seat "
+                              f"{join.seat} arrived on {link.describe()}", session=join.session)
+            return
+        held = self._bound.get(id(link))
+        if held is not None and held != (join.table, join.seat):
+            await self._error(link, "wrong_seat", f"this connection holds table {held[0]} seat "
+                              f"{held[1]}; one seat per connection", session=join.session)
             return
         channel = session.seats[join.seat]
-        channel.link, channel.name = link, join.name
+        if join.session is not None and join.session in channel.retired:
+            await self._error(link, "replaced", f"table {join.table} seat {join.seat} was "
+                              "taken over from this session; it no longer plays it",
+                              fatal=True, session=join.session)
+            return
+        old = channel.link
+        if old is not None and (old is not link or channel.session != join.session):
+            await self._replace(old, channel, (join.table, join.seat), close=old is not link)
+        channel.name, channel.session = join.name, join.session
         self._bound[id(link)] = (join.table, join.seat)
         channel.joined = True
         welcome = Welcome(table=join.table, seq=channel.seq, seat=join.seat,
                           rules=TAIWAN_16.name, players=[s.name for s in session.seats],
                           decision_ms=self.config.decision_ms, policy=self.config.policy)  # type: ignore[arg-type]
-        await channel.send_unlogged(welcome.model_dump(exclude={"table", "seq"}))
-        await channel.replay(join.resume_from or 0, session.remaining_ms)
+        await channel.attach(link, welcome.model_dump(exclude={"table", "seq"}),
+                             join.resume_from or 0, session.remaining_ms)
         log.info("joined", table=join.table, seat=join.seat, name=join.name,
                  resume_from=join.resume_from, via=link.describe())
         if all(s.joined for s in session.seats):
             session.all_joined.set()
+
+    async def _replace(self, old: Link, channel: SeatChannel, where: tuple[str, int],
+                       close: bool) -> None:
+        """Tell the seat's previous holder it was taken over, and close its connection
+        (``close``: not the connection the new join came on, as over MQTT's topics)."""
+        log.info("seat_taken_over", table=where[0], seat=where[1], old=old.describe())
+        if channel.session is not None:
+            channel.retired.add(channel.session)
+        await self._error(old, "replaced", f"table {where[0]} seat {where[1]} was taken over "
+                          "by a join with its secret; this connection no longer plays it",
+                          session=channel.session, where=where, fatal=True)
+        if self._bound.get(id(old)) == where:
+            del self._bound[id(old)]
+        if channel.link is old:
+            channel.link = None
+        if close:
+            self._close_later(old)
 
     async def _act(self, link: Link, act: Act) -> None:
         where = self._bound.get(id(link))
@@ -430,8 +524,7 @@ class Referee:
             elif ask is None:
                 await self._error(link, "out_of_turn", f"no ask is open for seat {where[1]}")
             else:
-                await self._error(link, "unknown_id",
-                                  f"unknown ask id {act.id!r}; the open ask is {ask.id}")
+                await self._error(link, "unknown_id", "no open ask has this id")
             return
         try:
             action: Action | Violation = action_for(act, ask.legal)

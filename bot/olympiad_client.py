@@ -7,7 +7,10 @@ connection drops it reconnects with exponential backoff and resumes: messages
 already seen (``seq``) are dropped, an ``ask`` already answered gets the same
 ``act`` again (the referee ignores repeats), so nothing is lost and nothing
 is done twice.  A ``join`` that gets no ``welcome`` is sent again (over MQTT
-the referee may not be subscribed yet).
+the referee may not be subscribed yet).  Every ``join`` carries the seat's secret
+(``token``, never logged) and this run's random ``session``; a fatal error for this
+session (``forbidden``: a wrong secret; ``replaced``: another run took the seat over)
+ends the loop, with the reason in :attr:`SessionReport.fatal`.
 
 Players:
 
@@ -25,6 +28,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
+import secrets
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -56,6 +61,10 @@ from protocols.olympiad_transport import ClientTransport, ConnectionLost
 from strategy.policy import Method
 
 log = get_logger("mjbot.olympiad")
+
+SECRET_ENV = "MJBOT_SEAT_SECRET"
+"""The environment variable ``mjbot play olympiad`` and ``mjbot wrap`` read the seat's
+secret from (a command-line option is visible to every user of the machine)."""
 
 
 class SeatPlayer(Protocol):
@@ -197,8 +206,10 @@ class ProgramPlayer:
         self.seat = 0
 
     async def start(self) -> None:
+        # the program plays through us: it never needs the seat's secret
+        env = {k: v for k, v in os.environ.items() if k != SECRET_ENV}
         self.proc = await asyncio.create_subprocess_exec(
-            *self.argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+            *self.argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, env=env)
 
     async def on_message(self, msg: Any, text: str) -> Act | None:
         proc = self.proc
@@ -271,13 +282,19 @@ class SessionReport:
     """Per ask id: (the ask's text arrived, its act handed to the transport) on
     ``time.monotonic``, the referee's clock.  This seat's own time is the difference; MQTT's
     QoS 1 send returns only after the broker's PUBACK, which is the transport's time."""
+    fatal: str = ""
+    """Why the referee ended this seat's play (``forbidden``, ``replaced``), if it did."""
 
 
 async def play_seat(transport: ClientTransport, player: SeatPlayer, *, table: str, seat: int,
                     name: str = "mjbot", max_backoff: float = 2.0, join_timeout: float = 1.0,
-                    report: SessionReport | None = None) -> SessionReport:
-    """Play one seat until the table's last game ends (``end`` with ``more`` false)."""
+                    report: SessionReport | None = None, secret: str | None = None,
+                    session: str | None = None) -> SessionReport:
+    """Play one seat until the table's last game ends (``end`` with ``more`` false), or
+    a fatal error for this session.  ``secret``: the seat's secret; ``session``: this
+    run's name (random when not given)."""
     report = report or SessionReport()
+    session = session or secrets.token_urlsafe(12)
     cursor = report.cursor
     backoff = 0.05
     first = True
@@ -289,8 +306,8 @@ async def play_seat(transport: ClientTransport, player: SeatPlayer, *, table: st
         first = False
         try:
             await transport.connect()
-            join = Join(name=name, table=table, seat=seat,
-                        resume_from=cursor.resume_from).to_json()
+            join = Join(name=name, table=table, seat=seat, resume_from=cursor.resume_from,
+                        token=secret, session=session).to_json()
             await transport.send(join)
             welcomed = False
             while True:
@@ -314,10 +331,20 @@ async def play_seat(transport: ClientTransport, player: SeatPlayer, *, table: st
                     welcomed, backoff = True, 0.05
                     await player.on_message(msg, text)
                     continue
+                if not welcomed and not isinstance(msg, ErrorMsg):
+                    # sent before our join was read (over MQTT the seat's topic carries the
+                    # game on): the replay after the welcome brings it again, in order
+                    continue
                 if isinstance(msg, ErrorMsg):
+                    if msg.session != session and (msg.session is not None or msg.fatal):
+                        continue  # about another client's join on this seat's MQTT topics
                     report.errors.append(f"{msg.code}: {msg.message}")
-                    log.warning("referee_error", code=msg.code, message=msg.message)
+                    log.warning("referee_error", code=msg.code, message=msg.message,
+                                fatal=msg.fatal)
                     if msg.fatal:
+                        report.fatal = f"{msg.code}: {msg.message}"
+                        with contextlib.suppress(Exception):
+                            await transport.close()
                         return report
                     continue
                 if isinstance(msg, Ask):
@@ -348,4 +375,5 @@ async def play_seat(transport: ClientTransport, player: SeatPlayer, *, table: st
                 await transport.close()
 
 
-__all__ = ["AgentPlayer", "ProgramPlayer", "SessionReport", "play_seat", "safest_act"]
+__all__ = ["SECRET_ENV", "AgentPlayer", "ProgramPlayer", "SessionReport", "play_seat",
+           "safest_act"]

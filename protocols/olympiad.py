@@ -171,6 +171,9 @@ class ErrorMsg(_FromReferee):
     code: str
     message: str
     fatal: bool = False
+    session: str | None = None
+    """The ``session`` of the ``join`` this error answers (``forbidden``, ``replaced``...):
+    over MQTT every client of a seat reads its ``down`` topic, and only that one acts on it."""
 
 
 RefereeMessage = Annotated[
@@ -186,11 +189,16 @@ class Join(_Message):
     table: str = Field(min_length=1, max_length=64)
     seat: int = Field(ge=0, le=3)
     resume_from: int | None = Field(default=None, ge=0)
+    token: str | None = Field(default=None, max_length=256, repr=False)
+    """The seat's secret, issued by the referee's organiser; never logged."""
+    session: str | None = Field(default=None, min_length=1, max_length=64)
+    """A random name the client picks once per run: a ``join`` from another session takes
+    the seat over, and errors about a join carry its session."""
 
 
 class Act(_Message):
     type: Literal["act"] = "act"
-    id: str
+    id: str = Field(max_length=64)
     kind: OptionKind
     tile: TileStr | None = None
     tiles: list[TileStr] | None = None
@@ -224,8 +232,10 @@ def _load(text: str | bytes, known: set[str]) -> dict[str, Any]:
         raise MessageError("malformed_json", f"a message is a JSON object, got {got}")
     if "type" not in obj:
         raise MessageError("invalid_message", "missing field 'type'")
-    if obj["type"] not in known:
-        raise MessageError("unknown_type", f"unknown message type {obj['type']!r}; "
+    kind = obj["type"]
+    if not isinstance(kind, str) or kind not in known:
+        shown = repr(kind)[:40] if isinstance(kind, str) else f"a {type(kind).__name__}"
+        raise MessageError("unknown_type", f"unknown message type {shown}; "
                                            f"expected one of {', '.join(sorted(known))}")
     if obj.get("v", VERSION) != VERSION:
         raise MessageError("bad_version", f"protocol version {obj.get('v')!r}; this is v{VERSION}")

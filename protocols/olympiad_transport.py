@@ -28,8 +28,10 @@ import contextlib
 import logging
 import secrets
 import socket
+import ssl
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import urlparse
 
@@ -40,6 +42,28 @@ from websockets.asyncio.server import ServerConnection
 TOPIC_ROOT = "mjbot/v1"
 NO_DELAY = ((socket.IPPROTO_TCP, socket.TCP_NODELAY, 1),)
 """QoS 1 waits for each PUBACK: without TCP_NODELAY, Nagle + delayed ACK cost ~40 ms each."""
+
+
+REFEREE_USER = "mjbot-referee"
+"""The referee's broker user (its password: the referee's secret)."""
+
+
+def seat_user(table: str, seat: int) -> str:
+    """Seat ``seat`` of ``table``'s broker user (its password: the seat's secret)."""
+    return f"{table}-seat{seat}"
+
+
+def client_tls(ca: Path | None) -> ssl.SSLContext:
+    """A client's TLS context: the organiser's CA (or the system's), host names checked."""
+    return ssl.create_default_context(cafile=str(ca) if ca is not None else None)
+
+
+def server_tls(cert: Path, key: Path) -> ssl.SSLContext:
+    """The referee's TLS context from the organiser's certificate chain and key."""
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.minimum_version = ssl.TLSVersion.TLSv1_2
+    context.load_cert_chain(str(cert), str(key))
+    return context
 
 
 def seat_topic(table: str, seat: int, direction: str) -> str:
@@ -67,6 +91,10 @@ class Link(Protocol):
         ...
 
     async def send(self, text: str) -> None: ...
+
+    async def close(self) -> None:
+        """End this player's connection (WebSocket); nothing for a topic pair (MQTT)."""
+        ...
 
     def describe(self) -> str: ...
 
@@ -107,14 +135,20 @@ class WsLink:
         except websockets.ConnectionClosed as exc:
             raise ConnectionLost(str(exc)) from None
 
+    async def close(self) -> None:
+        with contextlib.suppress(Exception):
+            await self.connection.close(1008, "seat taken over")
+
     def describe(self) -> str:
         addr = self.connection.remote_address
         return f"ws {addr[0]}:{addr[1]}" if addr else "ws"
 
 
 @contextlib.asynccontextmanager
-async def serve_ws(endpoint: Endpoint, host: str, port: int) -> AsyncIterator[int]:
-    """Serve the endpoint at ``ws://host:port/``; yields the port (0 picks a free one)."""
+async def serve_ws(endpoint: Endpoint, host: str, port: int,
+                   tls: ssl.SSLContext | None = None) -> AsyncIterator[int]:
+    """Serve the endpoint at ``ws://host:port/`` (``wss://`` with ``tls``); yields the port
+    (0 picks a free one)."""
 
     async def handler(connection: ServerConnection) -> None:
         link = WsLink(connection)
@@ -129,7 +163,7 @@ async def serve_ws(endpoint: Endpoint, host: str, port: int) -> AsyncIterator[in
     # no permessage-deflate: messages are a few hundred bytes and zlib was the
     # referee's largest cost at 100 tables
     async with websockets.serve(handler, host, port, ping_interval=10, ping_timeout=10,
-                                max_size=2**16, compression=None) as server:
+                                max_size=2**16, compression=None, ssl=tls) as server:
         sockets = list(server.sockets)
         yield sockets[0].getsockname()[1] if sockets else port
 
@@ -148,6 +182,9 @@ class MqttLink:
     async def send(self, text: str) -> None:
         await self.server.publish(seat_topic(self.table, self.seat, "down"), text)
 
+    async def close(self) -> None:
+        return None  # the topics stay; the broker's ACL says who may use them
+
     def describe(self) -> str:
         return f"mqtt {self.table}/seat/{self.seat}"
 
@@ -155,10 +192,13 @@ class MqttLink:
 class MqttServer:
     """The referee's MQTT side; run :meth:`run` as a task."""
 
-    def __init__(self, endpoint: Endpoint, url: str, tables: list[str]) -> None:
+    def __init__(self, endpoint: Endpoint, url: str, tables: list[str], *,
+                 password: str | None = None, ca: Path | None = None) -> None:
         self.endpoint = endpoint
-        self.host, self.port = host_port(url, 1883)
+        self.host, self.port = host_port(url, 8883 if url.startswith("mqtts:") else 1883)
         self.tables = tables
+        self._password = password
+        self._tls = client_tls(ca) if url.startswith("mqtts:") else None
         self._client: aiomqtt.Client | None = None
         self._links: dict[tuple[str, int], MqttLink] = {}
         self.connected = asyncio.Event()
@@ -187,11 +227,14 @@ class MqttServer:
             try:
                 async with aiomqtt.Client(self.host, self.port, will=will, keepalive=10,
                                           identifier=f"mjbot-referee-{secrets.token_hex(4)}",
+                                          username=REFEREE_USER if self._password else None,
+                                          password=self._password, tls_context=self._tls,
                                           max_queued_outgoing_messages=100_000,
                                           max_inflight_messages=1000,
                                           socket_options=NO_DELAY) as client:
                     client.pending_calls_threshold = 100_000  # many tables publish at once
-                    await client.subscribe(f"{TOPIC_ROOT}/+/seat/+/up", qos=1)
+                    for table in self.tables:  # per table: the ACL grants the referee its tables
+                        await client.subscribe(f"{TOPIC_ROOT}/{table}/seat/+/up", qos=1)
                     self._client = client
                     for table in self.tables:
                         await client.publish(referee_topic(table), "online", qos=1, retain=True)
@@ -236,15 +279,17 @@ class ClientTransport(Protocol):
 
 
 class WsClient:
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, ca: Path | None = None) -> None:
         self.url = url
+        self._tls = client_tls(ca) if url.startswith("wss:") else None
         self._conn: Any = None
 
     async def connect(self) -> None:
         try:
             self._conn = await websockets.connect(self.url, ping_interval=10, ping_timeout=10,
-                                                  open_timeout=5, compression=None)
-        except (OSError, websockets.InvalidHandshake, TimeoutError) as exc:
+                                                  open_timeout=5, compression=None,
+                                                  ssl=self._tls)
+        except (OSError, websockets.InvalidHandshake, TimeoutError, ssl.SSLError) as exc:
             raise ConnectionLost(f"cannot connect to {self.url}: {exc}") from None
 
     async def send(self, text: str) -> None:
@@ -262,7 +307,8 @@ class WsClient:
             data = await self._conn.recv()
         except websockets.ConnectionClosed as exc:
             raise ConnectionLost(str(exc)) from None
-        return data if isinstance(data, str) else data.decode()
+        # a binary frame that is not UTF-8 still reaches the parser, which reports it
+        return data if isinstance(data, str) else data.decode(errors="replace")
 
     async def close(self) -> None:
         if self._conn is not None:
@@ -274,12 +320,16 @@ class WsClient:
 
 
 class MqttClient:
-    """One seat over MQTT: subscribes its down topic, publishes on its up topic."""
+    """One seat over MQTT: subscribes its down topic, publishes on its up topic; with a
+    ``secret``, logs in to the broker as the seat's user (:func:`seat_user`)."""
 
-    def __init__(self, url: str, table: str, seat: int) -> None:
+    def __init__(self, url: str, table: str, seat: int, secret: str | None = None,
+                 ca: Path | None = None) -> None:
         self.url = url
-        self.host, self.port = host_port(url, 1883)
+        self.host, self.port = host_port(url, 8883 if url.startswith("mqtts:") else 1883)
         self.table, self.seat = table, seat
+        self._secret = secret
+        self._tls = client_tls(ca) if url.startswith("mqtts:") else None
         self._stack: contextlib.AsyncExitStack | None = None
         self._client: aiomqtt.Client | None = None
         self._messages: AsyncIterator[aiomqtt.Message] | None = None
@@ -290,11 +340,14 @@ class MqttClient:
         client = aiomqtt.Client(
             self.host, self.port, keepalive=5, socket_options=NO_DELAY,
             identifier=f"mjbot-{self.table}-{self.seat}-{secrets.token_hex(4)}",
+            username=seat_user(self.table, self.seat) if self._secret else None,
+            password=self._secret, tls_context=self._tls,
             will=aiomqtt.Will(presence, "offline", qos=1, retain=True))
         stack = contextlib.AsyncExitStack()
         try:
             await stack.enter_async_context(client)
             await client.subscribe(seat_topic(self.table, self.seat, "down"), qos=1)
+            # a refused subscription (the broker's ACL) comes back as 0x80 in the SUBACK
             await client.publish(presence, "online", qos=1, retain=True)
         except aiomqtt.MqttError as exc:
             with contextlib.suppress(Exception):
@@ -319,7 +372,9 @@ class MqttClient:
         except (aiomqtt.MqttError, StopAsyncIteration) as exc:
             raise ConnectionLost(f"broker connection lost: {exc}") from None
         payload = message.payload
-        return payload.decode() if isinstance(payload, bytes | bytearray) else str(payload)
+        if isinstance(payload, bytes | bytearray):
+            return payload.decode(errors="replace")  # not UTF-8: the parser reports it
+        return str(payload)
 
     async def close(self) -> None:
         stack, self._stack, self._client, self._messages = self._stack, None, None, None
@@ -331,32 +386,42 @@ class MqttClient:
         return f"{self.url} {self.table}/seat/{self.seat}"
 
 
-def client_transport(ws: str | None, mqtt: str | None, table: str, seat: int) -> ClientTransport:
+def client_transport(ws: str | None, mqtt: str | None, table: str, seat: int,
+                     secret: str | None = None, ca: Path | None = None) -> ClientTransport:
     if (ws is None) == (mqtt is None):
         raise ValueError("give exactly one of --ws URL and --mqtt URL")
     if ws is not None:
-        return WsClient(ws)
+        return WsClient(ws, ca)
     assert mqtt is not None
-    return MqttClient(mqtt, table, seat)
+    return MqttClient(mqtt, table, seat, secret, ca)
 
 
 # ---------------------------------------------------------------- embedded broker
 @contextlib.asynccontextmanager
-async def embedded_broker(host: str = "127.0.0.1", port: int = 0) -> AsyncIterator[str]:
-    """An amqtt broker in this process for the duration; yields its ``mqtt://`` URL."""
+async def embedded_broker(host: str = "127.0.0.1", port: int = 0, *,
+                          plugins: dict[str, Any] | None = None,
+                          tls: tuple[Path, Path] | None = None) -> AsyncIterator[str]:
+    """An amqtt broker in this process for the duration; yields its ``mqtt://`` URL
+    (``mqtts://`` with ``tls`` = (certificate, key)).  ``plugins``: its authentication and
+    topic plugins (``arena.olympiad_access.amqtt_plugins``); anonymous clients and every
+    topic are allowed without."""
     from amqtt.broker import Broker
 
     port = port or free_port()
+    listener: dict[str, Any] = {"type": "tcp", "bind": f"{host}:{port}"}
+    if tls is not None:
+        listener.update(ssl=True, certfile=str(tls[0]), keyfile=str(tls[1]))
     config = {
-        "listeners": {"default": {"type": "tcp", "bind": f"{host}:{port}"}},
-        "plugins": {"amqtt.plugins.authentication.AnonymousAuthPlugin": {"allow_anonymous": True}},
+        "listeners": {"default": listener},
+        "plugins": plugins if plugins is not None else
+        {"amqtt.plugins.authentication.AnonymousAuthPlugin": {"allow_anonymous": True}},
     }
     for name in ("amqtt", "transitions"):
         logging.getLogger(name).setLevel(logging.WARNING)
     broker = Broker(config)
     await broker.start()
     try:
-        yield f"mqtt://{host}:{port}"
+        yield f"{'mqtts' if tls else 'mqtt'}://{host}:{port}"
     finally:
         await broker.shutdown()
 

@@ -29,6 +29,7 @@ import asyncio
 import contextlib
 import gc
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -37,6 +38,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from arena.olympiad_access import SeatSecrets
 from arena.olympiad_match import local_mosquitto, mosquitto_binary, serving, transport_for
 from arena.olympiad_referee import Referee, RefereeConfig
 from bot.logging import configure_logging
@@ -49,6 +51,10 @@ from strategy.warmup import warm_up
 THINK_MS = 30
 PACE_MS = 100
 DECISION_MS = 10_000
+
+
+SECRETS_ENV = "MJBOT_BENCH_SECRETS"
+"""The referee's seat secrets, handed to the seats' processes in their environment."""
 
 
 def _pct(xs: list[float], q: float) -> float:
@@ -90,7 +96,8 @@ async def _served(transport: str, tables: int, seed: int, pace_ms: int, players:
         procs = [await asyncio.create_subprocess_exec(
             sys.executable, "-m", "arena.bench.olympiad", "--seats", url, wire,
             str(first), str(min(share, tables - first)), str(pace_ms), players, str(thinkers),
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            env={**os.environ, SECRETS_ENV: referee.secrets.to_json()})
             for first in range(0, tables, share)]
         t0 = time.perf_counter()
         summaries = await referee.run()
@@ -166,6 +173,7 @@ async def _seats(url: str, transport: str, first: int, count: int, pace_ms: int,
         if players == "mjbot":
             warm_up()  # load every kernel from numba's cache before the first ask, as a bot would
     _quiet_gc()
+    seat_secrets = SeatSecrets.from_json(os.environ[SECRETS_ENV])
     async with contextlib.AsyncExitStack() as stack:
         pool = (await stack.enter_async_context(ThinkerPool(thinkers, max_think_ms=THINK_MS))
                 if thinkers and players == "mjbot" else None)
@@ -180,9 +188,10 @@ async def _seats(url: str, transport: str, first: int, count: int, pace_ms: int,
                                       AgentPlayer(max_think_ms=THINK_MS))
                 if pace_ms:
                     player = _Paced(player, pace_ms)
-                tasks.append(play_seat(transport_for(transport, url, table, seat), player,
+                secret = seat_secrets.secret(table, seat)
+                tasks.append(play_seat(transport_for(transport, url, table, seat, secret), player,
                                        table=table, seat=seat, report=reports[-1],
-                                       join_timeout=5.0))
+                                       join_timeout=5.0, secret=secret))
         await asyncio.gather(*tasks)
     return {k: v for r in reports for k, v in r.held.items()}
 

@@ -15,6 +15,7 @@ BENCHES = {
     "arena": "arena.bench.arena",
     "agreement": "arena.bench.agreement",
     "zip": "arena.bench.zip",
+    "soak": "arena.bench.olympiad_soak",
 }
 
 

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import os
+import sys
+from pathlib import Path
 
 from arena.commands.options import fraction, positive_float, seat_index
 
@@ -21,14 +24,36 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                     help="share of each ask's deadline the agent may think")
 
 
+SECRET_ENV = "MJBOT_SEAT_SECRET"
+
+
 def add_seat_arguments(p: argparse.ArgumentParser) -> None:
-    """--ws URL | --mqtt URL, --table, --seat (shared with ``mjbot wrap``)."""
+    """--ws URL | --mqtt URL, --table, --seat, --secret, --ca (shared with ``mjbot wrap``)."""
     where = p.add_mutually_exclusive_group(required=True)
-    where.add_argument("--ws", metavar="URL", help="the referee's ws://HOST:PORT/")
-    where.add_argument("--mqtt", metavar="URL", help="the broker's mqtt://HOST:PORT")
+    where.add_argument("--ws", metavar="URL", help="the referee's ws://HOST:PORT/ or wss://")
+    where.add_argument("--mqtt", metavar="URL", help="the broker's mqtt://HOST:PORT or mqtts://")
     p.add_argument("--table", required=True, help="table id, e.g. t1")
     p.add_argument("--seat", type=seat_index, required=True, metavar="0-3")
+    p.add_argument("--secret", metavar="SECRET",
+                   help=f"the seat's secret from the organiser (better: the {SECRET_ENV} "
+                   "environment variable, which other users of the machine cannot read)")
+    p.add_argument("--ca", type=Path, metavar="FILE",
+                   help="wss:// or mqtts://: the CA certificate(s) to check the server's "
+                   "certificate against (default: the system's)")
     p.add_argument("--log-level", default="INFO", help="structlog level on stderr")
+
+
+def seat_secret(args: argparse.Namespace, command: str) -> str | None:
+    """The seat's secret from --secret or the environment (None after printing why not)."""
+    secret: str | None = args.secret or os.environ.get(SECRET_ENV)
+    if not secret:
+        print(f"mjbot {command}: give the seat's secret in {SECRET_ENV} (or --secret)",
+              file=sys.stderr)
+        return None
+    if args.ca is not None and not args.ca.is_file():
+        print(f"mjbot {command}: --ca {args.ca}: no such file", file=sys.stderr)
+        return None
+    return secret
 
 
 def run(args: argparse.Namespace) -> int:
@@ -43,12 +68,19 @@ def run(args: argparse.Namespace) -> int:
         from bot.olympiad_client import AgentPlayer, play_seat
         from protocols.olympiad_transport import client_transport
 
+        secret = seat_secret(args, "play olympiad")
+        if secret is None:
+            return 2
         configure_logging(args.log_level)
-        transport = client_transport(args.ws, args.mqtt, args.table, args.seat)
+        transport = client_transport(args.ws, args.mqtt, args.table, args.seat, secret, args.ca)
         player = AgentPlayer(think_fraction=args.think_fraction)
         report = asyncio.run(play_seat(transport, player, table=args.table, seat=args.seat,
-                                       name=args.name))
+                                       name=args.name, secret=secret))
         print(f"games {report.games}, reconnects {report.reconnects}, acts {report.acts}, "
-              f"errors {len(report.errors)}", file=__import__("sys").stderr)
+              f"errors {len(report.errors)}", file=sys.stderr)
+        if report.fatal:
+            print(f"mjbot play olympiad: the referee ended this seat: {report.fatal}",
+                  file=sys.stderr)
+            return 1
         return 0
     raise SystemExit(f"unknown platform {args.platform}")

@@ -18,6 +18,8 @@ from arena.commands.options import non_negative_int, positive_float, positive_in
 from bot.logging import configure_logging
 
 if TYPE_CHECKING:
+    from arena.olympiad_access import SeatSecrets
+    from arena.olympiad_match import Tls
     from arena.olympiad_referee import RefereeConfig
 from arena.botzone_judge.match import (
     MatchConfig,
@@ -63,6 +65,29 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     ol.add_argument("--broker", metavar="URL",
                     help="MQTT: the broker's mqtt://HOST:PORT (default: an embedded broker)")
     ol.add_argument("--log-level", default="INFO", help="structlog level on stderr")
+    add_access_arguments(ol)
+
+
+def add_access_arguments(p: argparse.ArgumentParser) -> None:
+    """Who may play which seat, and TLS (``referee olympiad`` only)."""
+    secrets = p.add_mutually_exclusive_group(required=True)
+    secrets.add_argument("--secrets", type=Path, metavar="FILE",
+                         help='the seats\' secrets, from a file the organiser controls: '
+                         '{"referee": SECRET, "seats": {"t1": [4 secrets], ...}}')
+    secrets.add_argument("--write-secrets", type=Path, metavar="FILE",
+                         help="generate the seats' secrets and write them here (mode 0600) "
+                         "for the organiser to hand each player its own")
+    p.add_argument("--tls-cert", type=Path, metavar="FILE",
+                   help="serve wss:// (and the embedded broker mqtts://) with this certificate "
+                   "chain (PEM)")
+    p.add_argument("--tls-key", type=Path, metavar="FILE", help="the certificate's key (PEM)")
+    p.add_argument("--ca", type=Path, metavar="FILE",
+                   help="MQTT: the CA to check an mqtts:// --broker's certificate against")
+    p.add_argument("--broker-config", type=Path, metavar="DIR",
+                   help="MQTT: write a mosquitto configuration here (mosquitto.conf, "
+                   "passwords, acl: each seat's user on its own topics only)")
+    p.add_argument("--prepare-only", action="store_true",
+                   help="write the secrets and the broker configuration, then exit")
 
 
 def add_olympiad_arguments(p: argparse.ArgumentParser) -> None:
@@ -96,6 +121,52 @@ def olympiad_config(args: argparse.Namespace, command: str) -> RefereeConfig | N
         return None
 
 
+def _access(args: argparse.Namespace,
+            config: RefereeConfig) -> tuple[SeatSecrets, Tls | None] | str:
+    """(the seats' secrets, the TLS files or None), or what is wrong."""
+    from arena.olympiad_access import SeatSecrets, SecretsError, write_mosquitto_config
+    from arena.olympiad_match import Tls
+
+    tables = config.table_ids()
+    if (args.tls_cert is None) != (args.tls_key is None):
+        return "give both --tls-cert and --tls-key, or neither"
+    for option, path in (("--tls-cert", args.tls_cert), ("--tls-key", args.tls_key),
+                         ("--ca", args.ca)):
+        if path is not None and not path.is_file():
+            return f"{option} {path}: no such file"
+    tls = Tls(args.tls_cert, args.tls_key, args.ca) if args.tls_cert is not None else None
+    try:
+        if args.secrets is not None:
+            seat_secrets = SeatSecrets.read(args.secrets)
+            seat_secrets.covers(tables)
+            if args.secrets.stat().st_mode & 0o077:
+                print(f"mjbot referee: warning: {args.secrets} can be read by other users "
+                      "(chmod 600 it)", file=sys.stderr)
+        else:
+            seat_secrets = SeatSecrets.generate(tables)
+            seat_secrets.write(args.write_secrets)
+            print(f"mjbot referee: wrote the seats' secrets to {args.write_secrets} (0600)",
+                  file=sys.stderr)
+    except (SecretsError, OSError) as exc:
+        return str(exc)
+    if args.broker_config is not None:
+        files = write_mosquitto_config(args.broker_config, seat_secrets, tables,
+                                       listen=_broker_listen(args.broker),
+                                       tls_cert=args.tls_cert, tls_key=args.tls_key)
+        print(f"mjbot referee: wrote a mosquitto configuration: mosquitto -c {files.conf}",
+              file=sys.stderr)
+    return seat_secrets, tls
+
+
+def _broker_listen(broker: str | None) -> str:
+    from protocols.olympiad_transport import host_port
+
+    if broker is None:
+        return "127.0.0.1:1883"
+    host, port = host_port(broker, 8883 if broker.startswith("mqtts:") else 1883)
+    return f"{host}:{port}"
+
+
 def run_olympiad(args: argparse.Namespace) -> int:
     import asyncio
 
@@ -105,11 +176,18 @@ def run_olympiad(args: argparse.Namespace) -> int:
     config = olympiad_config(args, "referee")
     if config is None:
         return 2
+    access = _access(args, config)
+    if isinstance(access, str):
+        print(f"mjbot referee: {access}", file=sys.stderr)
+        return 2
+    seat_secrets, tls = access
+    if args.prepare_only:
+        return 0
 
     async def main() -> int:
-        referee = Referee(config)
-        async with serving(referee, args.transport, listen=args.listen,
-                           broker=args.broker) as url:
+        referee = Referee(config, seat_secrets=seat_secrets)
+        async with serving(referee, args.transport, listen=args.listen, broker=args.broker,
+                           tls=tls, ca=args.ca, broker_wait=120.0) as url:
             tables = ", ".join(referee.tables)
             print(f"mjbot referee: serving {url} (tables {tables}); waiting for players",
                   file=sys.stderr, flush=True)

@@ -11,7 +11,7 @@ import argparse
 import asyncio
 import sys
 
-from arena.commands.play import add_seat_arguments
+from arena.commands.play import add_seat_arguments, seat_secret
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -31,8 +31,11 @@ def run(args: argparse.Namespace) -> int:
     if not argv:
         print("mjbot wrap: give the program after --", file=sys.stderr)
         return 2
+    secret = seat_secret(args, "wrap")
+    if secret is None:
+        return 2
     configure_logging(args.log_level)
-    transport = client_transport(args.ws, args.mqtt, args.table, args.seat)
+    transport = client_transport(args.ws, args.mqtt, args.table, args.seat, secret, args.ca)
 
     async def main() -> int:
         player = ProgramPlayer(argv)
@@ -43,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
             return 2
         try:
             report = await play_seat(transport, player, table=args.table, seat=args.seat,
-                                     name=args.name or argv[0])
+                                     name=args.name or argv[0], secret=secret)
         except ProgramExited as exc:
             print(f"mjbot wrap: {exc}", file=sys.stderr)
             return 1
@@ -51,6 +54,9 @@ def run(args: argparse.Namespace) -> int:
             await player.close()
         print(f"games {report.games}, reconnects {report.reconnects}, acts {report.acts}",
               file=sys.stderr)
+        if report.fatal:
+            print(f"mjbot wrap: the referee ended this seat: {report.fatal}", file=sys.stderr)
+            return 1
         return 0
 
     return asyncio.run(main())

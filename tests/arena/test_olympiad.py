@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import re
 import sys
 from collections.abc import AsyncIterator
@@ -27,6 +28,7 @@ from bot.olympiad_client import AgentPlayer, SessionReport, play_seat, safest_ac
 from game.events import Penalized
 from protocols.olympiad import Act, Ask, End, Join, parse_referee_message
 from protocols.olympiad_transport import WsClient, free_port
+from strategy.warmup import warm_up
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -40,7 +42,12 @@ def _record_lines(path: Path) -> list[str]:
 
 
 def _seat_logs(referee: Referee) -> dict[tuple[str, int], list[str]]:
-    return {(tid, ch.seat): [e.text for e in ch.log.entries]
+    """Every message sent to each seat, each ask's random wire id replaced by its
+    deterministic name (the one the records keep)."""
+    def named(text: str, ask_id: str | None, names: dict[str, str]) -> str:
+        return text if ask_id is None else text.replace(ask_id, names[ask_id])
+
+    return {(tid, ch.seat): [named(e.text, e.ask_id, session.ask_names) for e in ch.log.entries]
             for tid, session in referee.tables.items() for ch in session.seats}
 
 
@@ -115,9 +122,11 @@ async def test_the_broker_restarted_mid_game(tmp_path: Path, baseline: dict[str,
             tasks = []
             for seat in range(4):
                 reports[("t1", seat)] = SessionReport()
+                secret = referee.secrets.secret("t1", seat)
                 tasks.append(asyncio.create_task(play_seat(
-                    transport_for("mqtt", url, "t1", seat), AgentPlayer(deterministic=True),
-                    table="t1", seat=seat, report=reports[("t1", seat)])))
+                    transport_for("mqtt", url, "t1", seat, secret),
+                    AgentPlayer(deterministic=True), table="t1", seat=seat,
+                    report=reports[("t1", seat)], secret=secret)))
             game = asyncio.create_task(referee.run())
             while sum(r.acts for r in reports.values()) < 12:
                 await asyncio.sleep(0.01)
@@ -143,9 +152,12 @@ async def _table(tmp: Path, **kw: Any) -> AsyncIterator[tuple[Referee, str]]:
         yield referee, url
 
 
-async def _seat_task(url: str, seat: int, report: SessionReport) -> asyncio.Task[SessionReport]:
-    return asyncio.create_task(play_seat(WsClient(url), AgentPlayer(deterministic=True),
-                                         table="t1", seat=seat, report=report))
+async def _seat_task(url: str, seat: int, report: SessionReport, referee: Referee,
+                     work_budget: int = 20_000) -> asyncio.Task[SessionReport]:
+    player = AgentPlayer(deterministic=True, work_budget=work_budget)
+    return asyncio.create_task(play_seat(WsClient(url), player,
+                                         table="t1", seat=seat, report=report,
+                                         secret=referee.secrets.secret("t1", seat)))
 
 
 @pytest.mark.parametrize("how", ["killed and restarted", "connection dropped"])
@@ -153,7 +165,7 @@ async def test_a_client_comes_back_mid_game(tmp_path: Path, baseline: dict[str, 
                                             how: str) -> None:
     async with _table(tmp_path) as (referee, url):
         reports = [SessionReport() for _ in range(4)]
-        tasks = [await _seat_task(url, s, reports[s]) for s in range(4)]
+        tasks = [await _seat_task(url, s, reports[s], referee) for s in range(4)]
         game = asyncio.create_task(referee.run())
         victim = 1
         for stop_at in (3, 9):  # twice in one game
@@ -165,7 +177,7 @@ async def test_a_client_comes_back_mid_game(tmp_path: Path, baseline: dict[str, 
                     await tasks[victim]
                 referee.on_close(referee.tables["t1"].seats[victim].link)  # type: ignore[arg-type]
                 reports[victim] = SessionReport()
-                tasks[victim] = await _seat_task(url, victim, reports[victim])
+                tasks[victim] = await _seat_task(url, victim, reports[victim], referee)
             else:
                 link = referee.tables["t1"].seats[victim].link
                 assert link is not None
@@ -180,12 +192,12 @@ async def test_a_client_comes_back_mid_game(tmp_path: Path, baseline: dict[str, 
 
 
 # ---------------------------------------------------------------- misbehaving players
-async def _misbehave(url: str, seat: int, errors: list[dict[str, Any]]) -> End:
+async def _misbehave(url: str, seat: int, errors: list[dict[str, Any]], secret: str) -> End:
     """Seat ``seat`` sends garbage, wrong ids, acts out of turn and one illegal tile."""
     client = WsClient(url)
     await client.connect()
     await client.send(Act(id="nothing-open", kind="pass").to_json())  # before joining
-    await client.send(Join(name="rude", table="t1", seat=seat).to_json())
+    await client.send(Join(name="rude", table="t1", seat=seat, token=secret).to_json())
     await client.send(Act(id="nothing-open", kind="pass").to_json())  # out of turn
     asks = 0
     while True:
@@ -218,9 +230,9 @@ async def _misbehave(url: str, seat: int, errors: list[dict[str, Any]]) -> End:
 
 async def test_errors_are_answered_and_the_game_goes_on(tmp_path: Path) -> None:
     async with _table(tmp_path, decision_ms=5000) as (referee, url):
-        tasks = [await _seat_task(url, s, SessionReport()) for s in (1, 2, 3)]
+        tasks = [await _seat_task(url, s, SessionReport(), referee) for s in (1, 2, 3)]
         errors: list[dict[str, Any]] = []
-        rude = asyncio.create_task(_misbehave(url, 0, errors))
+        rude = asyncio.create_task(_misbehave(url, 0, errors, referee.secrets.secret("t1", 0)))
         summaries = await asyncio.wait_for(referee.run(), 120)
         end = await rude
         await asyncio.gather(*tasks)
@@ -237,9 +249,9 @@ async def test_errors_are_answered_and_the_game_goes_on(tmp_path: Path) -> None:
 
 async def test_forfeit_policy_ends_the_game_with_the_penalty(tmp_path: Path) -> None:
     async with _table(tmp_path, decision_ms=5000, policy="forfeit") as (referee, url):
-        tasks = [await _seat_task(url, s, SessionReport()) for s in (1, 2, 3)]
+        tasks = [await _seat_task(url, s, SessionReport(), referee) for s in (1, 2, 3)]
         errors: list[dict[str, Any]] = []
-        rude = asyncio.create_task(_misbehave(url, 0, errors))
+        rude = asyncio.create_task(_misbehave(url, 0, errors, referee.secrets.secret("t1", 0)))
         summaries = await asyncio.wait_for(referee.run(), 120)
         end = await rude
         await asyncio.gather(*tasks)
@@ -250,11 +262,16 @@ async def test_forfeit_policy_ends_the_game_with_the_penalty(tmp_path: Path) -> 
 
 
 async def test_a_silent_seat_is_defaulted_at_each_deadline(tmp_path: Path) -> None:
-    async with _table(tmp_path, decision_ms=30) as (referee, url):
-        tasks = [await _seat_task(url, s, SessionReport()) for s in (0, 1, 2)]
+    # the playing seats think little (a small work budget, kernels loaded beforehand), so
+    # only the silent one is late, even on a loaded machine
+    warm_up()
+    async with _table(tmp_path, decision_ms=150) as (referee, url):
+        tasks = [await _seat_task(url, s, SessionReport(), referee, work_budget=300)
+                 for s in (0, 1, 2)]
         silent = WsClient(url)
         await silent.connect()
-        await silent.send(Join(name="silent", table="t1", seat=3).to_json())
+        await silent.send(Join(name="silent", table="t1", seat=3,
+                               token=referee.secrets.secret("t1", 3)).to_json())
         summaries = await asyncio.wait_for(referee.run(), 120)
         await asyncio.gather(*tasks)
         await silent.close()
@@ -266,11 +283,12 @@ async def test_a_silent_seat_is_defaulted_at_each_deadline(tmp_path: Path) -> No
 # ---------------------------------------------------------------- mjbot wrap
 async def test_a_program_behind_mjbot_wrap(tmp_path: Path) -> None:
     async with _table(tmp_path, decision_ms=5000, games=2) as (referee, url):
-        tasks = [await _seat_task(url, s, SessionReport()) for s in (0, 1, 2)]
+        tasks = [await _seat_task(url, s, SessionReport(), referee) for s in (0, 1, 2)]
         wrap = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "arena", "wrap", "--ws", url, "--table", "t1", "--seat", "3",
             "--", sys.executable, str(ROOT / "examples" / "olympiad_simple_bot.py"),
-            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+            env={**os.environ, "MJBOT_SEAT_SECRET": referee.secrets.secret("t1", 3)})
         summaries = await asyncio.wait_for(referee.run(), 120)
         await asyncio.gather(*tasks)
         _, err = await asyncio.wait_for(wrap.communicate(), 30)
@@ -304,7 +322,8 @@ async def test_mqtt_presence_is_online_and_the_last_will_says_offline(tmp_path: 
         host, port = host_port(url, 1883)
         client = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "arena", "play", "olympiad", "--mqtt", url, "--table", "t9",
-            "--seat", "2", stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
+            "--seat", "2", stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
+            env={**os.environ, "MJBOT_SEAT_SECRET": "s" * 20})
         seen: list[str] = []
         async with aiomqtt.Client(host, port) as watcher:
             await watcher.subscribe(presence_topic("t9", 2), qos=1)

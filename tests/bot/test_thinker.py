@@ -59,6 +59,7 @@ async def _play_while(tmp: Path, pool: ThinkerPool, decision_ms: int,
         reports = [SessionReport() for _ in range(4)]
         players = [pool.player() for _ in range(4)]
         seats = [asyncio.create_task(play_seat(WsClient(url), players[s], table="t1",
+                                               secret=referee.secrets.secret("t1", s),
                                                seat=s, report=reports[s])) for s in range(4)]
         game = asyncio.create_task(referee.run())
         while sum(r.acts for r in reports) < 6:
