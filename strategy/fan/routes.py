@@ -92,8 +92,8 @@ class Route(IntEnum):
     CONCEALED_PUNGS = 22
     """a concealed hand (2) of pungs and at most one chow, so two concealed pungs (2)
     whatever the last tile, with 4 more from its pungs (dragon, seat or round wind,
-    terminals or honours), a tile hog (2), a double pung (2), one voided suit (1) or no
-    honours (1)"""
+    terminals or honours), a tile hog (2), a double pung (2), all simples (2), one voided
+    suit (1) or no honours (1)"""
     OUTSIDE_HAND = 23
     """outside hand (4: every group holds a terminal or an honour) with a concealed hand
     and all chows (2 + 2), or with 4 from the concealed hand, its pungs and the declared
@@ -231,6 +231,12 @@ def _build() -> tuple[np.ndarray, ...]:
         for s in range(3):  # one voided suit: 1
             add(Route.CONCEALED_PUNGS, mask=_mask([t for t in tiles if t // 9 != s]),
                 concealed=True, kind=KIND_CONCEALED_PUNGS, param=fan + 1)
+    add(Route.CONCEALED_PUNGS, mask=_mask(simples), concealed=True,
+        kind=KIND_CONCEALED_PUNGS, param=2)  # all simples
+    for r in range(1, 8):  # all simples with a double pung
+        for s1, s2 in ((0, 1), (0, 2), (1, 2)):
+            add(Route.CONCEALED_PUNGS, [_meld(PUNG, 9 * s1 + r), _meld(PUNG, 9 * s2 + r)],
+                mask=_mask(simples), concealed=True, kind=KIND_CONCEALED_PUNGS, param=4)
     for variant in (ALL_TYPES_CONCEALED, ALL_TYPES_DRAGON_PUNG, ALL_TYPES_WIND_PUNG):
         add(Route.ALL_TYPES, concealed=variant == ALL_TYPES_CONCEALED, kind=KIND_ALL_TYPES,
             param=variant)
