@@ -16,7 +16,7 @@ hand with 8 fan.  The model, per other seat, multiplies two estimates:
 
 The waits are scaled so that a waiting hand has about :data:`MEAN_WAITS` winning kinds.
 Everything is a closed form on count vectors: pure, deterministic, no sampling.  It is a
-heuristic; ``scripts/danger_check.py`` measures it on real games (how the tiles that would
+heuristic; ``arena/bench/danger.py`` measures it on real games (how the tiles that would
 have completed a hand rank among the discarder's tiles, against a random order).  Its
 weights were set by hand and then adjusted by looking at those same 24 games (the pair and
 honour single-tile waits up, the flush signal down): there is no held-out set yet.

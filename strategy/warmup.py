@@ -11,6 +11,7 @@ def warm_up() -> None:
     from strategy.deficiency import shapes
     from strategy.deficiency.changes import SuitCache
     from strategy.deficiency.kernel import kernel_deficiency, kernel_deficiency_batch
+    from strategy.fan.routes import NUM_ROUTES, after_each_discard, after_each_draw, route_table
     from strategy.search import StepSearch, rehash
     from strategy.stepvalue import delta
 
@@ -43,6 +44,10 @@ def warm_up() -> None:
     # where a whole game after the warm-up compiled it
     rehash(np.zeros((16, 4), np.int64), np.zeros(16), np.zeros((32, 4), np.int64),
            np.zeros(32), np.zeros(7, np.int64))
+    declared = np.zeros((0, 2), dtype=np.int64)
+    route_table(hand, kb, 4, declared, 0, 0, np.zeros(NUM_ROUTES, dtype=np.int64), True)
+    after_each_discard(hand, kb, 4, declared, 0, 0, d)
+    after_each_draw(h13, kb, 4, declared, 0, 0, d)
 
 
 if __name__ == "__main__":

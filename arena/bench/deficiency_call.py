@@ -8,7 +8,7 @@ arguments gives the floor of any call; the "checked" row passes lists, which tak
 path that converts and checks every count.  On a loaded machine every row grows: compare
 rows of one run.
 
-    python -m arena.bench.deficiency_call [--hands N] [--passes P] [--json]
+    python -m arena.bench.deficiency_call [--hands N] [--passes P] [--cpu] [--json]
 """
 
 from __future__ import annotations
@@ -35,27 +35,45 @@ def random_hand(rng: np.random.Generator, size: int) -> np.ndarray:
     return np.bincount(rng.choice(136, size, replace=False) // 4, minlength=34).astype(np.int8)
 
 
-def median_us(call: Callable[[np.ndarray, np.ndarray], object], hands: list[np.ndarray],
-              kbs: list[np.ndarray], passes: int) -> float:
-    """Median of single timed calls, cycling through the hands ``passes`` times."""
-    for h, k in zip(hands[:200], kbs[:200], strict=True):
-        call(h, k)
-    times = np.empty(passes * len(hands))
-    clock = time.perf_counter_ns
-    i = 0
-    for _ in range(passes):
-        for h, k in zip(hands, kbs, strict=True):
-            t0 = clock()
+def medians_us(calls: list[Callable[[np.ndarray, np.ndarray], object]],
+               hands: list[np.ndarray], kbs: list[np.ndarray], passes: int,
+               cpu: bool = False) -> list[float]:
+    """Per call, the median time of one call, cycling through the hands; the calls take
+    turns batch by batch (50 hands), so a load that comes and goes hits them alike.
+
+    Wall time of each single call by default; with ``cpu`` the thread's CPU time of each
+    batch divided by its size (time spent descheduled on a loaded machine not counted)."""
+    pairs = list(zip(hands, kbs, strict=True))
+    for call in calls:
+        for h, k in pairs[:200]:
             call(h, k)
-            times[i] = clock() - t0
-            i += 1
-    return float(np.median(times)) / 1000.0
+    batch = 50
+    samples: list[list[float]] = [[] for _ in calls]
+    wall = time.perf_counter_ns
+    cpu_clock = time.thread_time_ns
+    for _ in range(passes):
+        for i in range(0, len(pairs) - batch + 1, batch):
+            chunk = pairs[i:i + batch]
+            for c, call in enumerate(calls):
+                if cpu:
+                    t0 = cpu_clock()
+                    for h, k in chunk:
+                        call(h, k)
+                    samples[c].append((cpu_clock() - t0) / batch)
+                    continue
+                for h, k in chunk:
+                    t0 = wall()
+                    call(h, k)
+                    samples[c].append(wall() - t0)
+    return [float(np.median(x)) / 1000.0 for x in samples]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=2_000, help="random hands per size")
     parser.add_argument("--passes", type=int, default=10, help="calls per hand")
+    parser.add_argument("--cpu", action="store_true",
+                        help="thread CPU time of batches (robust on a loaded machine)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     rng = np.random.default_rng(13)
@@ -76,9 +94,9 @@ def main() -> None:
             kb = (4 - h).astype(np.int8)
             kb[rng.integers(0, 34, 12)] = 0  # some tiles seen elsewhere
             kbs.append(kb)
-        for name, call in cases:
-            rows.append({"tiles": size, "call": name,
-                         "median_us": median_us(call, hands, kbs, args.passes)})
+        found = medians_us([call for _, call in cases], hands, kbs, args.passes, args.cpu)
+        for (name, _), us in zip(cases, found, strict=True):
+            rows.append({"tiles": size, "call": name, "median_us": us})
     if args.json:
         print(json.dumps(rows, indent=1))
         return

@@ -66,8 +66,8 @@ class Route(IntEnum):
     """half flush (6) with a concealed hand (2), a dragon, seat or prevalent wind pung (2),
     or 2 from its pungs of terminals or honours, a tile hog or the declared kongs"""
     ALL_PUNGS = 6
-    """all pungs (6) with 2 more from its pungs, a concealed hand or two concealed pungs;
-    or with half flush or all simples"""
+    """all pungs (6) with 2 more from its pungs, a concealed hand, two concealed pungs or
+    a double pung; or with half flush or all simples"""
     MIXED_TRIPLE_CHOW = 7
     MIXED_STRAIGHT = 8
     PURE_STRAIGHT = 9
@@ -92,7 +92,8 @@ class Route(IntEnum):
     CONCEALED_PUNGS = 22
     """a concealed hand (2) of pungs and at most one chow, so two concealed pungs (2)
     whatever the last tile, with 4 more from its pungs (dragon, seat or round wind,
-    terminals or honours), a tile hog (2), one voided suit (1) or no honours (1)"""
+    terminals or honours), a tile hog (2), a double pung (2), all simples (2), one voided
+    suit (1) or no honours (1)"""
     OUTSIDE_HAND = 23
     """outside hand (4: every group holds a terminal or an honour) with a concealed hand
     and all chows (2 + 2), or with 4 from the concealed hand, its pungs and the declared
@@ -160,6 +161,12 @@ def _build() -> tuple[np.ndarray, ...]:
         # all pungs with half flush (6 + 6)
         add(Route.ALL_PUNGS, mask=_mask(suits[s] + honours), kind=KIND_PUNGS, param=6)
     add(Route.ALL_PUNGS, kind=KIND_PUNGS, param=0)
+    for r in range(9):  # double pung (2): the same rank in two suits
+        for s1, s2 in ((0, 1), (0, 2), (1, 2)):
+            double = [_meld(PUNG, 9 * s1 + r), _meld(PUNG, 9 * s2 + r)]
+            add(Route.ALL_PUNGS, double, kind=KIND_PUNGS, param=2)
+            add(Route.CONCEALED_PUNGS, double, concealed=True, kind=KIND_CONCEALED_PUNGS,
+                param=2)
     simples = [t for t in range(27) if t % 9 not in (0, 8)]
     add(Route.ALL_PUNGS, mask=_mask(simples), kind=KIND_PUNGS, param=2)  # all simples (2)
     for r in range(7):
@@ -224,6 +231,12 @@ def _build() -> tuple[np.ndarray, ...]:
         for s in range(3):  # one voided suit: 1
             add(Route.CONCEALED_PUNGS, mask=_mask([t for t in tiles if t // 9 != s]),
                 concealed=True, kind=KIND_CONCEALED_PUNGS, param=fan + 1)
+    add(Route.CONCEALED_PUNGS, mask=_mask(simples), concealed=True,
+        kind=KIND_CONCEALED_PUNGS, param=2)  # all simples
+    for r in range(1, 8):  # all simples with a double pung
+        for s1, s2 in ((0, 1), (0, 2), (1, 2)):
+            add(Route.CONCEALED_PUNGS, [_meld(PUNG, 9 * s1 + r), _meld(PUNG, 9 * s2 + r)],
+                mask=_mask(simples), concealed=True, kind=KIND_CONCEALED_PUNGS, param=4)
     for variant in (ALL_TYPES_CONCEALED, ALL_TYPES_DRAGON_PUNG, ALL_TYPES_WIND_PUNG):
         add(Route.ALL_TYPES, concealed=variant == ALL_TYPES_CONCEALED, kind=KIND_ALL_TYPES,
             param=variant)
