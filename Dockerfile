@@ -19,7 +19,9 @@ COPY strategy strategy
 COPY protocols protocols
 COPY bot bot
 COPY arena arena
-RUN python -m pip wheel --no-cache-dir --wheel-dir /wheels .
+# --use-pep517: PyMahjongGB has only a setup.py; build it in an isolated environment with
+# its own setuptools and wheel, whatever the base image's pip has installed
+RUN python -m pip wheel --no-cache-dir --use-pep517 --wheel-dir /wheels .
 
 FROM python:3.11-slim
 ENV PYTHONDONTWRITEBYTECODE=1 \

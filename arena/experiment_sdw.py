@@ -44,6 +44,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from arena.commands.options import non_negative_int, positive_int
 from arena.games import GameSpec, PlayedGame, Rules
 from arena.runner import Runner, default_workers
 from arena.seating import SeatingFormat, lineup_for, seated, seatings
@@ -260,16 +261,16 @@ def render(result: dict[str, Any]) -> str:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--games", type=int, default=PAPER_GAMES,
+    p.add_argument("--games", type=positive_int, default=PAPER_GAMES,
                    help="games per ε and wall mode (paper: 20,000)")
     p.add_argument("--quick", action="store_true", help="16 games per ε and wall (for tests)")
-    p.add_argument("--budget", type=int, default=DEFAULT_BUDGET,
+    p.add_argument("--budget", type=positive_int, default=DEFAULT_BUDGET,
                    help="SIMCAT's search budget, kernel calls per decision")
-    p.add_argument("--seed", type=int, default=2025)
-    p.add_argument("--workers", type=int, default=None,
+    p.add_argument("--seed", type=non_negative_int, default=2025)
+    p.add_argument("--workers", type=non_negative_int, default=None,
                    help=f"local Ray CPUs (default {default_workers()}); 0 plays in this process")
     p.add_argument("--address", help="join this Ray cluster")
-    p.add_argument("--walls-per-task", type=int, default=10)
+    p.add_argument("--walls-per-task", type=positive_int, default=10)
     p.add_argument("--json", action="store_true")
     p.add_argument("--no-progress", action="store_true")
     p.add_argument("--partial", type=Path, metavar="FILE",

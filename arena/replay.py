@@ -142,6 +142,16 @@ def match_log_incomplete(data: dict[str, object]) -> str | None:
     return None
 
 
+def _starts_as_a_record(text: str) -> bool:
+    """The first line is a game record's header, whatever the file is called."""
+    first = text.lstrip().split("\n", 1)[0]
+    try:
+        data = json.loads(first)
+    except json.JSONDecodeError:
+        return False
+    return isinstance(data, dict) and data.get("record") == "header"
+
+
 @dataclass(frozen=True)
 class Game:
     """A recorded game as one seat saw it: its rules, its steps, and why it is incomplete
@@ -153,16 +163,17 @@ class Game:
 
 
 def read_game(path: Path, seat: int) -> Game:
-    """A game record (``.jsonl``) or a Botzone match log (anything else) for ``seat``.
+    """A game record (``.jsonl``, or any file whose first line is a record header) or a
+    Botzone match log (anything else) for ``seat``.
 
     Unreadable input is a :class:`ValueError` (or :class:`OSError`) naming the line and
     field; a game cut short is returned with :attr:`Game.incomplete` saying so.
     """
-    if path.suffix == ".jsonl":
+    text = path.read_text()
+    if path.suffix == ".jsonl" or _starts_as_a_record(text):
         record = read_record(path)
         rules, steps = _steps_of(record, seat)
         return Game(rules, steps, record.incomplete)
-    text = path.read_text()
     if not text.strip():
         raise ValueError(f"{path}: empty")
     try:

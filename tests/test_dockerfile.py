@@ -22,8 +22,9 @@ import shlex
 import shutil
 import subprocess
 import sys
+import tempfile
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -221,15 +222,18 @@ def test_the_checks_catch_a_broken_dockerfile(name: str) -> None:
 # ------------------------------------------------------------------- the steps, for real
 class StepRunner:
     """Runs a stage's steps in ``root`` (standing for the image's /) with a fresh venv as
-    its ``python``; absolute paths of the Dockerfile are taken under ``root``."""
+    its ``python``; absolute paths of the Dockerfile are taken under ``root``.  ``useradd``
+    makes the user's home there, owned by its uid, and after ``USER`` the steps run under
+    that uid (``setpriv``), as the image would run them."""
 
     def __init__(self, stage: Stage, root: Path, mounts: dict[str, Path],
-                 compiler: bool) -> None:
+                 compiler: bool, python: str) -> None:
         self.stage, self.root, self.mounts = stage, root, mounts
         self.venv = root / "venv"
-        subprocess.run([sys.executable, "-m", "venv", "--clear", str(self.venv)], check=True)
+        subprocess.run([python, "-m", "venv", "--clear", str(self.venv)], check=True)
         self.cwd = root
         self.user = "root"
+        self.uids = {"root": 0}
         self.env = {k: v for k, v in os.environ.items()
                     if k.startswith(("PIP_", "SSL_", "REQUESTS_CA", "LANG", "LC_"))}
         self.env["HOME"] = str(root / "root")
@@ -276,7 +280,25 @@ class StepRunner:
                 shutil.copy2(origin, target / origin.name)
 
     def do_user(self, rest: str) -> None:
+        assert rest in self.uids, f"USER {rest}: no such user was added"
         self.user = rest
+        self.env["HOME"] = str(self.path("/root" if rest == "root" else f"/home/{rest}"))
+
+    def as_user(self) -> list[str]:
+        """The command prefix that runs as the current user."""
+        uid = self.uids[self.user]
+        setpriv = shutil.which("setpriv") or "setpriv"  # the host's: PATH here is the venv's
+        return [] if uid == 0 else [setpriv, f"--reuid={uid}", f"--regid={uid}",
+                                    "--clear-groups"]
+
+    def useradd(self, argv: list[str]) -> None:
+        name = argv[-1]
+        uid = int(argv[argv.index("--uid") + 1])
+        assert uid != 0 and "--create-home" in argv
+        home = self.path(f"/home/{name}")
+        home.mkdir(parents=True)
+        os.chown(home, uid, uid)
+        self.uids[name] = uid
 
     def do_entrypoint(self, rest: str) -> None:
         self.entrypoint = json.loads(rest)
@@ -297,13 +319,17 @@ class StepRunner:
                 command.append(word)
 
     def run_command(self, argv: list[str]) -> None:
-        if argv[0] in ("apt-get", "rm", "useradd"):
+        if argv[0] == "useradd":
+            self.useradd(argv)
+            return
+        if argv[0] in ("apt-get", "rm"):
             # system set-up of the base image: not replayed (the host has a compiler;
             # the final stage is denied one through PATH, CC and CXX)
             self.log.append(" ".join(argv))
             return
         assert argv[0] == "python", f"RUN {' '.join(argv)}: no equivalent in the replay"
-        argv = [str(self.venv / "bin" / "python"), *(self.map_word(w) for w in argv[1:])]
+        argv = [*self.as_user(), str(self.venv / "bin" / "python"),
+                *(self.map_word(w) for w in argv[1:])]
         done = subprocess.run(argv, cwd=self.cwd, env=self.env, capture_output=True,
                               text=True, timeout=1500)
         assert done.returncode == 0, f"{argv}: {done.stdout[-3000:]}\n{done.stderr[-3000:]}"
@@ -313,11 +339,50 @@ def cache_files(cache: Path) -> set[str]:
     return {str(p.relative_to(cache)) for p in cache.rglob("*") if p.is_file()}
 
 
+def world_runnable(path: Path) -> bool:
+    """Every other user may run ``path``: it and each directory above it are o+x."""
+    real = path.resolve()
+    return all(p.stat().st_mode & 0o001 for p in (real, *real.parents))
+
+
+def base_python(minor: int) -> str | None:
+    """An interpreter of Python 3.``minor`` that the image's user may run, as the image's
+    /usr/local/bin/python is (this one's base may sit in root's private home)."""
+    candidates = [Path(getattr(sys, "_base_executable", sys.executable)),
+                  Path(f"/usr/bin/python3.{minor}"), Path(f"/usr/local/bin/python3.{minor}")]
+    for python in candidates:
+        if not python.exists() or not world_runnable(python):
+            continue
+        done = subprocess.run([str(python), "-c", "import ensurepip, sys; "
+                               "print(sys.version_info[1])"], capture_output=True, text=True)
+        if done.returncode == 0 and done.stdout.strip() == str(minor):
+            return str(python)
+    return None
+
+
+@pytest.fixture
+def image_root() -> Iterator[Path]:
+    """A directory standing for the images' /, that the image's user may traverse (pytest's
+    own temporary directories are private to root)."""
+    root = Path(tempfile.mkdtemp(prefix="mjbot-image-"))
+    root.chmod(0o755)
+    yield root
+    shutil.rmtree(root, ignore_errors=True)
+
+
 @pytest.mark.slow
 @pytest.mark.timeout(3000)
-def test_every_step_of_the_dockerfile_in_clean_virtual_environments(tmp_path: Path) -> None:
+@pytest.mark.skipif(os.geteuid() != 0 or shutil.which("setpriv") is None,
+                    reason="replaying USER needs root and setpriv")
+def test_every_step_of_the_dockerfile_in_clean_virtual_environments(image_root: Path) -> None:
+    tmp_path = image_root
     builder_stage, final_stage = stages()
-    builder = StepRunner(builder_stage, tmp_path / "builder", {}, compiler=True)
+    minor = re.fullmatch(r"python:3\.(\d+)-slim", final_stage.base)
+    assert minor is not None
+    python = base_python(int(minor.group(1)))
+    if python is None:
+        pytest.skip(f"no Python 3.{minor.group(1)} with venv that a non-root user may run")
+    builder = StepRunner(builder_stage, tmp_path / "builder", {}, compiler=True, python=python)
     builder.run_all()
     wheels = builder.path("/wheels")
     names = sorted(p.name.lower() for p in wheels.glob("*.whl"))
@@ -325,17 +390,23 @@ def test_every_step_of_the_dockerfile_in_clean_virtual_environments(tmp_path: Pa
     assert any(n.startswith("pymahjonggb-") and "linux_x86_64" in n for n in names), names
     assert any(n.startswith("mjbot-") for n in names), names
 
-    final = StepRunner(final_stage, tmp_path / "final", {"/wheels": wheels}, compiler=False)
+    final = StepRunner(final_stage, tmp_path / "final", {"/wheels": wheels}, compiler=False,
+                       python=python)
     final.run_all()
     assert final.user == "mjbot" and final.entrypoint == ["mjbot", "play", "botzone"]
     cache = Path(final.env["NUMBA_CACHE_DIR"])
     warmed = cache_files(cache)
     assert any(n.endswith(".nbi") for n in warmed), "the warm-up left no numba cache"
+    uid = final.uids["mjbot"]
+    assert all(p.stat().st_uid == uid for p in cache.rglob("*")), "the cache is not the user's"
+    site = next((final.venv / "lib").glob("python3*/site-packages"))
+    assert site.stat().st_uid == 0  # the installed package is root's: the user cannot change it
 
     # the ENTRYPOINT plays a whole game for all four seats under our referee
     bot = tmp_path / "image-bot"
     image_env = " ".join(shlex.quote(f"{k}={v}") for k, v in final.env.items())
-    bot.write_text(f"#!/bin/sh\ncd {shlex.quote(str(final.cwd))} && exec env -i {image_env} "
+    bot.write_text(f"#!/bin/sh\ncd {shlex.quote(str(final.cwd))} && exec "
+                   f"{shlex.join(final.as_user())} env -i {image_env} "
                    f"{shlex.join(final.entrypoint)}\n")
     bot.chmod(0o755)
     done = subprocess.run(
@@ -346,7 +417,7 @@ def test_every_step_of_the_dockerfile_in_clean_virtual_environments(tmp_path: Pa
     assert done.returncode == 0, done.stderr[-3000:]
     report = json.loads(done.stdout)
     assert report["games"] == 1, report
-    assert report["results"][0]["ending"] in ("Won", "WallExhausted"), report["results"]
+    assert report["results"][0]["ending"] in ("Won", "WallExhausted"), report
     assert all(seat["penalties"] == {} and seat["max_seconds"] < 30 for seat in report["seats"])
     # the game compiled nothing: every kernel came from the warmed cache
     assert cache_files(cache) == warmed

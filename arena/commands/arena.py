@@ -19,6 +19,12 @@ import sys
 import time
 from pathlib import Path
 
+from arena.commands.options import (
+    finite_float,
+    non_negative_int,
+    positive_int,
+    probability,
+)
 from arena.games import Rules
 from arena.lineup import PlayerSpecError, parse_player
 from arena.match import (
@@ -47,15 +53,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="rotate: 4 rotations; teams: A B A B and B A B A (paper 002); "
                         "all24: every permutation (default: teams for two players, rotate "
                         "for four)")
-    p.add_argument("--games", type=int, default=None,
+    p.add_argument("--games", type=positive_int, default=None,
                    help="games to play (rounded up to whole walls; default 8)")
-    p.add_argument("--sprt", nargs=2, type=float, metavar=("H0", "H1"),
+    p.add_argument("--sprt", nargs=2, type=finite_float, metavar=("H0", "H1"),
                    help="stop when the SPRT on A - B (points per game) decides")
-    p.add_argument("--alpha", type=float, default=0.05, help="SPRT: false H1 rate")
-    p.add_argument("--beta", type=float, default=0.05, help="SPRT: false H0 rate")
-    p.add_argument("--max-games", type=int, default=20_000,
+    p.add_argument("--alpha", type=probability, default=0.05, help="SPRT: false H1 rate")
+    p.add_argument("--beta", type=probability, default=0.05, help="SPRT: false H0 rate")
+    p.add_argument("--max-games", type=positive_int, default=20_000,
                    help="SPRT: stop undecided after this many games")
-    p.add_argument("--workers", type=int, default=None,
+    p.add_argument("--workers", type=non_negative_int, default=None,
                    help=f"local Ray CPUs (default {default_workers()}); 0 plays in this process")
     p.add_argument("--local", action="store_true", help="the same as --workers 0")
     p.add_argument("--address", help="join this Ray cluster (HOST:PORT or auto)")
@@ -63,7 +69,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="one JSON Lines record per game, the summary and the plot here")
     p.add_argument("--plot", type=Path, metavar="PNG",
                    help="the plot's path (default: DIR/arena.png with --records)")
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--seed", type=non_negative_int, default=1)
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
 

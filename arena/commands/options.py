@@ -62,6 +62,19 @@ def positive_float(text: str) -> float:
     return value
 
 
+def finite_float(text: str) -> float:
+    """Any finite number (a hypothesis in Elo, which may be negative)."""
+    return _finite(text)
+
+
+def probability(text: str) -> float:
+    """A finite number strictly between 0 and 1 (an error rate)."""
+    value = _finite(text)
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"must be above 0 and below 1, got {text}")
+    return value
+
+
 def fraction(text: str) -> float:
     """A finite share above 0 and at most 1."""
     value = _finite(text)

@@ -24,6 +24,7 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+from arena.commands.options import int_range, positive_int, seat_index
 from arena.viewer.build import DEFAULT_BUDGET, BuildOptions, build_match
 from arena.viewer.model import ViewerError
 from arena.viewer.page import write_pages
@@ -34,18 +35,19 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", type=Path,
                    help="a game record (.jsonl), a Botzone match log (.json), a PKU data.txt "
                         "file, or a directory of records and logs")
-    p.add_argument("--seat", type=int, choices=range(4),
+    p.add_argument("--seat", type=seat_index, metavar="0-3",
                    help="open on this seat's view; with --reask, re-ask only this seat")
     p.add_argument("--out", type=Path,
                    help="the HTML file (one game) or directory (many games) to write; "
                         "default: beside the current directory, named after FILE")
     p.add_argument("--reask", action="store_true",
                    help="ask today's agent again at every decision and mark disagreements")
-    p.add_argument("--budget", type=int, default=DEFAULT_BUDGET,
+    p.add_argument("--budget", type=positive_int, default=DEFAULT_BUDGET,
                    help="kernel calls per re-asked decision")
     p.add_argument("--serve", action="store_true",
                    help="serve the page from http://127.0.0.1:PORT/ until interrupted")
-    p.add_argument("--port", type=int, default=0, help="for --serve (default: a free port)")
+    p.add_argument("--port", type=int_range(0, 65535), default=0,
+                   help="for --serve (default: a free port)")
     p.add_argument("--no-browser", action="store_true",
                    help="for --serve: only print the address, open no browser")
 

@@ -9,11 +9,13 @@ import pytest
 
 from arena.cli import main
 from arena.commands.options import (
+    finite_float,
     fraction,
     int_range,
     non_negative_int,
     positive_float,
     positive_int,
+    probability,
     seat_index,
 )
 
@@ -70,7 +72,7 @@ def test_a_bad_number_is_refused_naming_the_option(
 @pytest.mark.parametrize(("check", "text", "value"), [
     (positive_int, "3", 3), (non_negative_int, "0", 0), (seat_index, "3", 3),
     (positive_float, "0.25", 0.25), (fraction, "1", 1.0), (fraction, "0.5", 0.5),
-    (int_range(2, 4), "4", 4),
+    (int_range(2, 4), "4", 4), (finite_float, "-35", -35.0), (probability, "0.05", 0.05),
 ])
 def test_good_numbers_pass(check: object, text: str, value: float) -> None:
     assert check(text) == value  # type: ignore[operator]
@@ -82,6 +84,8 @@ def test_good_numbers_pass(check: object, text: str, value: float) -> None:
     (positive_float, "0", "above 0"), (positive_float, "-inf", "finite"),
     (positive_float, "nan", "finite"), (fraction, "0", "at most 1"),
     (fraction, "1.01", "at most 1"), (int_range(2, 4), "1", "2-4"),
+    (finite_float, "inf", "finite"), (finite_float, "NaN", "finite"),
+    (probability, "1", "below 1"), (probability, "0", "above 0"),
 ])
 def test_bad_numbers_say_why(check: object, text: str, says: str) -> None:
     with pytest.raises(argparse.ArgumentTypeError, match=says):
@@ -93,3 +97,38 @@ def test_help_exits_0_and_a_missing_argument_2(capsys: pytest.CaptureFixture[str
     assert "--allow-incomplete" in capsys.readouterr().out
     assert main(["replay"]) == 2
     assert "file" in capsys.readouterr().err
+
+
+def every_option(parser: argparse.ArgumentParser, path: str = "mjbot"
+                 ) -> list[tuple[str, argparse.Action]]:
+    """(command path, action) for every option and argument under ``parser``."""
+    out = []
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, child in action.choices.items():
+                out += every_option(child, f"{path} {name}")
+        else:
+            out.append((path, action))
+    return out
+
+
+def test_no_command_reads_a_number_unchecked() -> None:
+    """Every number an option takes goes through arena.commands.options (int or float alone
+    would take -1, nan and inf): a new option must use one of its types."""
+    from arena.cli import COMMANDS, build_parser
+
+    raw = []
+    for name in COMMANDS:
+        for path, action in every_option(build_parser(name)):
+            if action.type in (int, float):
+                raw.append(f"{path} {'/'.join(action.option_strings) or action.dest}")
+    assert raw == [], f"numeric options without a range check: {raw}"
+
+
+def test_the_walk_sees_every_numeric_option() -> None:
+    """The walk above reaches nested sub-commands (referee botzone --time-limit)."""
+    from arena.cli import build_parser
+
+    seen = {(path, tuple(a.option_strings)): a.type for path, a in
+            every_option(build_parser("referee"))}
+    assert seen[("mjbot referee botzone", ("--time-limit",))] is positive_float

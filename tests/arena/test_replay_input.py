@@ -268,3 +268,19 @@ def test_mutated_records_are_replayed_or_refused_naming_where(
             assert re.search(rf"m{k}\.jsonl:(\d+: | turn \d+ \()", err.getvalue()), \
                 err.getvalue()
     assert 0 in codes and 2 in codes
+
+
+def test_a_record_under_another_name_is_read_as_a_record(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], record_lines: list[str]) -> None:
+    code, out, err = replay_cli(capsys, write(tmp_path, record_lines, "game.json"), "--json")
+    assert code == 0, err
+    assert json.loads(out)["incomplete"] is None
+    lines = list(record_lines)
+    lines[2] = "[]"
+    code, _, err = replay_cli(capsys, write(tmp_path, lines, "game.txt"))
+    assert code == 2 and "game.txt:3: expected a JSON object, got a list" in err
+
+
+def test_a_missing_file_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = replay_cli(capsys, tmp_path / "nowhere.jsonl")
+    assert code == 2 and "nowhere.jsonl" in err

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from MahjongGB import MahjongFanCalculator
 
 from game.melds import (
@@ -129,3 +131,33 @@ def test_declared_melds_fit_the_rule_set() -> None:
         MCR_BOTZONE.melds_left(5, "--melds")
     with pytest.raises(ValueError, match="-1 declared melds"):
         TAIWAN_16.melds_left(-1)
+
+
+def every_meld(rules: Ruleset) -> dict[tuple[int, ...], MeldShape]:
+    """Every chow, pung and kong of the rule set's tiles, listed (sorted tiles -> shape)."""
+    melds: dict[tuple[int, ...], MeldShape] = {}
+    for t in range(rules.tile_kinds):
+        melds[(t, t, t)] = MeldShape.PUNG
+        melds[(t, t, t, t)] = MeldShape.KONG
+        if t < 27 and t % 9 <= 6:  # ranks 1-7 start a run of three in their suit
+            melds[(t, t + 1, t + 2)] = MeldShape.CHOW
+    return melds
+
+
+ANY_MELD = [list(m) for m in every_meld(MCR_BOTZONE)]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.integers(-2, 43), max_size=5)
+       | st.lists(st.integers(0, 33), min_size=3, max_size=4)
+       | st.sampled_from(ANY_MELD).flatmap(st.permutations)
+       # every run of three indices: across suits and among honours too
+       | st.integers(0, 31).map(lambda t: [t + 2, t, t + 1]),
+       st.sampled_from([MCR_BOTZONE, TAIWAN_16, MAHJONG_0]))
+def test_meld_shape_agrees_with_the_list_of_every_meld(tiles: list[int], rules: Ruleset) -> None:
+    expected = every_meld(rules).get(tuple(sorted(tiles)))
+    if expected is None:
+        with pytest.raises(TileError, match=r"^meld "):
+            meld_shape(tiles, rules)
+    else:
+        assert meld_shape(tiles, rules) is expected
