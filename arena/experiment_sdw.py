@@ -47,7 +47,9 @@ from typing import Any
 from arena.games import GameSpec, PlayedGame, Rules
 from arena.runner import Runner, default_workers
 from arena.seating import SeatingFormat, lineup_for, seated, seatings
-from game.stable_wall import WallMode
+from arena.stats import GameOutcome
+from game.draw_consistency import DrawConsistency
+from game.stable_wall import Reshuffle, WallMode
 
 EPSILONS = (1.0, 0.5, 0.2)
 PAPER_GAMES = 20_000
@@ -187,11 +189,15 @@ def analyse(cells: dict[tuple[float, WallMode], Cell], games: int) -> dict[str, 
             row["consistent"] = consistent_rate(cell.games)
             row["wr"] = 100 * (win_rate(cell.games) or 0.0)
             row["wr_gr"] = 100 * truth if truth is not None else None
+            own = win_rate(cell.games)
             for size, key in zip(sizes, ("err_500", "err_1000"), strict=True):
                 n, err = match_errors(cell.games, size, truth) if truth is not None \
                     else (0, float("nan"))
                 row[key] = err
                 row[f"{key}_matches"] = n
+                # against the wall mode's own win rate: the spread without the bias
+                row[f"own_{key}"] = match_errors(cell.games, size, own)[1] \
+                    if own is not None else float("nan")
             if mode is WallMode.SDW:
                 row.update(reshuffle_table(cell.games))
             out["cells"].append(row)
@@ -247,6 +253,12 @@ def render(result: dict[str, Any]) -> str:
                          f"{_fmt(PAPER_WR_GR[eps]):<9}")
         lines.append(f"{label:<26}" + "".join(f"{c:>22}" for c in cells))
     for mode in ("single", "sdw"):
+        cells = []
+        for eps in EPSILONS:
+            row = next((r for r in rows if r["epsilon"] == eps and r["wall"] == mode), None)
+            cells.append(f"{_fmt(row.get('wr') if row else None):>10} | {'-':<9}")
+        lines.append(f"{mode + ' wr %':<26}" + "".join(f"{c:>22}" for c in cells))
+    for mode in ("single", "sdw"):
         for key, size in (("err_500", sizes[0]), ("err_1000", sizes[1])):
             cells = []
             for eps in EPSILONS:
@@ -256,7 +268,54 @@ def render(result: dict[str, Any]) -> str:
                 cells.append(f"{ours:>10} | {_fmt(PAPER[mode][eps].get(key)):<9}")
             lines.append(f"{mode + ' err ' + str(size) + ' (matches)':<26}"
                          + "".join(f"{c:>22}" for c in cells))
+    lines.append("against each wall's own win rate (the spread of the matches without the "
+                 "difference between the walls' win rates):")
+    for mode in ("single", "sdw"):
+        for key, size in (("own_err_500", sizes[0]), ("own_err_1000", sizes[1])):
+            cells = []
+            for eps in EPSILONS:
+                row = next((r for r in rows if r["epsilon"] == eps and r["wall"] == mode),
+                           None)
+                cells.append(f"{_fmt(row.get(key) if row else None):>10} | {'-':<9}")
+            lines.append(f"{mode + ' own err ' + str(size):<26}"
+                         + "".join(f"{c:>22}" for c in cells))
     return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- per-game dump
+def dump_line(epsilon: float, game: PlayedGame) -> str:
+    """One game's figures as a JSON line (what ``--from-dump`` reads back)."""
+    o = game.outcome
+    return json.dumps({
+        "epsilon": epsilon, "wall_mode": game.spec.wall_mode.value, "seed": game.spec.seed,
+        "wall": game.spec.wall, "seating": game.spec.seating, "players": list(o.players),
+        "scores": list(o.scores), "winner": o.winner, "self_drawn": o.self_drawn,
+        "payer": o.payer, "fan": o.fan, "penalized": o.penalized, "steals": list(game.steals),
+        "draws": list(game.draws), "consistent": game.consistency.consistent,
+        "draws_total": game.consistency.draws, "replaced": list(game.replaced),
+        "reshuffles": [[r.seat, r.tiles, r.available_draws, r.supplementary]
+                       for r in game.reshuffles]})
+
+
+def read_dump(path: Path) -> dict[tuple[float, WallMode], Cell]:
+    games: dict[tuple[float, WallMode], list[PlayedGame]] = {}
+    for line in path.read_text().splitlines():
+        d = json.loads(line)
+        mode = WallMode(d["wall_mode"])
+        a, b, c, e = d["players"]
+        spec = GameSpec(Rules.TAIWAN_16, d["seed"], d["wall"], d["seating"], (a, b, c, e),
+                        (a, b, c, e), mode)
+        s0, s1, s2, s3 = d["scores"]
+        outcome = GameOutcome(d["wall"], (a, b, c, e), (s0, s1, s2, s3), d["winner"],
+                              d["self_drawn"], d["payer"], d["fan"], d["penalized"])
+        t0, t1, t2, t3 = d["steals"]
+        n0, n1, n2, n3 = d["draws"]
+        r0, r1, r2, r3 = d["replaced"]
+        games.setdefault((d["epsilon"], mode), []).append(PlayedGame(
+            spec, outcome, (t0, t1, t2, t3), (n0, n1, n2, n3),
+            DrawConsistency(d["consistent"], d["draws_total"]),
+            tuple(Reshuffle(*r) for r in d["reshuffles"]), (r0, r1, r2, r3)))
+    return {k: Cell(k[0], k[1], tuple(v)) for k, v in games.items()}
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -274,14 +333,26 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-progress", action="store_true")
     p.add_argument("--partial", type=Path, metavar="FILE",
                    help="after every ε and wall, write the tables so far here (text)")
+    p.add_argument("--dump", type=Path, metavar="FILE",
+                   help="write every game's figures here (JSON Lines)")
+    p.add_argument("--from-dump", type=Path, metavar="FILE",
+                   help="print the tables of a --dump file instead of playing")
 
 
 def run(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
+    if args.from_dump is not None:
+        dumped = read_dump(args.from_dump)
+        per_cell = min(len(c.games) for c in dumped.values())
+        result = analyse(dumped, per_cell)
+        print(json.dumps(result) if args.json else render(result))
+        return 0
     games = 16 if args.quick else args.games
     walls_per_task = min(args.walls_per_task, max(1, games // 4))
     cells: dict[tuple[float, WallMode], Cell] = {}
+    if args.dump is not None:
+        args.dump.write_text("")
     started = time.perf_counter()
     bar = tqdm(total=games * len(EPSILONS) * 2, file=sys.stderr, unit="game",
                disable=args.no_progress, dynamic_ncols=True)
@@ -295,6 +366,9 @@ def run(args: argparse.Namespace) -> int:
                                                      walls_per_task)):
                     played += batch
                     bar.update(len(batch))
+                    if args.dump is not None:
+                        with args.dump.open("a") as f:
+                            f.writelines(dump_line(eps, g) + "\n" for g in batch)
                 cells[(eps, mode)] = Cell(eps, mode, tuple(played))
                 if args.partial is not None:
                     args.partial.write_text(render(analyse(cells, games)) + "\n")
