@@ -81,7 +81,9 @@ class Runner:
             ray.init(address=self.address, runtime_env={"env_vars": env},
                      logging_level=logging.ERROR, log_to_driver=False)
         else:
-            ray.init(num_cpus=self.workers, include_dashboard=False,
+            # address="local": a new Ray of our own even when another one runs on this
+            # machine (ray.init() alone would join it, and refuse num_cpus)
+            ray.init(address="local", num_cpus=self.workers, include_dashboard=False,
                      runtime_env={"env_vars": env}, logging_level=logging.ERROR,
                      log_to_driver=False)
             self._started_ray = True
