@@ -54,7 +54,7 @@ def test_text_summary(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["arena", "greedy", "random", "--rules", "taiwan-16", "--wall", "sdw",
                  "--seating", "all24", "--games", "24", "--local", "--no-progress"]) == 0
     out = capsys.readouterr().out
-    assert "24 games on 1 walls" in out and "all24 seating" in out
+    assert "24 games on 4 walls" in out and "all24 seating" in out  # 6 distinct per wall
     assert "A - B = greedy - random" in out and "consistent draws" in out
 
 
