@@ -366,6 +366,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-progress", action="store_true")
     p.add_argument("--partial", type=Path, metavar="FILE",
                    help="after every ε and wall, write the tables so far here (text)")
+    p.add_argument("--epsilons", type=float, nargs="+", default=list(EPSILONS),
+                   metavar="E", help="the opponents to play, of 1.0 0.5 0.2 (default: all)")
     p.add_argument("--dump", type=Path, metavar="FILE",
                    help="write every game's figures here (JSON Lines)")
     p.add_argument("--from-dump", type=Path, metavar="FILE",
@@ -387,11 +389,12 @@ def run(args: argparse.Namespace) -> int:
     if args.dump is not None:
         args.dump.write_text("")
     started = time.perf_counter()
-    bar = tqdm(total=games * len(EPSILONS) * 2, file=sys.stderr, unit="game",
+    epsilons = tuple(args.epsilons)
+    bar = tqdm(total=games * len(epsilons) * 2, file=sys.stderr, unit="game",
                disable=args.no_progress, dynamic_ncols=True)
     with Runner(workers=args.workers, address=args.address) as runner:
         where = runner.where()
-        for eps in EPSILONS:
+        for eps in epsilons:
             for mode in (WallMode.SINGLE, WallMode.SDW):
                 bar.set_postfix_str(f"ε {eps} {mode.value}", refresh=False)
                 played: list[PlayedGame] = []
@@ -409,12 +412,12 @@ def run(args: argparse.Namespace) -> int:
     seconds = time.perf_counter() - started
     result = analyse(cells, games)
     result.update(simcat=f"mjbot:budget={args.budget}", seconds=seconds, where=where,
-                  games_per_second=games * len(EPSILONS) * 2 / seconds, seed=args.seed)
+                  games_per_second=games * len(epsilons) * 2 / seconds, seed=args.seed)
     if args.json:
         print(json.dumps(result))
     else:
         print(render(result))
-        print(f"\n{games * len(EPSILONS) * 2} games in {seconds:.0f} s ({where}, "
+        print(f"\n{games * len(epsilons) * 2} games in {seconds:.0f} s ({where}, "
               f"{result['games_per_second']:.1f} games/s)")
     return 0
 
