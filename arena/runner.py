@@ -92,7 +92,9 @@ class Runner:
         self.cpus = int(ray.cluster_resources().get("CPU", 1))
 
     def close(self) -> None:
-        if self._ray is not None and self._started_ray:
+        """Stop the local Ray this runner started, or disconnect from the cluster it
+        joined (the cluster keeps running)."""
+        if self._ray is not None:
             self._ray.shutdown()
         self._ray = self._remote = None
 
