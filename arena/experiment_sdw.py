@@ -44,11 +44,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from arena.commands.options import non_negative_int, positive_int
+import numpy as np
+
+from arena.commands.options import fraction, non_negative_int, positive_int
 from arena.games import GameSpec, PlayedGame, Rules
 from arena.runner import Runner, default_workers
 from arena.seating import SeatingFormat, lineup_for, seated, seatings
-from game.stable_wall import WallMode
+from arena.stats import GameOutcome
+from game.draw_consistency import DrawConsistency
+from game.stable_wall import Reshuffle, WallMode
 
 EPSILONS = (1.0, 0.5, 0.2)
 PAPER_GAMES = 20_000
@@ -149,6 +153,9 @@ def reshuffle_table(games: Sequence[PlayedGame]) -> dict[str, float]:
         out[f"rad_{name}"] = 100 * sum(low <= r <= high for r in firsts) / len(firsts) \
             if firsts else 0.0
     out["rad_mean"] = statistics.fmean(firsts) if firsts else float("nan")
+    fronts = [g.reshuffles[0].available_draws for g in games
+              if g.reshuffles and not g.reshuffles[0].supplementary]
+    out["rad_mean_front"] = statistics.fmean(fronts) if fronts else float("nan")
     out["supplementary_first"] = 100 * sum(g.reshuffles[0].supplementary for g in games
                                            if g.reshuffles) / len(firsts) if firsts else 0.0
     return out
@@ -162,6 +169,25 @@ def match_errors(games: Sequence[PlayedGame], size: int, truth: float) -> tuple[
         if wr is not None:
             errors.append(abs(wr - truth))
     return len(errors), 100 * statistics.fmean(errors) if errors else float("nan")
+
+
+def bootstrap_error(games: Sequence[PlayedGame], size: int, truth: float,
+                    reps: int = 4000, seed: int = 0) -> float:
+    """The expected |wr - truth| (in %) of a match of ``size`` games, by resampling whole
+    walls (a wall's games stay together, as a match plays them): far more matches than
+    the games hold side by side, so a steadier figure than :func:`match_errors`."""
+    per_wall: dict[int, list[int]] = {}
+    for g in games:
+        row = per_wall.setdefault(g.outcome.wall, [0, 0])
+        if g.outcome.winner is not None:
+            row[1] += 1
+            row[0] += g.outcome.players[g.outcome.winner] == "simcat"
+    counts = np.array(list(per_wall.values()), dtype=np.int64)
+    walls = max(1, round(size * len(counts) / len(games)))
+    picks = np.random.default_rng(seed).integers(len(counts), size=(reps, walls))
+    sums = counts[picks].sum(axis=1)
+    won = np.maximum(sums[:, 1], 1)
+    return float(100 * np.mean(np.abs(sums[:, 0] / won - truth)))
 
 
 def match_sizes(games: int) -> tuple[int, int]:
@@ -188,11 +214,19 @@ def analyse(cells: dict[tuple[float, WallMode], Cell], games: int) -> dict[str, 
             row["consistent"] = consistent_rate(cell.games)
             row["wr"] = 100 * (win_rate(cell.games) or 0.0)
             row["wr_gr"] = 100 * truth if truth is not None else None
+            own = win_rate(cell.games)
             for size, key in zip(sizes, ("err_500", "err_1000"), strict=True):
                 n, err = match_errors(cell.games, size, truth) if truth is not None \
                     else (0, float("nan"))
                 row[key] = err
                 row[f"{key}_matches"] = n
+                # against the wall mode's own win rate: the spread without the bias
+                row[f"own_{key}"] = match_errors(cell.games, size, own)[1] \
+                    if own is not None else float("nan")
+                row[f"boot_{key}"] = bootstrap_error(cell.games, size, truth) \
+                    if truth is not None else float("nan")
+                row[f"boot_own_{key}"] = bootstrap_error(cell.games, size, own) \
+                    if own is not None else float("nan")
             if mode is WallMode.SDW:
                 row.update(reshuffle_table(cell.games))
             out["cells"].append(row)
@@ -234,7 +268,9 @@ def render(result: dict[str, Any]) -> str:
     table("Table 5: games by number of reshuffles % (SDW)",
           [("rsf_0", "0"), ("rsf_1", "1"), ("rsf_2", "2"), ("rsf_3+", "3+")], ("sdw",))
     table("Table 6: n_rad at the first reshuffle % (SDW)",
-          [(f"rad_{n}", n) for n, _, _ in RAD_BUCKETS] + [("rad_mean", "mean n_rad")],
+          [(f"rad_{n}", n) for n, _, _ in RAD_BUCKETS] + [
+              ("rad_mean", "mean n_rad"), ("supplementary_first", "rear empty %"),
+              ("rad_mean_front", "mean n_rad, front")],
           ("sdw",))
     lines.append("")
     lines.append(f"Table 7: mean |wr - wr_gr| % over matches of {sizes[0]} and {sizes[1]} "
@@ -248,6 +284,12 @@ def render(result: dict[str, Any]) -> str:
                          f"{_fmt(PAPER_WR_GR[eps]):<9}")
         lines.append(f"{label:<26}" + "".join(f"{c:>22}" for c in cells))
     for mode in ("single", "sdw"):
+        cells = []
+        for eps in EPSILONS:
+            row = next((r for r in rows if r["epsilon"] == eps and r["wall"] == mode), None)
+            cells.append(f"{_fmt(row.get('wr') if row else None):>10} | {'-':<9}")
+        lines.append(f"{mode + ' wr %':<26}" + "".join(f"{c:>22}" for c in cells))
+    for mode in ("single", "sdw"):
         for key, size in (("err_500", sizes[0]), ("err_1000", sizes[1])):
             cells = []
             for eps in EPSILONS:
@@ -257,7 +299,57 @@ def render(result: dict[str, Any]) -> str:
                 cells.append(f"{ours:>10} | {_fmt(PAPER[mode][eps].get(key)):<9}")
             lines.append(f"{mode + ' err ' + str(size) + ' (matches)':<26}"
                          + "".join(f"{c:>22}" for c in cells))
+    lines.append("against each wall's own win rate (own), and expected by resampling walls "
+                 "(boot: 4,000 matches, against wr_gr and against the wall's own):")
+    for mode in ("single", "sdw"):
+        for key, size in (("own_err_500", sizes[0]), ("own_err_1000", sizes[1]),
+                          ("boot_err_500", sizes[0]), ("boot_err_1000", sizes[1]),
+                          ("boot_own_err_500", sizes[0]), ("boot_own_err_1000", sizes[1])):
+            cells = []
+            for eps in EPSILONS:
+                row = next((r for r in rows if r["epsilon"] == eps and r["wall"] == mode),
+                           None)
+                cells.append(f"{_fmt(row.get(key) if row else None):>10} | {'-':<9}")
+            label = key.rsplit("_", 2)[0].replace("_err", "").replace("_", " ")
+            lines.append(f"{mode + ' ' + label + ' err ' + str(size):<26}"
+                         + "".join(f"{c:>22}" for c in cells))
     return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- per-game dump
+def dump_line(epsilon: float, game: PlayedGame) -> str:
+    """One game's figures as a JSON line (what ``--from-dump`` reads back)."""
+    o = game.outcome
+    return json.dumps({
+        "epsilon": epsilon, "wall_mode": game.spec.wall_mode.value, "seed": game.spec.seed,
+        "wall": game.spec.wall, "seating": game.spec.seating, "players": list(o.players),
+        "scores": list(o.scores), "winner": o.winner, "self_drawn": o.self_drawn,
+        "payer": o.payer, "fan": o.fan, "penalized": o.penalized, "steals": list(game.steals),
+        "draws": list(game.draws), "consistent": game.consistency.consistent,
+        "draws_total": game.consistency.draws, "replaced": list(game.replaced),
+        "reshuffles": [[r.seat, r.tiles, r.available_draws, r.supplementary]
+                       for r in game.reshuffles]})
+
+
+def read_dump(path: Path) -> dict[tuple[float, WallMode], Cell]:
+    games: dict[tuple[float, WallMode], list[PlayedGame]] = {}
+    for line in path.read_text().splitlines():
+        d = json.loads(line)
+        mode = WallMode(d["wall_mode"])
+        a, b, c, e = d["players"]
+        spec = GameSpec(Rules.TAIWAN_16, d["seed"], d["wall"], d["seating"], (a, b, c, e),
+                        (a, b, c, e), mode)
+        s0, s1, s2, s3 = d["scores"]
+        outcome = GameOutcome(d["wall"], (a, b, c, e), (s0, s1, s2, s3), d["winner"],
+                              d["self_drawn"], d["payer"], d["fan"], d["penalized"])
+        t0, t1, t2, t3 = d["steals"]
+        n0, n1, n2, n3 = d["draws"]
+        r0, r1, r2, r3 = d["replaced"]
+        games.setdefault((d["epsilon"], mode), []).append(PlayedGame(
+            spec, outcome, (t0, t1, t2, t3), (n0, n1, n2, n3),
+            DrawConsistency(d["consistent"], d["draws_total"]),
+            tuple(Reshuffle(*r) for r in d["reshuffles"]), (r0, r1, r2, r3)))
+    return {k: Cell(k[0], k[1], tuple(v)) for k, v in games.items()}
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -275,20 +367,35 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-progress", action="store_true")
     p.add_argument("--partial", type=Path, metavar="FILE",
                    help="after every ε and wall, write the tables so far here (text)")
+    p.add_argument("--epsilons", type=fraction, nargs="+", default=list(EPSILONS),
+                   metavar="E", help="the opponents to play, of 1.0 0.5 0.2 (default: all)")
+    p.add_argument("--dump", type=Path, metavar="FILE",
+                   help="write every game's figures here (JSON Lines)")
+    p.add_argument("--from-dump", type=Path, metavar="FILE",
+                   help="print the tables of a --dump file instead of playing")
 
 
 def run(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
+    if args.from_dump is not None:
+        dumped = read_dump(args.from_dump)
+        per_cell = min(len(c.games) for c in dumped.values())
+        result = analyse(dumped, per_cell)
+        print(json.dumps(result) if args.json else render(result))
+        return 0
     games = 16 if args.quick else args.games
     walls_per_task = min(args.walls_per_task, max(1, games // 4))
     cells: dict[tuple[float, WallMode], Cell] = {}
+    if args.dump is not None:
+        args.dump.write_text("")
     started = time.perf_counter()
-    bar = tqdm(total=games * len(EPSILONS) * 2, file=sys.stderr, unit="game",
+    epsilons = tuple(args.epsilons)
+    bar = tqdm(total=games * len(epsilons) * 2, file=sys.stderr, unit="game",
                disable=args.no_progress, dynamic_ncols=True)
     with Runner(workers=args.workers, address=args.address) as runner:
         where = runner.where()
-        for eps in EPSILONS:
+        for eps in epsilons:
             for mode in (WallMode.SINGLE, WallMode.SDW):
                 bar.set_postfix_str(f"ε {eps} {mode.value}", refresh=False)
                 played: list[PlayedGame] = []
@@ -296,6 +403,9 @@ def run(args: argparse.Namespace) -> int:
                                                      walls_per_task)):
                     played += batch
                     bar.update(len(batch))
+                    if args.dump is not None:
+                        with args.dump.open("a") as f:
+                            f.writelines(dump_line(eps, g) + "\n" for g in batch)
                 cells[(eps, mode)] = Cell(eps, mode, tuple(played))
                 if args.partial is not None:
                     args.partial.write_text(render(analyse(cells, games)) + "\n")
@@ -303,12 +413,12 @@ def run(args: argparse.Namespace) -> int:
     seconds = time.perf_counter() - started
     result = analyse(cells, games)
     result.update(simcat=f"mjbot:budget={args.budget}", seconds=seconds, where=where,
-                  games_per_second=games * len(EPSILONS) * 2 / seconds, seed=args.seed)
+                  games_per_second=games * len(epsilons) * 2 / seconds, seed=args.seed)
     if args.json:
         print(json.dumps(result))
     else:
         print(render(result))
-        print(f"\n{games * len(EPSILONS) * 2} games in {seconds:.0f} s ({where}, "
+        print(f"\n{games * len(epsilons) * 2} games in {seconds:.0f} s ({where}, "
               f"{result['games_per_second']:.1f} games/s)")
     return 0
 

@@ -22,7 +22,7 @@ from typing import Any
 from arena.games import GameSpec, PlayedGame, Rules
 from arena.lineup import PlayerKind, parse_player
 from arena.runner import Runner
-from arena.seating import SeatingFormat, lineup_for, seated, seatings
+from arena.seating import Seating, SeatingFormat, lineup_for, seated, seatings
 from arena.sprt import PairedSprt, SprtState
 from arena.stats import (
     GameOutcome,
@@ -94,21 +94,37 @@ class MatchConfig:
     def b(self) -> str:
         return next(label for label in self.labels if label != self.a)
 
+    def seatings(self) -> tuple[Seating, ...]:
+        """The format's seatings that put different programs in the seats: with two
+        programs (lineup A B A B) a rotation by two or a swap of the two copies of one
+        program repeats a game already played, so it is left out (``rotate`` and
+        ``teams`` then both play 2 games per wall, ``all24`` plays 6)."""
+        lineup = lineup_for(self.seating, self.labels)
+        seen: set[tuple[str, ...]] = set()
+        out = []
+        for seating in seatings(self.seating):
+            key = seated(lineup, seating)
+            if key not in seen:
+                seen.add(key)
+                out.append(seating)
+        return tuple(out)
+
+    @property
+    def games_per_wall(self) -> int:
+        return len(self.seatings())
+
     def walls_planned(self) -> int:
-        per_wall = len(seatings(self.seating))
         limit = self.max_games if self.sprt is not None else self.games
-        return max(1, math.ceil(limit / per_wall))
+        return max(1, math.ceil(limit / self.games_per_wall))
 
     def wall_specs(self, wall: int) -> list[GameSpec]:
         labels = lineup_for(self.seating, self.labels)
         by_label = dict(zip(self.labels, self.programs, strict=True))
         programs = tuple(by_label[label] for label in labels)
-        out = []
-        for k, seating in enumerate(seatings(self.seating)):
-            out.append(GameSpec(self.rules, self.seed, wall, k, seated(programs, seating),
-                                seated(labels, seating), self.wall_mode,
-                                record=self.records is not None))
-        return out
+        return [GameSpec(self.rules, self.seed, wall, k, seated(programs, seating),
+                         seated(labels, seating), self.wall_mode,
+                         record=self.records is not None)
+                for k, seating in enumerate(self.seatings())]
 
 
 @dataclass

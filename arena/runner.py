@@ -84,8 +84,10 @@ class Runner:
             ray.init(address=self.address, runtime_env={"env_vars": env},
                      logging_level=logging.ERROR, log_to_driver=False)
         else:
-            # a local Ray listens on loopback only (its default is the machine's address)
-            ray.init(num_cpus=self.workers, include_dashboard=False,
+            # address="local": a new Ray of our own even when another one runs on this
+            # machine (ray.init() alone would join it, and refuse num_cpus); it listens on
+            # loopback only (its default is the machine's address)
+            ray.init(address="local", num_cpus=self.workers, include_dashboard=False,
                      runtime_env={"env_vars": env}, logging_level=logging.ERROR,
                      log_to_driver=False, _node_ip_address=LOOPBACK)
             self._started_ray = True
@@ -94,7 +96,9 @@ class Runner:
         self.cpus = int(ray.cluster_resources().get("CPU", 1))
 
     def close(self) -> None:
-        if self._ray is not None and self._started_ray:
+        """Stop the local Ray this runner started, or disconnect from the cluster it
+        joined (the cluster keeps running)."""
+        if self._ray is not None:
             self._ray.shutdown()
         self._ray = self._remote = None
 

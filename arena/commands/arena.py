@@ -38,7 +38,7 @@ from arena.match import (
     write_summary,
 )
 from arena.runner import Runner, default_workers
-from arena.seating import SeatingFormat, seatings
+from arena.seating import SeatingFormat
 from game.stable_wall import WallMode
 
 
@@ -100,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     workers = 0 if args.local else args.workers
-    per_wall = len(seatings(config.seating))
+    per_wall = config.games_per_wall
     total = config.walls_planned() * per_wall
     bar = tqdm(total=total, file=sys.stderr, unit="game", disable=args.no_progress,
                dynamic_ncols=True)

@@ -54,7 +54,7 @@ def test_text_summary(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["arena", "greedy", "random", "--rules", "taiwan-16", "--wall", "sdw",
                  "--seating", "all24", "--games", "24", "--local", "--no-progress"]) == 0
     out = capsys.readouterr().out
-    assert "24 games on 1 walls" in out and "all24 seating" in out
+    assert "24 games on 4 walls" in out and "all24 seating" in out  # 6 distinct per wall
     assert "A - B = greedy - random" in out and "consistent draws" in out
 
 
@@ -95,9 +95,13 @@ def test_bad_arguments_are_named(argv: list[str], message: str,
     assert message in capsys.readouterr().err
 
 
-def test_experiment_sdw_quick(capsys: pytest.CaptureFixture[str]) -> None:
+def test_experiment_sdw_quick(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    dump = tmp_path / "games.jsonl"
     data = _run(capsys, ["experiment", "sdw", "--quick", "--workers", "0", "--json",
-                         "--no-progress", "--budget", "200"])
+                         "--no-progress", "--budget", "200", "--dump", str(dump)])
+    assert len(dump.read_text().splitlines()) == 6 * 16
+    again = _run(capsys, ["experiment", "sdw", "--from-dump", str(dump), "--json"])
+    assert again["cells"] == data["cells"]  # the tables come back from the dump alone
     cells = data["cells"]
     assert isinstance(cells, list) and len(cells) == 6
     by = {(c["epsilon"], c["wall"]): c for c in cells}

@@ -60,3 +60,16 @@ def test_reshuffle_table() -> None:
     # first reshuffles: n_rad 14 and 4
     assert row["rad_11-15"] == 50 and row["rad_1-5"] == 50 and row["rad_mean"] == 9
     assert row["supplementary_first"] == 50
+
+
+def test_bootstrap_error_resamples_whole_walls() -> None:
+    from arena.experiment_sdw import bootstrap_error
+
+    # every wall: SIMCAT wins one game of two, so every resampled match has wr = 1/2
+    games = [g for w in range(6) for g in (_game(w, 0), _game(w, 1))]
+    assert bootstrap_error(games, 4, 0.5) == 0.0
+    assert bootstrap_error(games, 4, 0.4) == pytest.approx(10.0)
+    # walls of (win, win) and (loss, loss): a one-wall match is 1 or 0, error 1/2 always
+    mixed = [g for w in range(6) for g in ((_game(w, 0), _game(w, 2)) if w % 2
+                                             else (_game(w, 1), _game(w, 3)))]
+    assert bootstrap_error(mixed, 2, 0.5) == pytest.approx(50.0)

@@ -53,14 +53,13 @@ def test_two_node_cluster_plays_the_same_games(in_process: list[tuple[object, ..
     try:
         cluster.add_node(num_cpus=1, node_ip_address=LOOPBACK)
         cluster.wait_for_nodes()
-        runner = Runner(address=cluster.address)
-        try:
+        with Runner(address=cluster.address) as runner:
             progress = run_match(_config(), runner)
             nodes = {n["NodeID"] for n in ray.nodes() if n["Alive"]}
             assert runner.cpus == 2 and len(nodes) == 2
             assert runner.nodes_used == nodes  # both nodes played walls
-        finally:
-            ray.shutdown()
+            assert runner.where().startswith("Ray cluster")
+        assert not ray.is_initialized()  # disconnected; the cluster is shut down below
     finally:
         cluster.shutdown()
     assert _fingerprint(progress) == in_process

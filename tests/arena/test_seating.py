@@ -48,3 +48,21 @@ def test_lineups() -> None:
         lineup_for(SeatingFormat.TEAMS, ["a", "b", "c", "d"])
     with pytest.raises(ValueError, match="3 players"):
         lineup_for(SeatingFormat.ROTATE, ["a", "b", "c"])
+
+
+@pytest.mark.parametrize(("programs", "fmt", "per_wall"), [
+    (("greedy", "random"), SeatingFormat.TEAMS, 2),
+    (("greedy", "random"), SeatingFormat.ROTATE, 2),  # A B A B turned by two is itself
+    (("greedy", "random"), SeatingFormat.ALL24, 6),  # 4! / (2! 2!)
+    (("greedy", "random", "mjbot", "baseline-v1"), SeatingFormat.ALL24, 24),
+    (("greedy", "random", "greedy", "mjbot"), SeatingFormat.ROTATE, 4),
+])
+def test_a_match_plays_each_distinct_seating_once(programs: tuple[str, ...],
+                                                  fmt: SeatingFormat, per_wall: int) -> None:
+    from arena.match import MatchConfig
+
+    config = MatchConfig(programs, seating=fmt)
+    specs = config.wall_specs(3)
+    assert config.games_per_wall == len(specs) == per_wall
+    assert len({s.labels for s in specs}) == per_wall
+    assert {s.wall for s in specs} == {3}
