@@ -11,6 +11,9 @@
                        with probability ``E`` a random action among those that
                        keep the deficiency, else our agent's (``mjbot-eps:0.5``,
                        ``mjbot-eps:eps=0.5,budget=500``)
+``planner``            every action by one value (:class:`bot.planner.Planner`:
+                       P(win) by the fan-aware distance and the turns left, less
+                       the expected cost of dealing in); ``budget`` as mjbot's
 ``greedy``             discards to the least hand-only deficiency, never claims
 ``random``             a random discard, never claims (Botzone's sample bot)
 ``botzone:CMD``        any Botzone program, a subprocess through the judge mock
@@ -47,6 +50,7 @@ import numpy as np
 
 from arena.players import _least_shanten_discard
 from bot.agent import Agent, Decision, describe_action
+from bot.planner import Planner
 from bot.seat import AskKind, SeatView
 from game.events import (
     Action,
@@ -69,6 +73,7 @@ class PlayerKind(Enum):
     MJBOT = "mjbot"
     BASELINE_V1 = "baseline-v1"
     MJBOT_EPS = "mjbot-eps"
+    PLANNER = "planner"
     GREEDY = "greedy"
     RANDOM = "random"
     BOTZONE = "botzone"
@@ -76,7 +81,7 @@ class PlayerKind(Enum):
 
 
 IN_PROCESS = frozenset({PlayerKind.MJBOT, PlayerKind.BASELINE_V1, PlayerKind.MJBOT_EPS,
-                        PlayerKind.GREEDY, PlayerKind.RANDOM})
+                        PlayerKind.PLANNER, PlayerKind.GREEDY, PlayerKind.RANDOM})
 
 
 class PlayerSpecError(ValueError):
@@ -176,7 +181,8 @@ class ArenaSeat:
     def __post_init__(self) -> None:
         if not self.spec.in_process:
             raise ValueError(f"{self.spec.text!r} is not an in-process player")
-        self.agent = Agent(self.rules, "mjbot")
+        self.agent = (Planner(self.rules) if self.spec.kind is PlayerKind.PLANNER
+                      else Agent(self.rules, "mjbot"))
         self.view = SeatView(self.rules)
         self.rng = np.random.default_rng(self.seed)
 
@@ -202,7 +208,7 @@ class ArenaSeat:
         if self._can_win(asked):
             self.last = {"action": "win", "method": "win"}
             return DeclareWin()
-        if kind in (PlayerKind.MJBOT, PlayerKind.BASELINE_V1):
+        if kind in (PlayerKind.MJBOT, PlayerKind.BASELINE_V1, PlayerKind.PLANNER):
             return self._agent()
         if kind is PlayerKind.MJBOT_EPS:
             if asked is not AskKind.ROB and self.rng.random() < self.spec.epsilon:
