@@ -3,8 +3,9 @@ penalties (an illegal answer or a false win ends a Botzone game with a penalty).
 
     python -m arena.bench.planner --games 8 planner baseline-v1 baseline-v1 baseline-v1
 
-prints, per player, the decisions timed and their p50/p99/max in milliseconds, and how
-many games ended in a penalty of that player.  The first game's decisions include the
+prints, per player (and per kind of ask: after a draw, on a discard), the decisions timed
+and their p50/p99/max in milliseconds, and how many games ended in a penalty of that
+player.  The first game's decisions include the
 jit compilation (run ``--warmup 1`` to leave it out).
 """
 
@@ -33,9 +34,12 @@ def play_timed(spec: GameSpec, times: dict[str, list[float]]) -> GameOutcome:
             player = seats[s]
             player.observe(request)
             if player.asked:
+                kind = player.view.ask.kind.value
                 t0 = time.perf_counter()
                 answers.append(player.decide())
-                times[spec.labels[s]].append((time.perf_counter() - t0) * 1e3)
+                ms = (time.perf_counter() - t0) * 1e3
+                times[spec.labels[s]].append(ms)
+                times[f"{spec.labels[s]} ({kind})"].append(ms)
             else:
                 answers.append(Pass())
         table.respond(answers)
@@ -84,10 +88,10 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps({"games": games, "players": rows}))
         return 0
     print(f"{games} games (mcr-botzone, seed {args.seed}, seats rotated)")
-    print(f"{'player':<16}{'decisions':>10}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}"
+    print(f"{'player':<28}{'decisions':>10}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}"
           f"{'penalties':>10}{'wins':>6}")
-    for name, r in rows.items():
-        print(f"{name:<16}{r['decisions']:>10}{r['p50_ms']:>9.2f}{r['p99_ms']:>9.2f}"
+    for name, r in sorted(rows.items()):
+        print(f"{name:<28}{r['decisions']:>10}{r['p50_ms']:>9.2f}{r['p99_ms']:>9.2f}"
               f"{r['max_ms']:>9.1f}{r['penalties']:>10}{r['wins']:>6}")
     return 0
 

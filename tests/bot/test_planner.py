@@ -89,3 +89,15 @@ def test_a_pung_that_gains_nothing_is_passed() -> None:
     d = Planner(MCR_BOTZONE).decide(v)
     assert d.action == Pass()
     assert any(c.action.value == "pung" for c in d.reasons)
+
+
+def test_the_default_strategy_is_the_planner_only_where_it_was_measured(monkeypatch) -> None:
+    import bot.planner as planner_module
+    from bot.agent import Agent
+    from game.rules import TAIWAN_16
+
+    monkeypatch.setattr(planner_module, "HAVE_NUMBA", True)
+    assert type(planner_module.default_strategy(MCR_BOTZONE)) is Planner
+    assert type(planner_module.default_strategy(TAIWAN_16)) is Agent
+    monkeypatch.setattr(planner_module, "HAVE_NUMBA", False)  # the Botzone zip
+    assert type(planner_module.default_strategy(MCR_BOTZONE)) is Agent
