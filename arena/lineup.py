@@ -14,6 +14,8 @@
 ``planner``            every action by one value (:class:`bot.planner.Planner`:
                        P(win) by the fan-aware distance and the turns left, less
                        the expected cost of dealing in); ``budget`` as mjbot's
+``planner-calls``      the planner that also makes today's claims (the plain
+                       deficiency falls) where the distance to 8 fan holds
 ``greedy``             discards to the least hand-only deficiency, never claims
 ``random``             a random discard, never claims (Botzone's sample bot)
 ``botzone:CMD``        any Botzone program, a subprocess through the judge mock
@@ -74,6 +76,7 @@ class PlayerKind(Enum):
     BASELINE_V1 = "baseline-v1"
     MJBOT_EPS = "mjbot-eps"
     PLANNER = "planner"
+    PLANNER_CALLS = "planner-calls"
     GREEDY = "greedy"
     RANDOM = "random"
     BOTZONE = "botzone"
@@ -81,7 +84,8 @@ class PlayerKind(Enum):
 
 
 IN_PROCESS = frozenset({PlayerKind.MJBOT, PlayerKind.BASELINE_V1, PlayerKind.MJBOT_EPS,
-                        PlayerKind.PLANNER, PlayerKind.GREEDY, PlayerKind.RANDOM})
+                        PlayerKind.PLANNER, PlayerKind.PLANNER_CALLS, PlayerKind.GREEDY,
+                        PlayerKind.RANDOM})
 
 
 class PlayerSpecError(ValueError):
@@ -181,7 +185,9 @@ class ArenaSeat:
     def __post_init__(self) -> None:
         if not self.spec.in_process:
             raise ValueError(f"{self.spec.text!r} is not an in-process player")
-        self.agent = (Planner(self.rules) if self.spec.kind is PlayerKind.PLANNER
+        kind = self.spec.kind
+        self.agent = (Planner(self.rules, plain_claims=kind is PlayerKind.PLANNER_CALLS)
+                      if kind in (PlayerKind.PLANNER, PlayerKind.PLANNER_CALLS)
                       else Agent(self.rules, "mjbot"))
         self.view = SeatView(self.rules)
         self.rng = np.random.default_rng(self.seed)
@@ -208,7 +214,8 @@ class ArenaSeat:
         if self._can_win(asked):
             self.last = {"action": "win", "method": "win"}
             return DeclareWin()
-        if kind in (PlayerKind.MJBOT, PlayerKind.BASELINE_V1, PlayerKind.PLANNER):
+        if kind in (PlayerKind.MJBOT, PlayerKind.BASELINE_V1, PlayerKind.PLANNER,
+                    PlayerKind.PLANNER_CALLS):
             return self._agent()
         if kind is PlayerKind.MJBOT_EPS:
             if asked is not AskKind.ROB and self.rng.random() < self.spec.epsilon:

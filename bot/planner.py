@@ -46,7 +46,7 @@ from game.rules import Ruleset, WallLayout
 from game.tiles import tile_name
 from strategy.danger import SeatSigns, danger
 from strategy.jit import HAVE_NUMBA
-from strategy.policy import Method, choose_discard, shape_deficiency_fast
+from strategy.policy import Method, choose_claim, choose_discard, shape_deficiency_fast
 from strategy.stepvalue import Deadline
 from strategy.value import (
     DEFAULT_MODEL,
@@ -65,6 +65,9 @@ from strategy.value import (
 class Planner(Agent):
     name: str = "planner"
     model: ValueModel = field(default=DEFAULT_MODEL)
+    plain_claims: bool = False
+    """Also make today's claims (the plain deficiency falls) where the distance to 8 fan
+    holds and the value loses at most the margin (arena player ``planner-calls``)."""
 
     # ------------------------------------------------------------------ inputs
     def _fan_rules(self) -> bool:
@@ -203,6 +206,7 @@ class Planner(Agent):
             chow = Chow(middle, t, provider)
             options.append((chow, tuple(x for x in chow.tiles if x != t)))
         best: tuple[float, Action, tuple[int, ...], Meld] | None = None
+        per_meld: dict[Meld, tuple[float, Action, tuple[int, ...], Meld, int]] = {}
         for meld, taken in options:
             h = hand.copy()
             for x in taken:
@@ -214,6 +218,7 @@ class Planner(Agent):
                                              note="then a replacement draw"))
                 if best is None or o.value > best[0]:
                     best = (o.value, ClaimKong(), taken, meld)
+                per_meld[meld] = (o.value, ClaimKong(), taken, meld, d)
                 continue
             distances = self._discard_distances(v, h, (meld,))
             for x, d in sorted(distances.items()):
@@ -229,10 +234,19 @@ class Planner(Agent):
                          f"then discard {tile_name(x)}"))
                 if best is None or o.value > best[0]:
                     best = (o.value, claim, taken, meld)
+                if meld not in per_meld or o.value > per_meld[meld][0]:
+                    per_meld[meld] = (o.value, claim, taken, meld, d)
         cands.sort(key=lambda c: -c.outlook.value if c.outlook else 0.0)
+        note = f"claim by value over pass {pass_o.value:+.2f}"
         if best is None or best[0] < pass_o.value + self.model.margin:
-            return Decision(Pass(), Method.CLAIM, tuple(cands),
-                            note=f"pass: {pass_o.describe()}")
+            plain = self._plain_claim(v, deadline, per_meld, pass_o) if self.plain_claims \
+                else None
+            if plain is None:
+                return Decision(Pass(), Method.CLAIM, tuple(cands),
+                                note=f"pass: {pass_o.describe()}")
+            best = plain[:4]
+            note = (f"claim: the plain deficiency falls and the distance to 8 fan holds "
+                    f"({plain[4]}; pass {pass_o.value:+.2f})")
         value, action, taken, meld = best
         if isinstance(action, ClaimPung | ClaimChow):
             # the discard after the meld: by value, ties by the step-value search
@@ -244,8 +258,33 @@ class Planner(Agent):
                    else ClaimChow(action.middle, chosen))
             if alt in legal:
                 action = alt
-        return Decision(action, Method.CLAIM, tuple(cands),
-                        note=f"claim by value {value:+.2f} over pass {pass_o.value:+.2f}")
+        return Decision(action, Method.CLAIM, tuple(cands), note=f"{note}: {value:+.2f}")
+
+    def _plain_claim(self, v: SeatView, deadline: Deadline | None,
+                     per_meld: dict[Meld, tuple[float, Action, tuple[int, ...], Meld, int]],
+                     pass_o: Outlook,
+                     ) -> tuple[float, Action, tuple[int, ...], Meld, int] | None:
+        """Today's claim rule (the plain deficiency falls) where the fan-aware distance does
+        not grow and the value loses at most the margin (``plain_claims``)."""
+        assert v.tile_in_play is not None and v.provider is not None
+        t, provider = v.tile_in_play, v.provider
+        can_chow = any(isinstance(a, ClaimChow) for a in v.ask.legal)
+        plain = choose_claim(v.hand, v.unseen, v.melds_needed, self.rules, t,
+                             can_chow=can_chow, can_win=False, deadline=deadline,
+                             cache=self._suits)
+        meld: Meld
+        if plain.action is ActionKind.PUNG:
+            meld = Pung(t, provider)
+        elif plain.action is ActionKind.CHOW:
+            meld = Chow(plain.meld_tiles[1], t, provider)
+        elif plain.action is ActionKind.KONG:
+            meld = Kong(t, provider)
+        else:
+            return None
+        ours = per_meld.get(meld)
+        if ours is None or ours[4] > pass_o.distance or ours[0] < pass_o.value - self.model.margin:
+            return None
+        return ours
 
     def discard_after_claim(self, v: SeatView, from_hand: Sequence[int],
                             deadline: Deadline | None = None) -> Decision:

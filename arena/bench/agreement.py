@@ -26,6 +26,7 @@ from game.rules import MCR_BOTZONE
 STRATEGIES: dict[str, Callable[[], Strategy]] = {
     "baseline-v1 (Agent)": lambda: Agent(MCR_BOTZONE),
     "planner": lambda: Planner(MCR_BOTZONE),
+    "planner-calls": lambda: Planner(MCR_BOTZONE, plain_claims=True),
 }
 
 
