@@ -101,3 +101,18 @@ def test_the_default_strategy_is_the_planner_only_where_it_was_measured(monkeypa
     assert type(planner_module.default_strategy(TAIWAN_16)) is Agent
     monkeypatch.setattr(planner_module, "HAVE_NUMBA", False)  # the Botzone zip
     assert type(planner_module.default_strategy(MCR_BOTZONE)) is Agent
+
+
+def test_planner_calls_makes_todays_pung_where_the_distance_to_8_fan_holds() -> None:
+    # the 8p pair: today's rule pungs it (the plain deficiency falls), the value alone does
+    # not (the distance to 8 fan stays 5), the planner-calls variant does
+    from strategy.policy import shape_deficiency_fast
+    v = view_of("46m688p12669s167z", Drew(1, None), Discarded(1, tile("8p")))
+    assert Planner(MCR_BOTZONE).decide(v).action == Pass()
+    d = Planner(MCR_BOTZONE, plain_claims=True).decide(v)
+    assert isinstance(d.action, ClaimPung) and v.ask.allows(d.action)
+    after = v.hand.copy()
+    after[tile("8p")] -= 2
+    after[d.action.discard] -= 1
+    assert (shape_deficiency_fast(after, v.unseen, 3, MCR_BOTZONE)
+            < shape_deficiency_fast(v.hand, v.unseen, 4, MCR_BOTZONE))
