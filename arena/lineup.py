@@ -11,6 +11,13 @@
                        with probability ``E`` a random action among those that
                        keep the deficiency, else our agent's (``mjbot-eps:0.5``,
                        ``mjbot-eps:eps=0.5,budget=500``)
+``planner``            every action by one value (:class:`bot.planner.Planner`:
+                       P(win) by the fan-aware distance and the turns left, less
+                       the expected cost of dealing in); ``budget`` as mjbot's;
+                       ``win``, ``deal``, ``margin`` its value's points
+                       (``planner:deal=24``)
+``planner-calls``      the planner that also makes today's claims (the plain
+                       deficiency falls) where the distance to 8 fan holds
 ``greedy``             discards to the least hand-only deficiency, never claims
 ``random``             a random discard, never claims (Botzone's sample bot)
 ``botzone:CMD``        any Botzone program, a subprocess through the judge mock
@@ -47,6 +54,7 @@ import numpy as np
 
 from arena.players import _least_shanten_discard
 from bot.agent import Agent, Decision, describe_action
+from bot.planner import Planner
 from bot.seat import AskKind, SeatView
 from game.events import (
     Action,
@@ -61,14 +69,19 @@ from game.events import (
 from game.rules import Ruleset
 from strategy.policy import shape_deficiency_fast
 from strategy.stepvalue import Deadline
+from strategy.value import ValueModel
 
 DEFAULT_BUDGET = 4_000
+VALUE_OPTIONS = {"win": "win_points", "deal": "deal_in_points", "margin": "margin"}
+"""The planner's options: its :class:`strategy.value.ValueModel` fields."""
 
 
 class PlayerKind(Enum):
     MJBOT = "mjbot"
     BASELINE_V1 = "baseline-v1"
     MJBOT_EPS = "mjbot-eps"
+    PLANNER = "planner"
+    PLANNER_CALLS = "planner-calls"
     GREEDY = "greedy"
     RANDOM = "random"
     BOTZONE = "botzone"
@@ -76,7 +89,8 @@ class PlayerKind(Enum):
 
 
 IN_PROCESS = frozenset({PlayerKind.MJBOT, PlayerKind.BASELINE_V1, PlayerKind.MJBOT_EPS,
-                        PlayerKind.GREEDY, PlayerKind.RANDOM})
+                        PlayerKind.PLANNER, PlayerKind.PLANNER_CALLS, PlayerKind.GREEDY,
+                        PlayerKind.RANDOM})
 
 
 class PlayerSpecError(ValueError):
@@ -92,6 +106,9 @@ class PlayerSpec:
     budget: int = DEFAULT_BUDGET
     epsilon: float = 0.0
     command: tuple[str, ...] = ()
+    value: tuple[tuple[str, float], ...] = ()
+    """The planner's :class:`strategy.value.ValueModel` numbers given (``win``, ``deal``,
+    ``margin``: win points, deal-in points, margin)."""
 
     @property
     def in_process(self) -> bool:
@@ -121,6 +138,8 @@ def parse_player(text: str) -> PlayerSpec:
                 raise PlayerSpecError(f"player {text!r}: option {item!r} is not KEY=VALUE")
         options[key.strip()] = value.strip()
     allowed = {"budget"} | ({"eps"} if kind is PlayerKind.MJBOT_EPS else set())
+    if kind in (PlayerKind.PLANNER, PlayerKind.PLANNER_CALLS):
+        allowed |= set(VALUE_OPTIONS)
     if kind in (PlayerKind.GREEDY, PlayerKind.RANDOM):
         allowed = set()
     unknown = set(options) - allowed
@@ -137,7 +156,9 @@ def parse_player(text: str) -> PlayerSpec:
         epsilon = _number(text, options["eps"], float, 0.0)
         if not 0.0 <= epsilon <= 1.0:
             raise PlayerSpecError(f"player {text!r}: ε = {epsilon} is outside [0, 1]")
-    return PlayerSpec(kind, text, budget=budget, epsilon=epsilon)
+    numbers = tuple((VALUE_OPTIONS[k], float(_number(text, v, float, 0.0)))
+                    for k, v in sorted(options.items()) if k in VALUE_OPTIONS)
+    return PlayerSpec(kind, text, budget=budget, epsilon=epsilon, value=numbers)
 
 
 def _number(text: str, value: str | None, kind: type[int] | type[float],
@@ -176,7 +197,11 @@ class ArenaSeat:
     def __post_init__(self) -> None:
         if not self.spec.in_process:
             raise ValueError(f"{self.spec.text!r} is not an in-process player")
-        self.agent = Agent(self.rules, "mjbot")
+        kind = self.spec.kind
+        self.agent = (Planner(self.rules, plain_claims=kind is PlayerKind.PLANNER_CALLS,
+                              model=ValueModel(**dict(self.spec.value)))
+                      if kind in (PlayerKind.PLANNER, PlayerKind.PLANNER_CALLS)
+                      else Agent(self.rules, "mjbot"))
         self.view = SeatView(self.rules)
         self.rng = np.random.default_rng(self.seed)
 
@@ -202,7 +227,8 @@ class ArenaSeat:
         if self._can_win(asked):
             self.last = {"action": "win", "method": "win"}
             return DeclareWin()
-        if kind in (PlayerKind.MJBOT, PlayerKind.BASELINE_V1):
+        if kind in (PlayerKind.MJBOT, PlayerKind.BASELINE_V1, PlayerKind.PLANNER,
+                    PlayerKind.PLANNER_CALLS):
             return self._agent()
         if kind is PlayerKind.MJBOT_EPS:
             if asked is not AskKind.ROB and self.rng.random() < self.spec.epsilon:

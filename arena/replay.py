@@ -30,7 +30,7 @@ from pathlib import Path
 
 from arena.commands.options import positive_int, seat_index
 from arena.records import Record, read_record
-from bot.agent import Agent, Decision, describe_action
+from bot.agent import Agent, Decision, Strategy, describe_action
 from bot.seat import AskKind, SeatView
 from game.events import (
     Action,
@@ -276,9 +276,11 @@ def action_text(rules: Ruleset) -> Callable[[Action], str]:
     return format_response if _botzone(rules) else describe_action
 
 
-def replay(steps: list[Step], budget: int = 20_000, rules: Ruleset = MCR_BOTZONE) -> list[Turn]:
-    """Feed the steps to a fresh agent; where the seat had a decision, ask today's agent."""
-    agent = Agent(rules)
+def replay(steps: list[Step], budget: int = 20_000, rules: Ruleset = MCR_BOTZONE,
+           agent: Strategy | None = None) -> list[Turn]:
+    """Feed the steps to a fresh agent; where the seat had a decision, ask today's agent
+    (or the strategy ``agent``, fresh for this game)."""
+    agent = Agent(rules) if agent is None else agent
     view = SeatView(rules)
     say = action_text(rules)
     turns = []

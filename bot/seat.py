@@ -115,6 +115,13 @@ class SeatView:
     seat's own concealed kong, so the view fills it in from here."""
     _ask: Ask | None = field(default=None, repr=False)
     """What the last event asks, computed once per event (:attr:`ask`)."""
+    discards: list[list[int]] = field(default_factory=lambda: [[], [], [], []])
+    """Every seat's discards, oldest first (those claimed by others included)."""
+    shown_melds: list[list[Meld]] = field(default_factory=lambda: [[], [], [], []])
+    """Every seat's declared melds as the table shows them (another seat's concealed kong
+    of an unknown tile is left out)."""
+    passed: list[list[int]] = field(default_factory=lambda: [[], [], [], []])
+    """Per seat: the tiles the others discarded since its hand last changed."""
 
     # ------------------------------------------------------------------ events
     def observe(self, event: Event) -> None:
@@ -180,6 +187,7 @@ class SeatView:
         self.events += 1
         self._ask = None
         self._track_play(event, was_kong)
+        self._track_signs(event, discarder)
 
     def answered(self, action: Action) -> None:
         """Remember what this seat answered (the next request may leave out its tile)."""
@@ -214,6 +222,38 @@ class SeatView:
             self.tile_in_play, self.provider = event.tile, event.seat
         elif not isinstance(event, Drew):
             self.tile_in_play = None
+
+    def _track_signs(self, event: Event, discarder: int) -> None:
+        """What every seat shows: its discards, its melds, the tiles it let pass."""
+        seat = getattr(event, "seat", None)
+        meld: Meld | None = None
+        if isinstance(event, Punged):
+            meld = Pung(event.tile, discarder)
+        elif isinstance(event, Chowed):
+            meld = Chow(event.middle, event.claimed, discarder)
+        elif isinstance(event, Konged):
+            meld = Kong(event.tile, discarder)
+        elif isinstance(event, ConcealedKonged) and event.tile is not None:
+            meld = ConcealedKong(event.tile)
+        elif isinstance(event, KongAdded):
+            assert seat is not None
+            self.shown_melds[seat] = [Kong(m.tile, m.provider, added=True)
+                                      if isinstance(m, Pung) and m.tile == event.tile else m
+                                      for m in self.shown_melds[seat]]
+        if seat is None or not 0 <= seat < 4:
+            return
+        if meld is not None:
+            self.shown_melds[seat].append(meld)
+        if isinstance(event, Drew | Punged | Chowed | Konged | ConcealedKonged | KongAdded):
+            self.passed[seat] = []
+        thrown = event.tile if isinstance(event, Discarded) else (
+            event.discard if isinstance(event, Punged | Chowed) else None)
+        if thrown is not None:
+            self.discards[seat].append(thrown)
+            self.passed[seat] = []
+            for other in range(4):
+                if other != seat:
+                    self.passed[other].append(thrown)
 
     # ------------------------------------------------------------------ views
     @property

@@ -2,7 +2,8 @@
 
 A :class:`SeatSession` owns one seat's :class:`bot.seat.SeatView` (every event goes
 to it) and the seat's strategy (:class:`bot.agent.Strategy`, our
-:class:`bot.agent.Agent` in play; tests bring their own), which it hands the view.
+:func:`bot.planner.default_strategy` in play: the planner under mcr-botzone with numba,
+else :class:`bot.agent.Agent`; tests bring their own), which it hands the view.
 It is the only place where a decision is asked for, timed and made safe:
 
 - the agent decides in one worker thread under a :class:`Deadline` (a wall
@@ -29,7 +30,8 @@ import concurrent.futures
 import time
 from collections.abc import Callable, Iterable
 
-from bot.agent import Agent, Decision, Strategy
+from bot.agent import Decision, Strategy
+from bot.planner import default_strategy
 from bot.seat import AskKind, SeatView
 from game.events import Action, Event
 from game.rules import Ruleset
@@ -50,7 +52,7 @@ class SeatSession:
                  work_budget: int | None = None,
                  executor: concurrent.futures.Executor | None = None) -> None:
         self.rules = rules
-        self.strategy: Strategy = strategy if strategy is not None else Agent(rules)
+        self.strategy: Strategy = strategy if strategy is not None else default_strategy(rules)
         self.view = SeatView(rules)
         self.work_budget = work_budget
         """Deterministic mode: a work budget per decision and no clock at all."""

@@ -24,6 +24,7 @@ from pathlib import Path
 
 from arena.replay import seat_lines_from_match_log, steps_from_lines
 from bot.agent import Agent, Strategy
+from bot.planner import Planner
 from bot.seat import AskKind, SeatView
 from game.events import ClaimChow, ClaimPung, Discard, Pass
 from game.rules import MCR_BOTZONE
@@ -34,6 +35,8 @@ LOGS = Path(os.environ.get("MJBOT_SHARED", ROOT.parent / "shared")) / "data" / "
 
 STRATEGIES: dict[str, Callable[[], Strategy]] = {
     "baseline-v1": lambda: Agent(MCR_BOTZONE),
+    "planner": lambda: Planner(MCR_BOTZONE),
+    "planner-calls": lambda: Planner(MCR_BOTZONE, plain_claims=True),
 }
 """The strategies this bench can compare, by the arena's player names."""
 

@@ -1,0 +1,182 @@
+"""One value for every action: the chance of a declarable win times its points, less the
+expected cost of dealing in.
+
+An action leaves a hand of 3m+1 concealed tiles (after a discard, a claim and its discard,
+a kong before its replacement draw).  Its value, in points per game for this seat:
+
+    value = P(win) * W  -  P(deal in) * (L + P(win) * W)
+
+- P(win): the chance of completing a declarable hand before this seat's wall runs out.
+  Its distance is the fan-aware deficiency (:mod:`strategy.fan`: the least tile changes to
+  a complete hand worth 8 fan under mcr-botzone; the plain deficiency where the rules set
+  no minimum), its time the draws this seat has left.  Each turn lowers the distance with
+  chance :attr:`ValueModel.step_rate` (a useful draw or claim) and, once the hand waits,
+  wins with chance :attr:`ValueModel.ready_rate` (its own draw and the three discards
+  around the table: MCR has no furiten).  :func:`win_chance` is that chain, exact.
+- P(deal in): :func:`strategy.danger.danger` of the tile the action discards.
+- W: the points a win brings (:attr:`ValueModel.win_points`); L: what dealing in costs on
+  top of what the seat pays when another seat wins anyway (the winner's fan), and dealing
+  in also ends this seat's own chance (the P(win) * W term).
+
+The rates and points are round numbers from the Botzone scoring (a win on a discard is
+worth 8 from each seat plus the fan from the discarder, a self-draw (8 + fan) from each),
+not fitted; the arena measures whether the whole is stronger.  Pure: no clock, no
+randomness.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from game.melds import Meld
+from game.tiles import Counts, tile_name
+from strategy.deficiency.kernel import UNREACHABLE
+from strategy.fan import declared_rows
+from strategy.fan.routes import NUM_ROUTES, after_each_discard, route_table
+from strategy.policy import Candidate
+
+
+@dataclass(frozen=True)
+class ValueModel:
+    """The round numbers of the value (see the module docstring)."""
+
+    win_points: float = 40.0
+    """Points a win brings (between a win on a discard, 24 + fan, and a self-draw)."""
+    deal_in_points: float = 0.0
+    """What dealing in costs beyond what another seat's win costs anyway and the seat's own
+    chance it ends.  The winner's fan (about 12) was the first guess; measured in the arena
+    on the same walls, 0 beat 14 by +1.77 ± 1.14 points per game over 350 walls (seeds 13
+    and 17; 8 and 24 lay between and below on seed 13), so the danger now counts through
+    the lost chance of winning alone (the P(win) * W term)."""
+    step_rate: float = 0.22
+    """Chance per turn that a draw or a claim lowers the distance to a win by one."""
+    ready_rate: float = 0.15
+    """Chance per turn that a waiting hand wins (own draw and the others' discards, when
+    they reach 8 fan)."""
+    end_rate: float = 0.03
+    """Chance per turn that another seat wins first and the game ends (about a quarter of
+    the wins over a 21-turn game go to each seat: from distance 5 this model wins 27 %)."""
+    margin: float = 1.5
+    """Points a claim or kong must gain over passing, and the width within which discards
+    count as equal and the step-value ranking decides."""
+
+
+DEFAULT_MODEL = ValueModel()
+
+
+def win_chance(distance: int, turns: int, model: ValueModel = DEFAULT_MODEL) -> float:
+    """P(reaching a win from ``distance`` changes within ``turns`` turns): each turn the
+    game goes on unless another seat wins (``end_rate``); then a distance > 1 falls by one
+    with chance ``step_rate`` and a waiting hand (distance 1) wins with chance
+    ``ready_rate``; distance 0 is a complete hand (1.0)."""
+    if distance <= 0:
+        return 1.0
+    if distance >= UNREACHABLE or turns <= 0:
+        return 0.0
+    # p[d] = P(at distance d); step the chain ``turns`` times
+    p = np.zeros(distance + 1)
+    p[distance] = 1.0
+    won = 0.0
+    go_on = 1.0 - model.end_rate
+    for _ in range(turns):
+        p *= go_on
+        won += p[1] * model.ready_rate
+        nxt = p.copy()
+        nxt[1] -= p[1] * model.ready_rate
+        for d in range(2, distance + 1):
+            moved = p[d] * model.step_rate
+            nxt[d] -= moved
+            nxt[d - 1] += moved
+        p = nxt
+    return float(won)
+
+
+def action_value(win: float, deal_in: float, model: ValueModel = DEFAULT_MODEL) -> float:
+    """P(win) * W - P(deal in) * (L + P(win) * W)."""
+    return win * model.win_points - deal_in * (model.deal_in_points + win * model.win_points)
+
+
+@dataclass(frozen=True)
+class Outlook:
+    """The numbers behind one action's value."""
+
+    distance: int
+    """Fan-aware deficiency of the hand the action leaves (plain where no minimum)."""
+    turns: int
+    win: float
+    deal_in: float
+    value: float
+
+    def describe(self) -> str:
+        dist = "∞" if self.distance >= UNREACHABLE else str(self.distance)
+        return (f"to win {dist} in {self.turns} turns: P(win) {self.win:.3f}, "
+                f"P(deal in) {self.deal_in:.3f}, value {self.value:+.2f}")
+
+
+def outlook(distance: int, turns: int, deal_in: float,
+            model: ValueModel = DEFAULT_MODEL) -> Outlook:
+    win = win_chance(distance, turns, model)
+    return Outlook(distance, turns, win, deal_in, action_value(win, deal_in, model))
+
+
+@dataclass(frozen=True)
+class FanInputs:
+    """What the fan-aware deficiency needs besides the hand (built once per decision)."""
+
+    unseen: Counts
+    melds: tuple[Meld, ...]
+    seat_wind: int
+    prevalent_wind: int
+
+    def rows(self, extra: Sequence[Meld] = ()) -> np.ndarray:
+        return declared_rows((*self.melds, *extra))
+
+
+def fan_distance(hand: Counts, fan: FanInputs, extra: Sequence[Meld] = ()) -> int:
+    """The fan-aware deficiency of a 3m+1 or 3m+2 hand with the declared melds (and
+    ``extra`` ones, for a claim or kong being weighed)."""
+    rows = fan.rows(extra)
+    out = np.empty(NUM_ROUTES, dtype=np.int64)
+    return int(route_table(hand.astype(np.int8), fan.unseen.astype(np.int8),
+                           4 - rows.shape[0], rows, fan.seat_wind, fan.prevalent_wind, out,
+                           True))
+
+
+def discard_distances(hand: Counts, fan: FanInputs, extra: Sequence[Meld] = ()
+                      ) -> dict[int, int]:
+    """Each kind a 3m+2 hand holds -> the fan-aware deficiency after discarding it."""
+    rows = fan.rows(extra)
+    out = np.empty(34, dtype=np.int64)
+    after_each_discard(hand.astype(np.int8), fan.unseen.astype(np.int8), 4 - rows.shape[0],
+                       rows, fan.seat_wind, fan.prevalent_wind, out)
+    return {int(t): int(out[t]) for t in np.flatnonzero(hand)}
+
+
+def best_by_value(outlooks: dict[int, Outlook], order: Sequence[int],
+                  model: ValueModel = DEFAULT_MODEL) -> int:
+    """The kind to discard: the highest value, and among those within ``margin`` of it the
+    first in ``order`` (the step-value ranking of :mod:`strategy.policy`)."""
+    top = max(o.value for o in outlooks.values())
+    for t in order:
+        if t in outlooks and outlooks[t].value >= top - model.margin:
+            return t
+    return max(outlooks, key=lambda t: outlooks[t].value)
+
+
+def describe_tile_outlook(tile: int, o: Outlook) -> str:
+    return f"{tile_name(tile)}: {o.describe()}"
+
+
+@dataclass(frozen=True)
+class ValuedCandidate(Candidate):
+    """A :class:`strategy.policy.Candidate` with its value's numbers (``deficiency`` is the
+    plain one of the step-value ranking; the outlook carries the fan-aware distance)."""
+
+    outlook: Outlook | None = None
+
+    def describe(self) -> str:
+        base = super().describe()
+        return base if self.outlook is None else f"{base}; {self.outlook.describe()}"

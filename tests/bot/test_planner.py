@@ -1,0 +1,118 @@
+"""The planner on seat views built from events: every answer legal, its choice the best
+value (ties within the margin by the step-value ranking), claims taken only when they gain,
+and the view's record of what every seat shows."""
+
+from __future__ import annotations
+
+from bot.planner import Planner
+from bot.seat import AskKind, SeatView
+from game.events import (
+    ClaimPung,
+    Dealt,
+    DeclareWin,
+    Discard,
+    Discarded,
+    Drew,
+    Pass,
+    Punged,
+    SeatAssigned,
+)
+from game.melds import Pung
+from game.rules import MCR_BOTZONE
+from game.tiles import parse_tiles
+from strategy.value import ValuedCandidate
+
+
+def view_of(hand: str, *events: object) -> SeatView:
+    v = SeatView(MCR_BOTZONE)
+    v.observe(SeatAssigned(0, 0))
+    v.observe(Dealt(0, tuple(parse_tiles(hand))))
+    for e in events:
+        v.observe(e)  # type: ignore[arg-type]
+    return v
+
+
+def tile(name: str) -> int:
+    return parse_tiles(name)[0]
+
+
+def test_the_view_keeps_what_every_seat_shows() -> None:
+    v = view_of("123m456m789m1p2p3z",
+                Drew(0, tile("4z")), Discarded(0, tile("4z")),
+                Drew(1, None), Discarded(1, tile("9s")),
+                Punged(2, tile("9s"), tile("1z")),
+                Drew(3, None), Discarded(3, tile("5z")))
+    assert v.discards[0] == [tile("4z")] and v.discards[1] == [tile("9s")]
+    assert v.discards[2] == [tile("1z")] and v.shown_melds[2] == [Pung(tile("9s"), 1)]
+    # seat 2's hand changed with its pung: only the later discard passed it
+    assert v.passed[2] == [tile("5z")]
+    assert v.passed[1] == [tile("1z"), tile("5z")]
+    assert v.passed[3] == []
+
+
+def test_a_discard_is_the_best_value_and_every_candidate_shows_it() -> None:
+    v = view_of("19m19p19s1234567z", Drew(0, tile("5m")))
+    planner = Planner(MCR_BOTZONE)
+    d = planner.decide(v)
+    assert isinstance(d.action, Discard) and v.ask.allows(d.action)
+    # thirteen orphans, one away: the 5m is the only discard that keeps the distance 1
+    assert d.action == Discard(tile("5m"))
+    outlooks = [c.outlook for c in d.reasons if isinstance(c, ValuedCandidate)]
+    assert len(outlooks) == 14 and all(o is not None for o in outlooks)
+    best = max(o.value for o in outlooks if o is not None)
+    chosen = next(c for c in d.reasons if c.tile == tile("5m"))
+    assert isinstance(chosen, ValuedCandidate) and chosen.outlook is not None
+    assert chosen.outlook.value >= best - planner.model.margin
+    assert chosen.outlook.distance == 1
+    assert all("P(win)" in c.describe() for c in d.reasons)
+
+
+def test_a_self_drawn_win_is_declared() -> None:
+    v = view_of("19m19p19s1234567z", Drew(0, tile("1m")))
+    assert Planner(MCR_BOTZONE).decide(v).action == DeclareWin()
+
+
+def test_a_pung_that_brings_the_hand_to_8_fan_is_claimed() -> None:
+    # a pure straight and a red dragon pair: the red pung leaves it waiting
+    v = view_of("123m456m789m7z7z4p9p", Drew(0, tile("1z")), Discarded(0, tile("1z")),
+                Drew(1, None), Discarded(1, tile("7z")))
+    assert v.ask.kind is AskKind.DISCARD
+    d = Planner(MCR_BOTZONE).decide(v)
+    assert isinstance(d.action, ClaimPung) and v.ask.allows(d.action)
+    assert d.action.discard in (tile("4p"), tile("9p"))
+
+
+def test_a_pung_that_gains_nothing_is_passed() -> None:
+    # seven pairs, one away: a pung of 5s only breaks the pairs
+    v = view_of("1155m2299p55s3z4z6z", Drew(0, tile("1z")), Discarded(0, tile("1z")),
+                Drew(1, None), Discarded(1, tile("5s")))
+    d = Planner(MCR_BOTZONE).decide(v)
+    assert d.action == Pass()
+    assert any(c.action.value == "pung" for c in d.reasons)
+
+
+def test_the_default_strategy_is_the_planner_only_where_it_was_measured(monkeypatch) -> None:
+    import bot.planner as planner_module
+    from bot.agent import Agent
+    from game.rules import TAIWAN_16
+
+    monkeypatch.setattr(planner_module, "HAVE_NUMBA", True)
+    assert type(planner_module.default_strategy(MCR_BOTZONE)) is Planner
+    assert type(planner_module.default_strategy(TAIWAN_16)) is Agent
+    monkeypatch.setattr(planner_module, "HAVE_NUMBA", False)  # the Botzone zip
+    assert type(planner_module.default_strategy(MCR_BOTZONE)) is Agent
+
+
+def test_planner_calls_makes_todays_pung_where_the_distance_to_8_fan_holds() -> None:
+    # the 8p pair: today's rule pungs it (the plain deficiency falls), the value alone does
+    # not (the distance to 8 fan stays 5), the planner-calls variant does
+    from strategy.policy import shape_deficiency_fast
+    v = view_of("46m688p12669s167z", Drew(1, None), Discarded(1, tile("8p")))
+    assert Planner(MCR_BOTZONE).decide(v).action == Pass()
+    d = Planner(MCR_BOTZONE, plain_claims=True).decide(v)
+    assert isinstance(d.action, ClaimPung) and v.ask.allows(d.action)
+    after = v.hand.copy()
+    after[tile("8p")] -= 2
+    after[d.action.discard] -= 1
+    assert (shape_deficiency_fast(after, v.unseen, 3, MCR_BOTZONE)
+            < shape_deficiency_fast(v.hand, v.unseen, 4, MCR_BOTZONE))

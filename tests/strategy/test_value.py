@@ -1,0 +1,103 @@
+"""The value of an action: the win-chance chain against its closed form and an independent
+recursion, the value formula, and the fan-aware distances against strategy.fan."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+import pytest
+
+from game.melds import Pung
+from game.tiles import parse_counts, parse_tiles
+from strategy.deficiency.kernel import UNREACHABLE
+from strategy.fan import discard_fan_deficiencies, fan_deficiency
+from strategy.value import (
+    FanInputs,
+    Outlook,
+    ValueModel,
+    action_value,
+    best_by_value,
+    discard_distances,
+    fan_distance,
+    outlook,
+    win_chance,
+)
+
+MODEL = ValueModel(step_rate=0.3, ready_rate=0.2, end_rate=0.05)
+
+
+def recursive_win(distance: int, turns: int, m: ValueModel) -> float:
+    """The chain by first-step recursion (an independent oracle of the forward DP)."""
+
+    @cache
+    def w(d: int, n: int) -> float:
+        if d == 0:
+            return 1.0
+        if n == 0:
+            return 0.0
+        go = 1.0 - m.end_rate
+        if d == 1:
+            return go * (m.ready_rate + (1.0 - m.ready_rate) * w(1, n - 1))
+        return go * (m.step_rate * w(d - 1, n - 1) + (1.0 - m.step_rate) * w(d, n - 1))
+
+    return w(distance, turns)
+
+
+def test_a_waiting_hand_wins_by_the_geometric_sum() -> None:
+    q = (1 - MODEL.end_rate) * MODEL.ready_rate
+    stay = (1 - MODEL.end_rate) * (1 - MODEL.ready_rate)
+    closed = sum(q * stay ** k for k in range(10))
+    assert win_chance(1, 10, MODEL) == pytest.approx(closed, rel=1e-12)
+
+
+@pytest.mark.parametrize("distance", [1, 2, 3, 5])
+@pytest.mark.parametrize("turns", [0, 1, 4, 21])
+def test_chain_equals_the_recursion(distance: int, turns: int) -> None:
+    assert win_chance(distance, turns, MODEL) == pytest.approx(
+        recursive_win(distance, turns, MODEL), rel=1e-12, abs=1e-15)
+
+
+def test_ends_of_the_chain() -> None:
+    assert win_chance(0, 0, MODEL) == 1.0
+    assert win_chance(UNREACHABLE, 21, MODEL) == 0.0
+    assert win_chance(3, 0, MODEL) == 0.0
+    # farther is worse, more time is better
+    assert win_chance(2, 10, MODEL) > win_chance(3, 10, MODEL) > win_chance(3, 5, MODEL)
+
+
+def test_value_formula() -> None:
+    m = ValueModel(win_points=40.0, deal_in_points=14.0)
+    assert action_value(0.5, 0.1, m) == pytest.approx(0.5 * 40 - 0.1 * (14 + 20))
+    o = outlook(2, 10, 0.1, m)
+    assert isinstance(o, Outlook) and o.value == pytest.approx(action_value(o.win, 0.1, m))
+    assert "P(win)" in o.describe() and "P(deal in) 0.100" in o.describe()
+
+
+def test_ties_within_the_margin_follow_the_given_order() -> None:
+    m = ValueModel(margin=1.0)
+    a, b, c = (Outlook(2, 10, 0.5, 0.0, v) for v in (10.0, 9.5, 8.0))
+    assert best_by_value({1: a, 2: b, 3: c}, [2, 1, 3], m) == 2  # 9.5 within 1.0 of 10
+    assert best_by_value({1: a, 2: b, 3: c}, [3, 2, 1], m) == 2  # 8.0 is not
+    assert best_by_value({1: a, 3: c}, [3, 1], ValueModel(margin=0.0)) == 1
+
+
+def test_distances_are_the_fan_aware_deficiency() -> None:
+    hand = parse_counts("123m456m789m11p2z3z5z")  # 14 tiles: pure straight, one off
+    unseen = (4 - hand).astype(np.int8)
+    fan = FanInputs(unseen, (), 0, 0)
+    assert discard_distances(hand, fan) == discard_fan_deficiencies(hand, unseen=unseen)
+    h13 = hand.copy()
+    h13[parse_tiles("5z")[0]] -= 1
+    assert fan_distance(h13, fan) == fan_deficiency(h13, unseen=unseen)
+
+
+def test_extra_melds_count_as_declared() -> None:
+    red = parse_tiles("7z")[0]
+    hand = parse_counts("123m456m789m1p")  # 10 tiles; the red pung is being weighed
+    unseen = (4 - hand).astype(np.int8)
+    unseen[red] = 1
+    fan = FanInputs(unseen, (), 0, 0)
+    with_pung = fan_distance(hand, fan, (Pung(red, 1),))
+    assert with_pung == fan_deficiency(hand, [Pung(red, 1)], unseen)
+    assert with_pung == 1  # waits on 1p with a pure straight
