@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+from collections import Counter
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +14,9 @@ from typing import Any
 os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
 
 from arena.olympiad_referee import RefereeConfig
+from game.rules import TAIWAN_16
+from game.tiles import NUM_KINDS, Notation, parse_tiles
+from game.walls import arranged_single_wall
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("MJBOT_SHARED", ROOT.parent / "shared"))
@@ -27,3 +32,29 @@ def olympiad_config(tmp: Path, **kw: Any) -> RefereeConfig:
                             "decision_ms": 20_000, "records": tmp}
     base.update(kw)
     return RefereeConfig(**base)
+
+
+def compact_tiles(text: str) -> list[int]:
+    """Tiles in compact notation (``1m 2m 5z``); an empty text is no tile."""
+    return parse_tiles(text, Notation.COMPACT) if text else []
+
+
+def arrange_taiwan_wall(hands: Mapping[int, str], draws: str = "", replacements: str = "",
+                        dealer: int = 0) -> tuple[int, ...]:
+    """A taiwan-16 wall dealing the given seats these hands (compact notation), the others
+    16 tiles of what is left, then ``draws`` from the front and ``replacements`` from the
+    back."""
+    given = {seat: compact_tiles(h) for seat, h in hands.items()}
+    used = Counter(x for h in given.values() for x in h)
+    used.update(compact_tiles(draws))
+    used.update(compact_tiles(replacements))
+    pool = [k for copy in range(4) for k in range(NUM_KINDS) if copy < 4 - used[k]]
+    dealt = []
+    for seat in range(4):
+        if seat in given:
+            dealt.append(given[seat])
+        else:
+            dealt.append(pool[:16])
+            pool = pool[16:]
+    return arranged_single_wall(TAIWAN_16, dealt, compact_tiles(draws),
+                                compact_tiles(replacements), dealer)

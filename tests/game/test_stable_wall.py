@@ -11,6 +11,7 @@ from collections.abc import Mapping
 
 import numpy as np
 import pytest
+from conftest import arrange_taiwan_wall, compact_tiles
 
 from game.draw_consistency import (
     DrawConsistency,
@@ -41,15 +42,13 @@ from game.stable_wall import (
     redistribute,
 )
 from game.taiwan import Stage, TaiwanTable
-from game.tiles import NUM_KINDS, Notation, parse_tiles
-from game.walls import arranged_single_wall, shuffled_wall
+from game.walls import shuffled_wall
 
 LABELS = tuple(range(144))
 """A 'wall' of position labels: drawing tile i means drawing w_i."""
 
 
-def tiles(text: str) -> list[int]:
-    return parse_tiles(text, Notation.COMPACT) if text else []
+tiles = compact_tiles
 
 
 # ---------------------------------------------------------------- Algorithm 1
@@ -198,22 +197,7 @@ def test_nothing_is_relinquished_from_an_empty_front_and_the_dead_wall_is_not_dr
 
 
 # ---------------------------------------------------------------- the table
-def arrange(hands: Mapping[int, str], draws: str = "", replacements: str = "") -> tuple[int, ...]:
-    given = {seat: tiles(h) for seat, h in hands.items()}
-    used = Counter(x for h in given.values() for x in h)
-    used.update(tiles(draws))
-    used.update(tiles(replacements))
-    pool = [k for copy in range(4) for k in range(NUM_KINDS) if copy < 4 - used[k]]
-    dealt_tiles = []
-    for seat in range(4):
-        if seat in given:
-            dealt_tiles.append(given[seat])
-        else:
-            dealt_tiles.append(pool[:16])
-            pool = pool[16:]
-    return arranged_single_wall(
-        TAIWAN_16, dealt_tiles, tiles(draws), tiles(replacements), dealer=0
-    )
+arrange = arrange_taiwan_wall
 
 
 def step(table: TaiwanTable, answers: Mapping[int, Action] | None = None) -> None:

@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 
 import numpy as np
 import pytest
+from conftest import arrange_taiwan_wall, compact_tiles
 
 from game.events import (
     Action,
@@ -51,34 +52,17 @@ from game.taiwan import (
     WallError,
     check_wall,
 )
-from game.tiles import NUM_KINDS, Notation, parse_tile, parse_tiles
+from game.tiles import Notation, parse_tile
 from game.walls import arranged_single_wall, shuffled_wall
 
-
-def tiles(text: str) -> list[int]:
-    return parse_tiles(text, Notation.COMPACT) if text else []
+tiles = compact_tiles
 
 
 def t(name: str) -> int:
     return parse_tile(name, Notation.COMPACT)
 
 
-def arrange(
-    hands: Mapping[int, str], draws: str = "", replacements: str = "", dealer: int = 0
-) -> tuple[int, ...]:
-    given = {seat: tiles(h) for seat, h in hands.items()}
-    used = Counter(x for h in given.values() for x in h)
-    used.update(tiles(draws))
-    used.update(tiles(replacements))
-    pool = [k for copy in range(4) for k in range(NUM_KINDS) if copy < 4 - used[k]]
-    dealt = []
-    for seat in range(4):
-        if seat in given:
-            dealt.append(given[seat])
-        else:
-            dealt.append(pool[:16])
-            pool = pool[16:]
-    return arranged_single_wall(TAIWAN_16, dealt, tiles(draws), tiles(replacements), dealer)
+arrange = arrange_taiwan_wall
 
 
 def step(table: TaiwanTable, answers: Mapping[int, Action] | None = None) -> None:
