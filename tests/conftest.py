@@ -13,8 +13,12 @@ from typing import Any
 # ray when it is imported, so set before any test imports it
 os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
 
+import numpy as np
+
 from arena.olympiad_referee import RefereeConfig
+from game.events import Action, DeclareWin, Discard, Pass
 from game.rules import TAIWAN_16
+from game.taiwan import TaiwanTable
 from game.tiles import NUM_KINDS, Notation, parse_tiles
 from game.walls import arranged_single_wall
 
@@ -58,3 +62,34 @@ def arrange_taiwan_wall(hands: Mapping[int, str], draws: str = "", replacements:
             pool = pool[16:]
     return arranged_single_wall(TAIWAN_16, dealt, compact_tiles(draws),
                                 compact_tiles(replacements), dealer)
+
+
+def _usefulness(hand: tuple[int, ...], tile: int) -> int:
+    c = Counter(hand)
+    score = 3 * (c[tile] - 1)
+    if tile < 27:
+        for d in (-2, -1, 1, 2):
+            u = tile + d
+            if 0 <= u < 27 and u // 9 == tile // 9 and c[u]:
+                score += 2 if abs(d) == 1 else 1
+    return score
+
+
+def crude_taiwan_action(table: TaiwanTable, seat: int, rng: np.random.Generator,
+                        wild: float | None = None) -> Action:
+    """A legal action for seeded whole games: win when possible; with probability ``wild``
+    (when given) a random legal action; else claim 70 % of the time, else discard the
+    least useful tile."""
+    legal = table.legal_actions(seat)
+    if DeclareWin() in legal:
+        return DeclareWin()
+    if wild is not None and rng.random() < wild:
+        return legal[int(rng.integers(len(legal)))]
+    claims = [a for a in legal if not isinstance(a, Discard | Pass)]
+    if claims and rng.random() < 0.7:
+        return claims[int(rng.integers(len(claims)))]
+    discards = [a for a in legal if isinstance(a, Discard)]
+    if not discards:
+        return Pass()
+    hand = table.hand(seat)
+    return min(discards, key=lambda a: (_usefulness(hand, a.tile), rng.random()))

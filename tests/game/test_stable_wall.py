@@ -11,7 +11,7 @@ from collections.abc import Mapping
 
 import numpy as np
 import pytest
-from conftest import arrange_taiwan_wall, compact_tiles
+from conftest import arrange_taiwan_wall, compact_tiles, crude_taiwan_action
 
 from game.draw_consistency import (
     DrawConsistency,
@@ -25,10 +25,7 @@ from game.events import (
     CallChow,
     CallPung,
     ClaimKong,
-    DeclareWin,
-    Discard,
     Drew,
-    Pass,
     WallExhausted,
     Won,
 )
@@ -303,38 +300,12 @@ def check_invariants(table: TaiwanTable) -> None:
         assert len(table.hand(s)) + 3 * len(table.melds(s)) == (17 if holding else 16), s
 
 
-def usefulness(hand: tuple[int, ...], tile: int) -> int:
-    c = Counter(hand)
-    score = 3 * (c[tile] - 1)
-    if tile < 27:
-        for d in (-2, -1, 1, 2):
-            u = tile + d
-            if 0 <= u < 27 and u // 9 == tile // 9 and c[u]:
-                score += 2 if abs(d) == 1 else 1
-    return score
-
-
-def choose(table: TaiwanTable, seat: int, rng: np.random.Generator) -> Action:
-    """Win when possible, claim 70 % of the time, else discard the least useful tile."""
-    legal = table.legal_actions(seat)
-    if DeclareWin() in legal:
-        return DeclareWin()
-    claims = [a for a in legal if not isinstance(a, Discard | Pass)]
-    if claims and rng.random() < 0.7:
-        return claims[int(rng.integers(len(claims)))]
-    discards = [a for a in legal if isinstance(a, Discard)]
-    if not discards:
-        return Pass()
-    hand = table.hand(seat)
-    return min(discards, key=lambda a: (usefulness(hand, a.tile), rng.random()))
-
-
 def play(wall: tuple[int, ...], dealer: int, mode: WallMode, seed: int) -> TaiwanTable:
     rng = np.random.default_rng(seed)
     table = TaiwanTable(wall, dealer % 4, dealer, wall_mode=mode)
     check_invariants(table)
     while not table.finished:
-        table.respond({s: choose(table, s, rng) for s in table.asked_seats})
+        table.respond({s: crude_taiwan_action(table, s, rng) for s in table.asked_seats})
         check_invariants(table)
     return table
 

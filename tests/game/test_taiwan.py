@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 
 import numpy as np
 import pytest
-from conftest import arrange_taiwan_wall, compact_tiles
+from conftest import arrange_taiwan_wall, compact_tiles, crude_taiwan_action
 
 from game.events import (
     Action,
@@ -539,34 +539,6 @@ def test_events_seen_by_hides_others_draws_hands_and_concealed_kongs() -> None:
 
 
 # ---------------------------------------------------------------- whole games
-def _usefulness(hand: tuple[int, ...], tile: int) -> int:
-    c = Counter(hand)
-    score = 3 * (c[tile] - 1)
-    if tile < 27:
-        for d in (-2, -1, 1, 2):
-            u = tile + d
-            if 0 <= u < 27 and u // 9 == tile // 9 and c[u]:
-                score += 2 if abs(d) == 1 else 1
-    return score
-
-
-def _choose(table: TaiwanTable, seat: int, rng: np.random.Generator, wild: float) -> Action:
-    """A legal action: win when possible; else random (``wild``) or a crude greedy play."""
-    legal = table.legal_actions(seat)
-    if DeclareWin() in legal:
-        return DeclareWin()
-    if rng.random() < wild:
-        return legal[int(rng.integers(len(legal)))]
-    claims = [a for a in legal if not isinstance(a, Discard | Pass)]
-    if claims and rng.random() < 0.7:
-        return claims[int(rng.integers(len(claims)))]
-    discards = [a for a in legal if isinstance(a, Discard)]
-    if not discards:
-        return Pass()
-    hand = table.hand(seat)
-    return min(discards, key=lambda a: (_usefulness(hand, a.tile), rng.random()))
-
-
 def _check_seen(table: TaiwanTable) -> None:
     full = table.history
     for viewer in range(4):
@@ -599,7 +571,7 @@ def test_seeded_games_keep_every_invariant(wild: float) -> None:
                 assert table.default_action(s) in legal
                 if table.stage in (Stage.DISCARDED, Stage.KONG_ADDED):
                     assert Pass() in legal and len(legal) > 1
-            table.respond({s: _choose(table, s, rng, wild) for s in asked})
+            table.respond({s: crude_taiwan_action(table, s, rng, wild) for s in asked})
             check_invariants(table)
         result = table.result
         assert result is not None and sum(result.scores) == 0
