@@ -52,7 +52,7 @@ from typing import Any
 
 import numpy as np
 
-from arena.players import _least_shanten_discard
+from arena.players import least_shanten_discard
 from bot.agent import Agent, Decision, describe_action
 from bot.planner import Planner
 from bot.seat import AskKind, SeatView
@@ -239,7 +239,7 @@ class ArenaSeat:
         held = [int(t) for t in np.nonzero(view.hand)[0]]
         if kind is PlayerKind.RANDOM:
             return Discard(int(self.rng.choice(held)))
-        return Discard(_least_shanten_discard(view.hand, view.melds_needed, held))
+        return Discard(least_shanten_discard(view.hand, view.melds_needed, held))
 
     # ------------------------------------------------------------ pieces
     def _agent(self) -> Action:

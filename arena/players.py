@@ -65,7 +65,7 @@ class Player:
             held = [int(t) for t in np.nonzero(v.hand)[0]]
             if self.name == "random":
                 return Discard(int(self.rng.choice(held)))
-            return Discard(_least_shanten_discard(v.hand, v.melds_needed, held))
+            return Discard(least_shanten_discard(v.hand, v.melds_needed, held))
         if kind in (AskKind.DISCARD, AskKind.ROB) and v.tile_in_play is not None:
             robbing = kind is AskKind.ROB
             if self.agent.can_win(v, v.tile_in_play, self_drawn=False, robbing=robbing)[0]:
@@ -73,7 +73,7 @@ class Player:
         return Pass()
 
 
-def _least_shanten_discard(hand: np.ndarray, melds: int, held: list[int]) -> int:
+def least_shanten_discard(hand: np.ndarray, melds: int, held: list[int]) -> int:
     best, best_d = held[0], 1 << 30
     h = hand.copy()
     for t in held:

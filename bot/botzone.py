@@ -23,7 +23,7 @@ from bot.platform import PlatformSeat
 from bot.session import SeatSession
 from game.events import Discard, Event
 from game.rules import MCR_BOTZONE, Ruleset
-from game.tiles import Notation, TileError, parse_tile
+from game.tiles import Notation, TileError, is_flower, parse_tile
 from protocols.botzone_codec import (
     ProtocolError,
     RequestDecoder,
@@ -102,7 +102,7 @@ class BotzoneSeat(PlatformSeat[str, str]):
             with contextlib.suppress(TileError):
                 tile = parse_tile(tokens[1], Notation.BOTZONE)
         held = self.session.view.concealed_tiles()
-        if tile is None or tile >= 34:
+        if tile is None or is_flower(tile):
             tile = held[-1] if held else None
         if tile is None:
             return None
