@@ -8,7 +8,8 @@ arguments gives the floor of any call; the "checked" row passes lists, which tak
 path that converts and checks every count.  On a loaded machine every row grows: compare
 rows of one run.
 
-    python -m arena.bench.deficiency_call [--hands N] [--passes P] [--cpu] [--json]
+    mjbot bench call [--quick] [--json]
+    python -m arena.bench.deficiency_call [--hands N] [--passes P] [--seed S] [--json]
 """
 
 from __future__ import annotations
@@ -68,15 +69,9 @@ def medians_us(calls: list[Callable[[np.ndarray, np.ndarray], object]],
     return [float(np.median(x)) / 1000.0 for x in samples]
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--hands", type=int, default=2_000, help="random hands per size")
-    parser.add_argument("--passes", type=int, default=10, help="calls per hand")
-    parser.add_argument("--cpu", action="store_true",
-                        help="thread CPU time of batches (robust on a loaded machine)")
-    parser.add_argument("--json", action="store_true")
-    args = parser.parse_args()
-    rng = np.random.default_rng(13)
+def measure(hands_per_size: int, passes: int, seed: int) -> list[dict[str, object]]:
+    """Rows of (tiles, call, median wall µs of one call, median thread-CPU µs per call)."""
+    rng = np.random.default_rng(seed)
     full = np.zeros(0, dtype=np.int8)
     cases: list[tuple[str, Callable[[np.ndarray, np.ndarray], object]]] = [
         ("deficiency(hand, 4)", lambda h, k: deficiency(h, 4)),
@@ -86,24 +81,55 @@ def main() -> None:
         ("kernel_deficiency(hand, kb, 4)", lambda h, k: kernel_deficiency(h, k, 4)),
         ("jitted no-op(hand, kb, 4) (the floor)", lambda h, k: _no_op(h, k, 4)),
     ]
-    rows = []
+    rows: list[dict[str, object]] = []
     for size in (14, 13):
-        hands = [random_hand(rng, size) for _ in range(args.hands)]
+        hands = [random_hand(rng, size) for _ in range(hands_per_size)]
         kbs = []
         for h in hands:
             kb = (4 - h).astype(np.int8)
             kb[rng.integers(0, 34, 12)] = 0  # some tiles seen elsewhere
             kbs.append(kb)
-        found = medians_us([call for _, call in cases], hands, kbs, args.passes, args.cpu)
-        for (name, _), us in zip(cases, found, strict=True):
-            rows.append({"tiles": size, "call": name, "median_us": us})
-    if args.json:
-        print(json.dumps(rows, indent=1))
-        return
-    print(f"{'tiles':>5}  {'call':<38} {'median µs':>10}")
+        calls = [call for _, call in cases]
+        wall = medians_us(calls, hands, kbs, passes)
+        cpu = medians_us(calls, hands, kbs, passes, cpu=True)
+        for (name, _), w, c in zip(cases, wall, cpu, strict=True):
+            rows.append({"tiles": size, "call": name, "median_us": w, "cpu_median_us": c})
+    return rows
+
+
+def render(rows: list[dict[str, object]]) -> str:
+    lines = [f"{'tiles':>5}  {'call':<38} {'median µs':>10} {'CPU µs':>8} {'× kernel':>9}"]
+    kernel = {r["tiles"]: r["median_us"] for r in rows
+              if r["call"] == "kernel_deficiency(hand, kb, 4)"}
     for r in rows:
-        print(f"{r['tiles']:>5}  {r['call']:<38} {r['median_us']:>10.2f}")
+        ratio = float(r["median_us"]) / float(kernel[r["tiles"]])  # type: ignore[arg-type]
+        lines.append(f"{r['tiles']:>5}  {r['call']:<38} {r['median_us']:>10.2f} "
+                     f"{r['cpu_median_us']:>8.2f} {ratio:>9.2f}")
+    lines.append("median µs: wall time of one call; CPU µs: the thread's CPU time of 50-call "
+                 "batches per call (robust on a loaded machine); target ≤ 2 µs for "
+                 "deficiency(hand, 4[, kb])")
+    return "\n".join(lines)
+
+
+def main(args: argparse.Namespace | None = None) -> int:
+    """``mjbot bench call`` (``args`` from the bench command) or run as a module."""
+    if args is None:
+        parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+        parser.add_argument("--hands", type=int, default=2_000, help="random hands per size")
+        parser.add_argument("--passes", type=int, default=10, help="calls per hand")
+        parser.add_argument("--seed", type=int, default=13)
+        parser.add_argument("--json", action="store_true")
+        args = parser.parse_args()
+        hands, passes = args.hands, args.passes
+    else:
+        hands, passes = (200, 3) if args.quick else (2_000, 10)
+    rows = measure(hands, passes, args.seed)
+    if args.json:
+        print(json.dumps({"bench": "call", "seed": args.seed, "rows": rows}))
+    else:
+        print(render(rows))
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

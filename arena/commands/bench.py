@@ -9,6 +9,7 @@ from arena.commands.options import non_negative_int, positive_float
 
 BENCHES = {
     "deficiency": "arena.bench.deficiency",
+    "call": "arena.bench.deficiency_call",
     "decide": "arena.bench.decide",
     "selfplay": "arena.bench.selfplay",
     "olympiad": "arena.bench.olympiad",

@@ -46,6 +46,13 @@ def test_bench_deficiency_quick_json(capsys: pytest.CaptureFixture[str]) -> None
             assert r["agree_with_kernel"] == r["pairs"]
 
 
+def test_bench_call_quick_json(capsys: pytest.CaptureFixture[str]) -> None:
+    out = run_json(capsys, "bench", "call", "--quick", "--json")
+    calls = {(r["tiles"], r["call"]) for r in out["rows"]}
+    assert (14, "deficiency(hand, 4, kb)") in calls and (13, "deficiency(hand, 4)") in calls
+    assert len(out["rows"]) == 12 and all(r["median_us"] > 0 for r in out["rows"])
+
+
 def test_bench_decide_quick_json(capsys: pytest.CaptureFixture[str]) -> None:
     out = run_json(capsys, "bench", "decide", "--quick", "--json")
     assert out["rows"][0]["rules"] == "all" and out["rows"][0]["n"] > 40
