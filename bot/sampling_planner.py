@@ -155,7 +155,7 @@ class SamplingPlanner(Planner):
             return []
         return [(action, self._claim_line(v, action), mine), pass_line]
 
-    def _claim_action(self, v: SeatView, c: Candidate) -> Action | None:
+    def _claim_action(self, v: SeatView, c: Candidate) -> ClaimPung | ClaimChow | None:
         """A legal claim for a claim candidate (a chow's meld read from its note)."""
         if c.tile is None:
             return None
@@ -163,9 +163,10 @@ class SamplingPlanner(Planner):
             pung = ClaimPung(c.tile)
             return pung if pung in v.ask.legal else None
         chows = [a for a in v.ask.legal if isinstance(a, ClaimChow) and a.discard == c.tile]
-        for a in chows:
-            if c.note.startswith("meld " + " ".join(_names(chow_tiles(a.middle)))):
-                return a
+        chow: ClaimChow
+        for chow in chows:
+            if c.note.startswith("meld " + " ".join(_names(chow_tiles(chow.middle)))):
+                return chow
         return chows[0] if chows else None
 
     def _claim_line(self, v: SeatView, action: ClaimPung | ClaimChow) -> Line:
