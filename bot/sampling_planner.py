@@ -25,13 +25,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bot.agent import Decision
-from bot.planner import Planner
+from bot.agent import Decision, Strategy
+from bot.planner import Planner, default_strategy
 from bot.seat import AskKind, SeatView
 from game.events import Action, ActionKind, ClaimChow, ClaimPung, Discard, Pass
 from game.melds import Chow, Meld, Pung
+from game.rules import Ruleset
 from game.table_base import chow_tiles
 from game.tiles import tile_name
+from strategy.jit import HAVE_NUMBA
 from strategy.policy import Candidate, Method
 from strategy.sampling import Budget, Comparison, DealError, Knowledge, Line, compare
 from strategy.stepvalue import Deadline
@@ -39,6 +41,8 @@ from strategy.value import ValuedCandidate
 
 DEFAULT_ROLLOUTS = 96
 """Rollouts per decision in the arena (``planner-think``) when no other budget is given."""
+CLOCK_ROLLOUT_CAP = 20_000
+"""Rollouts per decision at most when the clock is the budget (Botzone)."""
 
 
 @dataclass
@@ -229,3 +233,13 @@ def _label(c: Candidate) -> str:
 
 def _join(note: str, more: str) -> str:
     return f"{note}; {more}" if note else more
+
+
+def sampling_strategy(rules: Ruleset) -> Strategy:
+    """The sampling planner on the wall clock (its deadline is the seat's thinking time;
+    at most :data:`CLOCK_ROLLOUT_CAP` rollouts) where the planner is the default strategy
+    (mcr-botzone with numba: without numba a rollout takes far too long), else
+    :func:`bot.planner.default_strategy`."""
+    if HAVE_NUMBA and rules.min_fan > 0 and rules.special_shapes:
+        return SamplingPlanner(rules, rollouts=CLOCK_ROLLOUT_CAP)
+    return default_strategy(rules)
