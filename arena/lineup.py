@@ -18,6 +18,17 @@
                        (``planner:deal=24``)
 ``planner-calls``      the planner that also makes today's claims (the plain
                        deficiency falls) where the distance to 8 fan holds
+``planner-think``      the planner with the sampling search at the top
+                       (:class:`bot.sampling_planner.SamplingPlanner`): close
+                       decisions are compared on common deals of the unseen
+                       tiles, played on by a fast policy.  Its budget per
+                       decision: ``rollouts=N`` (default 96; deterministic and
+                       CPU-independent: prefer it for measurements) or
+                       ``think=SECONDS`` (wall clock; the rollout count then
+                       depends on the machine, so games do not replay;
+                       ``rollouts`` given too caps it); ``seed=S`` mixes into
+                       the sampler's seeds; the planner's options as well
+                       (``planner-think:rollouts=200``)
 ``greedy``             discards to the least hand-only deficiency, never claims
 ``random``             a random discard, never claims (Botzone's sample bot)
 ``botzone:CMD``        any Botzone program, a subprocess through the judge mock
@@ -45,6 +56,7 @@ deficiency is the knowledge-aware one of the agent's view
 from __future__ import annotations
 
 import shlex
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
@@ -55,6 +67,7 @@ import numpy as np
 from arena.players import least_shanten_discard
 from bot.agent import Agent, Decision, describe_action
 from bot.planner import Planner
+from bot.sampling_planner import DEFAULT_ROLLOUTS, SamplingPlanner
 from bot.seat import AskKind, SeatView
 from game.events import (
     Action,
@@ -82,6 +95,7 @@ class PlayerKind(Enum):
     MJBOT_EPS = "mjbot-eps"
     PLANNER = "planner"
     PLANNER_CALLS = "planner-calls"
+    PLANNER_THINK = "planner-think"
     GREEDY = "greedy"
     RANDOM = "random"
     BOTZONE = "botzone"
@@ -89,8 +103,8 @@ class PlayerKind(Enum):
 
 
 IN_PROCESS = frozenset({PlayerKind.MJBOT, PlayerKind.BASELINE_V1, PlayerKind.MJBOT_EPS,
-                        PlayerKind.PLANNER, PlayerKind.PLANNER_CALLS, PlayerKind.GREEDY,
-                        PlayerKind.RANDOM})
+                        PlayerKind.PLANNER, PlayerKind.PLANNER_CALLS,
+                        PlayerKind.PLANNER_THINK, PlayerKind.GREEDY, PlayerKind.RANDOM})
 
 
 class PlayerSpecError(ValueError):
@@ -109,6 +123,11 @@ class PlayerSpec:
     value: tuple[tuple[str, float], ...] = ()
     """The planner's :class:`strategy.value.ValueModel` numbers given (``win``, ``deal``,
     ``margin``: win points, deal-in points, margin)."""
+    rollouts: int | None = None
+    """``planner-think``: rollouts per decision (None: its default, or only the clock)."""
+    think: float | None = None
+    """``planner-think``: seconds of wall clock per decision."""
+    sample_seed: int = 0
 
     @property
     def in_process(self) -> bool:
@@ -138,8 +157,10 @@ def parse_player(text: str) -> PlayerSpec:
                 raise PlayerSpecError(f"player {text!r}: option {item!r} is not KEY=VALUE")
         options[key.strip()] = value.strip()
     allowed = {"budget"} | ({"eps"} if kind is PlayerKind.MJBOT_EPS else set())
-    if kind in (PlayerKind.PLANNER, PlayerKind.PLANNER_CALLS):
+    if kind in (PlayerKind.PLANNER, PlayerKind.PLANNER_CALLS, PlayerKind.PLANNER_THINK):
         allowed |= set(VALUE_OPTIONS)
+    if kind is PlayerKind.PLANNER_THINK:
+        allowed |= {"rollouts", "think", "seed"}
     if kind in (PlayerKind.GREEDY, PlayerKind.RANDOM):
         allowed = set()
     unknown = set(options) - allowed
@@ -158,7 +179,18 @@ def parse_player(text: str) -> PlayerSpec:
             raise PlayerSpecError(f"player {text!r}: ε = {epsilon} is outside [0, 1]")
     numbers = tuple((VALUE_OPTIONS[k], float(_number(text, v, float, 0.0)))
                     for k, v in sorted(options.items()) if k in VALUE_OPTIONS)
-    return PlayerSpec(kind, text, budget=budget, epsilon=epsilon, value=numbers)
+    rollouts = think = None
+    if "rollouts" in options:
+        rollouts = _number(text, options["rollouts"], int, 0)
+        if rollouts < 2:
+            raise PlayerSpecError(f"player {text!r}: rollouts {rollouts} must be at least 2")
+    if "think" in options:
+        think = _number(text, options["think"], float, 0.0)
+        if not think > 0.0:
+            raise PlayerSpecError(f"player {text!r}: think {think} must be positive")
+    sample_seed = _number(text, options.get("seed"), int, 0)
+    return PlayerSpec(kind, text, budget=budget, epsilon=epsilon, value=numbers,
+                      rollouts=rollouts, think=think, sample_seed=sample_seed)
 
 
 def _number(text: str, value: str | None, kind: type[int] | type[float],
@@ -198,10 +230,18 @@ class ArenaSeat:
         if not self.spec.in_process:
             raise ValueError(f"{self.spec.text!r} is not an in-process player")
         kind = self.spec.kind
-        self.agent = (Planner(self.rules, plain_claims=kind is PlayerKind.PLANNER_CALLS,
-                              model=ValueModel(**dict(self.spec.value)))
-                      if kind in (PlayerKind.PLANNER, PlayerKind.PLANNER_CALLS)
-                      else Agent(self.rules, "mjbot"))
+        model = ValueModel(**dict(self.spec.value))
+        if kind is PlayerKind.PLANNER_THINK:
+            rollouts = self.spec.rollouts
+            if rollouts is None and self.spec.think is None:
+                rollouts = DEFAULT_ROLLOUTS
+            self.agent = SamplingPlanner(self.rules, model=model, rollouts=rollouts,
+                                         seed=self.spec.sample_seed)
+        elif kind in (PlayerKind.PLANNER, PlayerKind.PLANNER_CALLS):
+            self.agent = Planner(self.rules, plain_claims=kind is PlayerKind.PLANNER_CALLS,
+                                 model=model)
+        else:
+            self.agent = Agent(self.rules, "mjbot")
         self.view = SeatView(self.rules)
         self.rng = np.random.default_rng(self.seed)
 
@@ -213,6 +253,9 @@ class ArenaSeat:
         return self.view.ask.kind is not AskKind.NOTHING
 
     def deadline(self) -> Deadline:
+        if self.spec.think is not None:  # planner-think:think=S, on the wall clock
+            return Deadline(budget=self.spec.budget, clock=time.monotonic,
+                            until=time.monotonic() + self.spec.think)
         return Deadline(budget=self.spec.budget)
 
     def decide(self, called: Melded | None = None) -> Action:
@@ -228,7 +271,7 @@ class ArenaSeat:
             self.last = {"action": "win", "method": "win"}
             return DeclareWin()
         if kind in (PlayerKind.MJBOT, PlayerKind.BASELINE_V1, PlayerKind.PLANNER,
-                    PlayerKind.PLANNER_CALLS):
+                    PlayerKind.PLANNER_CALLS, PlayerKind.PLANNER_THINK):
             return self._agent()
         if kind is PlayerKind.MJBOT_EPS:
             if asked is not AskKind.ROB and self.rng.random() < self.spec.epsilon:

@@ -20,6 +20,7 @@ from typing import TextIO
 
 from bot.agent import Decision, Strategy
 from bot.platform import PlatformSeat
+from bot.sampling_planner import sampling_strategy
 from bot.session import SeatSession
 from game.events import Discard, Event
 from game.rules import MCR_BOTZONE, Ruleset
@@ -39,6 +40,10 @@ from protocols.botzone_envelope import (
 )
 from strategy.policy import Method
 
+THINK_SECONDS = 2.0
+"""Thinking time per turn: a safe share of Botzone's 6 s for Python (the session's
+deadline is 80 % of it; the first turns get double, as the platform's limit is)."""
+
 
 @dataclass
 class Answer:
@@ -50,7 +55,7 @@ class Answer:
 class BotzoneSeat(PlatformSeat[str, str]):
     """The Botzone dialect: request lines in, response text out."""
 
-    def __init__(self, rules: Ruleset = MCR_BOTZONE, think_seconds: float = 0.8,
+    def __init__(self, rules: Ruleset = MCR_BOTZONE, think_seconds: float = THINK_SECONDS,
                  strategy: Strategy | None = None, *, work_budget: int | None = None) -> None:
         super().__init__(SeatSession(rules, strategy, work_budget=work_budget))
         self.rules = rules
@@ -119,14 +124,15 @@ def _lines(stream: TextIO) -> Iterator[str]:
 
 
 def run(stdin: TextIO, stdout: TextIO, stderr: TextIO, *, rules: Ruleset = MCR_BOTZONE,
-        keep_running: bool = True, think_seconds: float = 0.8,
-        log: Callable[[str], None] | None = None) -> int:
+        keep_running: bool = True, think_seconds: float = THINK_SECONDS,
+        log: Callable[[str], None] | None = None, sample: bool = False) -> int:
     """Serve one Botzone bot process until stdin ends (or after one turn without keep-running).
 
     Every request gets exactly one answer line (and the keep-running marker in that
     mode), whatever the input: unreadable input is answered safely and said once on
-    stderr, clipped."""
-    seat = BotzoneSeat(rules, think_seconds)
+    stderr, clipped.  ``sample``: the sampling planner spends the thinking time
+    (:func:`bot.sampling_planner.sampling_strategy`), else the default strategy."""
+    seat = BotzoneSeat(rules, think_seconds, sampling_strategy(rules) if sample else None)
     lines = _lines(stdin)
     first = next(lines, None)
     while first is not None and not first.strip():
@@ -176,6 +182,7 @@ def run(stdin: TextIO, stdout: TextIO, stderr: TextIO, *, rules: Ruleset = MCR_B
     return 0
 
 
-def main(keep_running: bool = True, think_seconds: float = 0.8) -> int:
+def main(keep_running: bool = True, think_seconds: float = THINK_SECONDS,
+         sample: bool = False) -> int:
     return run(sys.stdin, sys.stdout, sys.stderr, keep_running=keep_running,
-               think_seconds=think_seconds)
+               think_seconds=think_seconds, sample=sample)

@@ -122,6 +122,8 @@ class SeatView:
     of an unknown tile is left out)."""
     passed: list[list[int]] = field(default_factory=lambda: [[], [], [], []])
     """Per seat: the tiles the others discarded since its hand last changed."""
+    hidden_kongs: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    """Per seat: its concealed kongs whose tile this seat was not shown."""
 
     # ------------------------------------------------------------------ events
     def observe(self, event: Event) -> None:
@@ -235,6 +237,8 @@ class SeatView:
             meld = Kong(event.tile, discarder)
         elif isinstance(event, ConcealedKonged) and event.tile is not None:
             meld = ConcealedKong(event.tile)
+        elif isinstance(event, ConcealedKonged) and event.seat != self.seat:
+            self.hidden_kongs[event.seat] += 1
         elif isinstance(event, KongAdded):
             assert seat is not None
             self.shown_melds[seat] = [Kong(m.tile, m.provider, added=True)

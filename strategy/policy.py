@@ -60,6 +60,9 @@ class Method(Enum):
     SEARCH_CUT = "search (cut by deadline)"
     CLAIM = "claim"
     """Claims on a discard compared by deficiency after the meld, then chance."""
+    SAMPLED = "sampled"
+    """The sampling search at the top (:mod:`strategy.sampling`) changed the planner's
+    choice."""
 
     def describe(self, horizon: int | None = None) -> str:
         if self is Method.SEARCH_DEEPENED and horizon is not None:

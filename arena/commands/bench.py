@@ -17,6 +17,7 @@ BENCHES = {
     "agreement": "arena.bench.agreement",
     "zip": "arena.bench.zip",
     "soak": "arena.bench.olympiad_soak",
+    "sampling": "arena.bench.sampling",
 }
 
 

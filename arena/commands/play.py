@@ -15,8 +15,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     bz = sub.add_parser("botzone", help="Botzone Chinese Standard Mahjong on stdin/stdout")
     bz.add_argument("--no-keep-running", action="store_true",
                     help="answer one turn and exit (the history is replayed every turn)")
-    bz.add_argument("--think", type=positive_float, default=0.8, metavar="SECONDS",
-                    help="thinking time per turn (the first turns get double)")
+    bz.add_argument("--think", type=positive_float, default=2.0, metavar="SECONDS",
+                    help="thinking time per turn (the first turns get double; Botzone "
+                    "allows Python 6 s)")
+    bz.add_argument("--sample", action="store_true",
+                    help="spend the thinking time on the sampling search at the top "
+                    "(bot.sampling_planner; needs numba) instead of the fast planner alone")
     ol = sub.add_parser("olympiad", help="Olympiad-style taiwan-16 over WebSocket or MQTT")
     add_seat_arguments(ol)
     ol.add_argument("--name", default="mjbot", help="the name sent in join")
@@ -60,7 +64,8 @@ def run(args: argparse.Namespace) -> int:
     if args.platform == "botzone":
         from bot.botzone import main
 
-        return main(keep_running=not args.no_keep_running, think_seconds=args.think)
+        return main(keep_running=not args.no_keep_running, think_seconds=args.think,
+                    sample=args.sample)
     if args.platform == "olympiad":
         import asyncio
 

@@ -80,3 +80,18 @@ def test_garbage_requests_get_a_legal_answer_and_a_reason() -> None:
     a = seat.answer("1 0 0 0 0 W1 W1 W1 W1 W1 B1 B2 B3 T1 T2 T3 F1 F2")
     assert a.response == "PASS" and a.debug
     assert isinstance(decode_response(a.response), Pass)
+
+
+def test_the_sampling_planner_answers_every_request_with_a_legal_line() -> None:
+    """``mjbot play botzone --sample``: one answer line (and the marker) per request."""
+    _, requests, _ = play_with_sessions(13)
+    seat = 2
+    first = json.dumps({"requests": requests[seat][:1], "responses": []})
+    out = io.StringIO()
+    run(io.StringIO("\n".join([first, *requests[seat][1:30]]) + "\n"), out, io.StringIO(),
+        think_seconds=0.3, sample=True)
+    lines = out.getvalue().splitlines()
+    answers = [json.loads(line)["response"] for line in lines if line != KEEP_RUNNING]
+    assert len(answers) == 30 and lines.count(KEEP_RUNNING) == 30
+    assert all(a.split()[0] in ("PASS", "PLAY", "PENG", "CHI", "GANG", "BUGANG", "HU")
+               for a in answers)
