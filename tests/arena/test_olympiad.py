@@ -26,6 +26,7 @@ from arena.olympiad_referee import Referee
 from arena.records import read_record
 from bot.olympiad_client import AgentPlayer, SessionReport, play_seat, safest_act
 from game.events import Penalized
+from game.rules import TAIWAN_16
 from protocols.olympiad import Act, Ask, End, Join, parse_referee_message
 from protocols.olympiad_transport import WsClient, free_port
 from strategy.warmup import warm_up
@@ -78,13 +79,13 @@ async def test_whole_games_over_websocket_with_four_of_our_bots(tmp_path: Path) 
     assert result.referee is not None and result.referee.errors == []
     # our seat views never lost track, and never needed a fallback
     assert all(p.session.lost == "" for p in players)
-    assert not [d for p in players for d in p.decisions if d["method"].startswith("fallback")]
+    assert not [d for p in players for d in p.decisions if d.method.startswith("fallback")]
     records = sorted(tmp_path.glob("*.jsonl"))
     assert len(records) == 6
     for path in records:
         record = read_record(path)
-        assert record.header["rules"] == "taiwan-16" and record.result is not None
-        assert len(record.header["wall"]) == 144
+        assert record.header.rules is TAIWAN_16 and record.result is not None
+        assert record.header.walltiles is not None and len(record.header.walltiles) == 144
 
 
 async def test_a_whole_game_over_mqtt_with_the_embedded_broker(
