@@ -23,6 +23,7 @@ from conftest import olympiad_config as _config
 
 from arena.olympiad_match import local_mosquitto, our_agents, run_match, serving, transport_for
 from arena.olympiad_referee import Referee
+from arena.record_types import Fault
 from arena.records import read_record
 from bot.olympiad_client import AgentPlayer, SessionReport, play_seat, safest_act
 from game.events import Penalized
@@ -244,7 +245,7 @@ async def test_errors_are_answered_and_the_game_goes_on(tmp_path: Path) -> None:
     illegal = next(e for e in errors if e["code"] == "illegal_action")
     assert "policy default" in illegal["message"] and not illegal["fatal"]
     assert not any(e["fatal"] for e in errors)
-    assert [v["kind"] for v in summaries[0].violations] == ["illegal"]
+    assert [v.kind for v in summaries[0].violations] == [Fault.ILLEGAL]
     assert end.result in ("win", "draw") and sum(end.scores) == 0
 
 
@@ -277,8 +278,8 @@ async def test_a_silent_seat_is_defaulted_at_each_deadline(tmp_path: Path) -> No
         await asyncio.gather(*tasks)
         await silent.close()
     violations = summaries[0].violations
-    assert violations and {v["kind"] for v in violations} == {"timeout"}
-    assert {v["seat"] for v in violations} == {3}
+    assert violations and {v.kind for v in violations} == {Fault.TIMEOUT}
+    assert {v.seat for v in violations} == {3}
 
 
 # ---------------------------------------------------------------- mjbot wrap
