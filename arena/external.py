@@ -32,6 +32,7 @@ from arena.games import (
     table_action,
 )
 from arena.lineup import ArenaSeat, PlayerKind, PlayerSpec, parse_player
+from arena.record_types import DecisionRecord
 from game.events import Action, Dealt, Discarded, Drew, Pass, Won
 from game.rules import TAIWAN_16
 from game.taiwan import Stage, TaiwanTable
@@ -57,7 +58,7 @@ class InProcessChannel:
     """An in-process seat behind the judge mock's channel interface."""
 
     def __init__(self, seat: ArenaSeat, number: int, spec: GameSpec,
-                 decisions: list[dict[str, Any]]) -> None:
+                 decisions: list[DecisionRecord]) -> None:
         self.seat = seat
         self.number = number
         self.spec = spec
@@ -72,8 +73,7 @@ class InProcessChannel:
         self.seat.observe(event)
         action = self.seat.decide() if self.seat.asked else Pass()
         if self.spec.record and self.seat.last is not None:
-            self.decisions.append({"seat": self.number, "player": self.spec.labels[self.number],
-                                   **self.seat.last})
+            self.decisions.append(self.seat.last.at(self.number, self.spec.labels[self.number]))
         return Reply(response=format_response(action))
 
     async def close(self) -> None:
@@ -82,7 +82,7 @@ class InProcessChannel:
 
 async def _play_botzone(spec: GameSpec) -> PlayedGame:
     walls = spec.wall_tiles()
-    decisions: list[dict[str, Any]] = []
+    decisions: list[DecisionRecord] = []
     channels: list[Any] = []
     for s, text in enumerate(spec.players):
         player = parse_player(text)
@@ -147,7 +147,7 @@ async def _play_olympiad(spec: GameSpec) -> PlayedGame:
         else:
             raise ValueError(f"{text!r} cannot play taiwan-16")
     feeds = {s: SeatFeed(s, spec.prevalent_wind) for s in in_process}
-    decisions: list[dict[str, Any]] = []
+    decisions: list[DecisionRecord] = []
     replaced = [0, 0, 0, 0]
     sent = 0
     wall_left = -1
@@ -195,7 +195,7 @@ async def _play_olympiad(spec: GameSpec) -> PlayedGame:
                     called = held if table.stage is Stage.CALLED and held is not None else None
                     action = table_action(seat.decide(called))
                     if spec.record and seat.last is not None:
-                        decisions.append({"seat": s, "player": spec.labels[s], **seat.last})
+                        decisions.append(seat.last.at(s, spec.labels[s]))
                 if action is None or action not in legal:
                     replaced[s] += 1
                     action = table.default_action(s)

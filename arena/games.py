@@ -27,15 +27,14 @@ the same game in this process, in another, or on another machine.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
 
 import numpy as np
 
 from arena.lineup import ArenaSeat, parse_player
-from arena.records import VERSION, event_to_json, result_to_json
+from arena.record_types import DecisionRecord, HeaderLayout, RecordHeader
+from arena.records import record_lines
 from arena.stats import GameOutcome, outcome_of
 from game.draw_consistency import (
     DrawConsistency,
@@ -140,16 +139,6 @@ class PlayedGame:
         return "penalty" if self.outcome.penalized is not None else "draw"
 
 
-def record_lines(header: dict[str, Any], events: tuple[Event, ...],
-                 decisions: list[dict[str, Any]], result: GameResult) -> tuple[str, ...]:
-    """:func:`arena.records.write_record`'s lines, in memory."""
-    lines = [json.dumps({"record": "header", "version": VERSION, **header})]
-    lines += [json.dumps({"record": "event", **event_to_json(e)}) for e in events]
-    lines += [json.dumps({"record": "decision", **d}) for d in decisions]
-    lines.append(json.dumps({"record": "result", **result_to_json(result)}))
-    return tuple(lines)
-
-
 def _seats(spec: GameSpec) -> list[ArenaSeat]:
     parsed = [parse_player(p) for p in spec.players]
     for p in parsed:
@@ -190,7 +179,7 @@ def _play_mcr(spec: GameSpec) -> PlayedGame:
     walls = spec.wall_tiles()
     seats = _seats(spec)
     table = BotzoneTable(walls, spec.prevalent_wind)
-    decisions: list[dict[str, Any]] = []
+    decisions: list[DecisionRecord] = []
     while not table.finished:
         answers: list[Action] = []
         for s, request in enumerate(table.requests):
@@ -198,24 +187,24 @@ def _play_mcr(spec: GameSpec) -> PlayedGame:
             player.observe(request)
             answers.append(player.decide() if player.asked else Pass())
             if spec.record and player.last is not None:
-                decisions.append({"seat": s, "player": spec.labels[s], **player.last})
+                decisions.append(player.last.at(s, spec.labels[s]))
         table.respond(answers)
     return finish_mcr(spec, walls, table.history, table.result, decisions)
 
 
 def finish_mcr(spec: GameSpec, walls: tuple[int, ...], history: tuple[Event, ...],
-               result: GameResult | None, decisions: list[dict[str, Any]]) -> PlayedGame:
+               result: GameResult | None, decisions: list[DecisionRecord]) -> PlayedGame:
     assert result is not None
     steals, draws = _counts(history)
     rounds = draw_rounds(history, claims_take_rounds=False)
     consistency = consistent_draws(per_seat_wall_references(walls), rounds)
     record = None
     if spec.record:
-        header = {"rules": spec.rules.value, "seed": spec.seed, "wall": spec.wall,
-                  "seating": spec.seating, "walltiles": list(walls),
-                  "prevalent_wind": spec.prevalent_wind, "seats": list(spec.labels),
-                  "players": list(spec.players)}
-        record = record_lines(header, history, decisions, result)
+        header = RecordHeader(
+            HeaderLayout.ARENA_MCR, rules=spec.rules.ruleset, seed=spec.seed,
+            wall_index=spec.wall, seating=spec.seating, walltiles=walls,
+            prevalent_wind=spec.prevalent_wind, seats=spec.labels, players=spec.players)
+        record = tuple(record_lines(header, history, decisions, result))
     return PlayedGame(spec, outcome_of(spec.wall, spec.labels, result), _four(steals),
                       _four(draws), consistency, record=record)
 
@@ -255,7 +244,7 @@ def _play_taiwan(spec: GameSpec) -> PlayedGame:
     seats = _seats(spec)
     table = TaiwanTable(wall, spec.prevalent_wind, spec.dealer, wall_mode=spec.wall_mode)
     feeds = [SeatFeed(s, spec.prevalent_wind) for s in range(SEATS)]
-    decisions: list[dict[str, Any]] = []
+    decisions: list[DecisionRecord] = []
     replaced = [0] * SEATS
     while not table.finished:
         answers: dict[int, Action] = {}
@@ -271,13 +260,13 @@ def _play_taiwan(spec: GameSpec) -> PlayedGame:
                 action = table.default_action(s)
             answers[s] = action
             if spec.record and player.last is not None:
-                decisions.append({"seat": s, "player": spec.labels[s], **player.last})
+                decisions.append(player.last.at(s, spec.labels[s]))
         table.respond(answers)
     return finish_taiwan(spec, wall, table, decisions, replaced)
 
 
 def finish_taiwan(spec: GameSpec, wall: tuple[int, ...], table: TaiwanTable,
-                  decisions: list[dict[str, Any]], replaced: list[int]) -> PlayedGame:
+                  decisions: list[DecisionRecord], replaced: list[int]) -> PlayedGame:
     result = table.result
     assert result is not None
     history = table.history
@@ -287,17 +276,16 @@ def finish_taiwan(spec: GameSpec, wall: tuple[int, ...], table: TaiwanTable,
     sdw = table.stable_wall
     record = None
     if spec.record:
-        header = {"rules": spec.rules.value, "seed": spec.seed, "wall": list(wall),
-                  "wall_index": spec.wall, "seating": spec.seating,
-                  "wall_mode": spec.wall_mode.value, "dealer": spec.dealer,
-                  "prevalent_wind": spec.prevalent_wind, "seats": list(spec.labels),
-                  "players": list(spec.players)}
-        record = record_lines(header, history, decisions, result)
+        header = RecordHeader(
+            HeaderLayout.ARENA_TAIWAN, rules=spec.rules.ruleset, seed=spec.seed,
+            walltiles=wall, wall_index=spec.wall, seating=spec.seating,
+            wall_mode=spec.wall_mode, dealer=spec.dealer, prevalent_wind=spec.prevalent_wind,
+            seats=spec.labels, players=spec.players)
+        record = tuple(record_lines(header, history, decisions, result))
     return PlayedGame(spec, outcome_of(spec.wall, spec.labels, result), _four(steals),
                       _four(draws), consistency,
                       reshuffles=sdw.reshuffles if sdw is not None else (),
                       replaced=_four(replaced), record=record)
 
 
-__all__ = ["GameSpec", "PlayedGame", "Rules", "SeatFeed", "play", "record_lines",
-           "table_action"]
+__all__ = ["GameSpec", "PlayedGame", "Rules", "SeatFeed", "play", "table_action"]

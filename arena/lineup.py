@@ -65,6 +65,7 @@ from typing import Any
 import numpy as np
 
 from arena.players import least_shanten_discard
+from arena.record_types import SeatChoice
 from bot.agent import Agent, Decision, describe_action
 from bot.planner import Planner
 from bot.sampling_planner import DEFAULT_ROLLOUTS, SamplingPlanner
@@ -220,7 +221,7 @@ class ArenaSeat:
     agent: Agent = field(init=False)
     view: SeatView = field(init=False)
     rng: np.random.Generator = field(init=False)
-    last: dict[str, object] | None = field(init=False, default=None)
+    last: SeatChoice | None = field(init=False, default=None)
     """The last decision's reasons, for the game record."""
     _planned: int | None = field(init=False, default=None)
     """The discard named by this seat's last claim."""
@@ -268,7 +269,7 @@ class ArenaSeat:
         if asked is AskKind.NOTHING:
             return Pass()
         if self._can_win(asked):
-            self.last = {"action": "win", "method": "win"}
+            self.last = SeatChoice("win", "win")
             return DeclareWin()
         if kind in (PlayerKind.MJBOT, PlayerKind.BASELINE_V1, PlayerKind.PLANNER,
                     PlayerKind.PLANNER_CALLS, PlayerKind.PLANNER_THINK):
@@ -294,7 +295,7 @@ class ArenaSeat:
 
     def _note(self, decision: Decision) -> None:
         if not isinstance(decision.action, Pass):
-            self.last = decision.info()
+            self.last = SeatChoice.of(decision)
 
     def _can_win(self, asked: AskKind) -> bool:
         """Whether the table would accept a win now (the agent's own check)."""
@@ -313,7 +314,7 @@ class ArenaSeat:
         planned, self._planned = self._planned, None
         random_claim, self._random_claim = self._random_claim, False
         if random_claim and planned is not None:
-            self.last = {"action": describe_action(Discard(planned)), "method": "epsilon-random"}
+            self.last = SeatChoice(describe_action(Discard(planned)), "epsilon-random")
             return Discard(planned)
         decision = self.agent.discard_after_claim(self.view, called.from_hand, self.deadline())
         self._note(decision)
@@ -358,7 +359,7 @@ class ArenaSeat:
             action = options[int(self.rng.integers(len(options)))]
             if isinstance(action, ClaimPung | ClaimChow):
                 self._planned, self._random_claim = action.discard, True
-        self.last = {"action": describe_action(action), "method": "epsilon-random"}
+        self.last = SeatChoice(describe_action(action), "epsilon-random")
         return action
 
 

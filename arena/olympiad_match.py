@@ -206,7 +206,7 @@ def summary_json(summaries: list[GameSummary]) -> dict[str, object]:
         ending = s.result.ending
         games.append({
             "table": s.table, "game": s.game, "ending": type(ending).__name__,
-            "scores": list(s.result.scores), "violations": s.violations,
+            "scores": list(s.result.scores), "violations": [v.fields_json() for v in s.violations],
             "tai": [[f.name, f.total] for f in getattr(ending, "fans", ())],
             "seconds": round(s.seconds, 3),
         })

@@ -46,6 +46,14 @@ from typing import Any
 import numpy as np
 
 from arena.olympiad_access import SeatSecrets
+from arena.record_types import (
+    AskAnswer,
+    DecisionLine,
+    Fault,
+    HeaderLayout,
+    RecordHeader,
+    ViolationRecord,
+)
 from arena.records import write_record
 from bot.agent import describe_action
 from bot.logging import get_logger
@@ -70,6 +78,7 @@ from protocols.olympiad import (
     ErrorMsg,
     Join,
     MessageError,
+    Option,
     TaiItem,
     Welcome,
     parse_player_message,
@@ -111,7 +120,7 @@ class RefereeConfig:
 class Violation:
     """An ask that ended without a legal answer: ``timeout`` or ``illegal``."""
 
-    kind: str
+    kind: Fault
     detail: str
 
 
@@ -202,7 +211,7 @@ class GameSummary:
     table: str
     game: int
     result: GameResult
-    violations: list[dict[str, Any]]
+    violations: list[ViolationRecord]
     seconds: float
     asks: int
 
@@ -244,14 +253,13 @@ class TableSession:
         table = TaiwanTable(wall, prevalent_wind=prevalent, dealer=dealer,
                             wall_mode=cfg.wall_mode)
         started = self.clock()
-        header = {
-            "rules": TAIWAN_16.name, "table": self.table, "game": game, "seed": cfg.seed,
-            "wall": [tile_str(t) for t in wall], "dealer": dealer, "prevalent_wind": prevalent,
-            "seats": [s.name for s in self.seats], "decision_ms": cfg.decision_ms,
-            "policy": cfg.policy, "wall_mode": cfg.wall_mode.value,
-        }
-        decisions: list[dict[str, Any]] = []
-        violations: list[dict[str, Any]] = []
+        header = RecordHeader(
+            HeaderLayout.OLYMPIAD, rules=TAIWAN_16, table=self.table, game=game, seed=cfg.seed,
+            walltiles=tuple(wall), dealer=dealer, prevalent_wind=prevalent,
+            seats=tuple(s.name for s in self.seats), decision_ms=cfg.decision_ms,
+            policy=cfg.policy, wall_mode=cfg.wall_mode)
+        decisions: list[AskAnswer] = []
+        violations: list[ViolationRecord] = []
         state = _Broadcast(game=game, dealer=dealer, prevalent_wind=prevalent)
         await self._broadcast(table, state)
         step = 0
@@ -266,10 +274,10 @@ class TableSession:
             for seat in asked:
                 answer = answers[seat]
                 if isinstance(answer, Violation):
-                    violations.append({"seat": seat, "step": step, "kind": answer.kind,
-                                       "detail": answer.detail, "policy": cfg.policy})
+                    violations.append(ViolationRecord(seat, step, answer.kind, answer.detail,
+                                                      cfg.policy))
                     if cfg.policy == "forfeit" and forfeit is None:
-                        forfeit = (seat, f"{answer.kind}: {answer.detail}")
+                        forfeit = (seat, f"{answer.kind.value}: {answer.detail}")
                     chosen[seat] = table.default_action(seat)
                 else:
                     chosen[seat] = answer
@@ -283,21 +291,23 @@ class TableSession:
         await self._send_end(table, game, result)
         if cfg.records is not None:
             path = cfg.records / f"{self.table}-game{game:04d}.jsonl"
-            write_record(path, header, table.history,
-                         [*decisions, *({"violation": v} for v in violations)], result)
+            lines: list[DecisionLine] = [*decisions, *violations]
+            write_record(path, header, table.history, lines, result)
             self.records.append(path)
         return GameSummary(self.table, game, result, violations, self.clock() - started, asks)
 
     async def _ask_round(self, table: TaiwanTable, game: int, step: int, state: _Broadcast,
-                         decisions: list[dict[str, Any]]) -> dict[int, Action | Violation]:
+                         decisions: list[AskAnswer]) -> dict[int, Action | Violation]:
         loop = asyncio.get_running_loop()
         opened: dict[int, OpenAsk] = {}
+        options_of: dict[int, list[Option]] = {}
         for seat in table.asked_seats:
             legal = tuple(table.legal_actions(seat))
             name = f"{self.table}-{game}-{step}-{seat}"
             ask_id = ask_wire_id(self.ask_key, name)
             self.ask_names[ask_id] = name
             options = options_for(legal, state.last_discard)
+            options_of[seat] = options
             fields = Ask(table=self.table, seq=0, id=ask_id, options=options,
                          deadline_ms=self.config.decision_ms).model_dump(
                 exclude={"table", "seq"}, exclude_none=True)
@@ -316,16 +326,14 @@ class TableSession:
                 answers[seat] = await asyncio.wait_for(asyncio.shield(ask.future), timeout)
             except TimeoutError:
                 late = f"no answer within {self.config.decision_ms} ms"
-                answers[seat] = Violation("timeout", late)
+                answers[seat] = Violation(Fault.TIMEOUT, late)
                 if not ask.future.done():
                     ask.future.set_result(answers[seat])
             channel = self.seats[seat]
             channel.open_ask = None
             channel.closed.add(ask.id)
             answer = answers[seat]
-            decisions.append({"seat": seat, "ask": ask.name,
-                              "answer": _describe(answer),
-                              "options": ask.fields["options"]})
+            decisions.append(AskAnswer(seat, ask.name, _describe(answer), tuple(options_of[seat])))
             if ask.answered_at is not None:
                 self.answered[ask.id] = (ask.handed_at, ask.answered_at)
         return answers
@@ -380,7 +388,7 @@ class _Broadcast:
 
 def _describe(answer: Action | Violation) -> str:
     if isinstance(answer, Violation):
-        return f"{answer.kind}: {answer.detail}"
+        return f"{answer.kind.value}: {answer.detail}"
     return describe_action(answer)
 
 
@@ -534,7 +542,7 @@ class Referee:
                 return
             policy = self.config.policy
             await self._error(link, exc.code, f"{exc.message}; policy {policy} applies")
-            action = Violation("illegal", exc.message)
+            action = Violation(Fault.ILLEGAL, exc.message)
         channel.answered.add(act.id)
         if not ask.future.done():
             ask.answered_at = self.clock()

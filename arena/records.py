@@ -3,7 +3,8 @@
 Line 1 is the header (rule set, seed, walls, seats and program versions);
 then one line per event as the referee saw it (every tile shown), and for
 our own seats the decision with its reasons; the last line is the result.
-``read_record`` gives the header, the events and the result back.
+``read_record`` gives them back typed (:mod:`arena.record_types`): a
+:class:`RecordHeader`, the events, the decision lines and the :class:`GameResult`.
 """
 
 from __future__ import annotations
@@ -14,11 +15,19 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
-from typing import Any, get_args, get_origin, get_type_hints
+from typing import get_args, get_origin, get_type_hints
 
+from arena.record_types import (
+    JSON,
+    DecisionLine,
+    RecordError,
+    RecordHeader,
+    decision_from_json,
+    result_from_json,
+    result_to_json,
+)
 from game import events as ev
 from game.events import Event, GameResult
-from game.rules import RULESETS
 from game.tiles import NUM_INDICES
 
 EVENT_TYPES: dict[str, type] = {
@@ -29,15 +38,11 @@ EVENT_TYPES: dict[str, type] = {
 VERSION = "mjbot 0.1.0"
 
 
-def event_to_json(event: Event) -> dict[str, Any]:
+def event_to_json(event: Event) -> JSON:
     data = dataclasses.asdict(event)
     if isinstance(event, ev.Melded):
         data["kind"] = event.kind.value
     return {"type": type(event).__name__, **data}
-
-
-class RecordError(ValueError):
-    """A game record line that cannot be read; the message names the line and the field."""
 
 
 SEAT_FIELDS = frozenset({"seat", "from_seat"})
@@ -76,7 +81,7 @@ def _field_problem(name: str, value: object, hint: object) -> str | None:
     raise TypeError(f"no check for field type {hint!r}")  # pragma: no cover - a new event type
 
 
-def event_from_json(data: dict[str, Any]) -> Event:
+def event_from_json(data: JSON) -> Event:
     """An event from its JSON object; :class:`RecordError` names the field that is wrong."""
     fields = dict(data)
     name = fields.pop("type", None)
@@ -108,18 +113,12 @@ def event_from_json(data: dict[str, Any]) -> Event:
     return event
 
 
-def result_to_json(result: GameResult) -> dict[str, Any]:
-    ending = result.ending
-    return {"ending": type(ending).__name__, **dataclasses.asdict(ending),
-            "scores": list(result.scores)}
-
-
 @dataclass(frozen=True)
 class Record:
-    header: dict[str, Any]
+    header: RecordHeader
     events: tuple[Event, ...]
-    decisions: tuple[dict[str, Any], ...]
-    result: dict[str, Any] | None
+    decisions: tuple[DecisionLine, ...]
+    result: GameResult | None
     lines: int = 0
     """Lines read (the number of the last line)."""
 
@@ -134,43 +133,23 @@ class Record:
         return None
 
 
-def write_record(path: Path, header: dict[str, Any], events: Iterable[Event],
-                 decisions: Iterable[dict[str, Any]], result: GameResult | None) -> None:
+def record_lines(header: RecordHeader, events: Iterable[Event],
+                 decisions: Iterable[DecisionLine], result: GameResult | None) -> list[str]:
+    """A record's lines (JSON, without their line ends)."""
+    lines = [json.dumps({"record": "header", "version": VERSION, **header.to_json()})]
+    lines += [json.dumps({"record": "event", **event_to_json(e)}) for e in events]
+    lines += [json.dumps({"record": "decision", **d.to_json()}) for d in decisions]
+    if result is not None:
+        lines.append(json.dumps({"record": "result", **result_to_json(result)}))
+    return lines
+
+
+def write_record(path: Path, header: RecordHeader, events: Iterable[Event],
+                 decisions: Iterable[DecisionLine], result: GameResult | None) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("w") as f:
-        f.write(json.dumps({"record": "header", "version": VERSION, **header}) + "\n")
-        for e in events:
-            f.write(json.dumps({"record": "event", **event_to_json(e)}) + "\n")
-        for d in decisions:
-            f.write(json.dumps({"record": "decision", **d}) + "\n")
-        if result is not None:
-            f.write(json.dumps({"record": "result", **result_to_json(result)}) + "\n")
-
-
-def _check_header(header: dict[str, Any]) -> None:
-    rules = header.get("rules")
-    if rules is not None and rules not in RULESETS:
-        raise RecordError(f"field 'rules': unknown rule set {rules!r}; "
-                          f"known: {', '.join(sorted(RULESETS))}")
-    wind = header.get("prevalent_wind")
-    if wind is not None and (not isinstance(wind, int) or isinstance(wind, bool)
-                             or not 0 <= wind < 4):
-        raise RecordError(f"field 'prevalent_wind': a wind is 0-3, got {wind!r}")
-
-
-def _check_result(result: dict[str, Any]) -> None:
-    ending = result.get("ending")
-    if not isinstance(ending, str):
-        raise RecordError(f"field 'ending': expected the name of how the game ended, "
-                          f"got {ending!r}")
-    scores = result.get("scores")
-    if (not isinstance(scores, list) or len(scores) != 4
-            or not all(isinstance(s, int) and not isinstance(s, bool) for s in scores)):
-        raise RecordError(f"field 'scores': expected four whole numbers, got {scores!r}")
-    seat = result.get("seat")
-    if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)
-                             or not 0 <= seat < 4):
-        raise RecordError(f"field 'seat': a seat is 0-3, got {seat!r}")
+        for line in record_lines(header, events, decisions, result):
+            f.write(line + "\n")
 
 
 def read_record(path: Path) -> Record:
@@ -178,10 +157,10 @@ def read_record(path: Path) -> Record:
 
     A record cut short (no result line) is returned: :attr:`Record.incomplete` says why.
     """
-    header: dict[str, Any] | None = None
+    header: RecordHeader | None = None
     events: list[Event] = []
-    decisions: list[dict[str, Any]] = []
-    result = None
+    decisions: list[DecisionLine] = []
+    result: GameResult | None = None
     n = 0
     for n, line in enumerate(path.read_text().splitlines(), 1):
         if not line.strip():
@@ -202,15 +181,13 @@ def read_record(path: Path) -> Record:
             if kind == "header":
                 if header is not None:
                     raise RecordError("a second header line")
-                _check_header(data)
-                header = data
+                header = RecordHeader.from_json(data)
             elif kind == "event":
                 events.append(event_from_json(data))
             elif kind == "decision":
-                decisions.append(data)
+                decisions.append(decision_from_json(data))
             elif kind == "result":
-                _check_result(data)
-                result = data
+                result = result_from_json(data)
             else:
                 raise RecordError(f"field 'record': unknown record line {kind!r} "
                                   "(header, event, decision or result)")
@@ -220,3 +197,8 @@ def read_record(path: Path) -> Record:
         raise RecordError(f"{path}: empty: no header line" if n == 0
                           else f"{path}: no header line")
     return Record(header, tuple(events), tuple(decisions), result, n)
+
+
+__all__ = ["EVENT_TYPES", "VERSION", "Record", "RecordError", "RecordHeader", "event_from_json",
+           "event_to_json", "read_record", "record_lines", "result_from_json", "result_to_json",
+           "write_record"]

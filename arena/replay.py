@@ -49,10 +49,12 @@ from game.events import (
     KongAdded,
     Konged,
     Pass,
+    Penalized,
     Punged,
+    Won,
     history_seen_by,
 )
-from game.rules import MCR_BOTZONE, Ruleset, get_ruleset
+from game.rules import MCR_BOTZONE, Ruleset
 from game.tiles import format_tiles, tile_name
 from protocols.botzone_codec import (
     ProtocolError,
@@ -249,9 +251,11 @@ def steps_from_record(path: Path, seat: int) -> tuple[Ruleset, list[Step]]:
 
 
 def _steps_of(record: Record, seat: int) -> tuple[Ruleset, list[Step]]:
-    rules = get_ruleset(str(record.header.get("rules", MCR_BOTZONE.name)))
-    winner = record.result.get("seat") if record.result else None
-    prevalent = int(record.header.get("prevalent_wind", 0))
+    header = record.header
+    rules = MCR_BOTZONE if header.rules is None else header.rules
+    ending = record.result.ending if record.result is not None else None
+    winner = ending.seat if isinstance(ending, Won | Penalized) else None
+    prevalent = 0 if header.prevalent_wind is None else header.prevalent_wind
     seen = history_seen_by(joined_claims(record.events), seat, prevalent)
     botzone = _botzone(rules)
     steps = []

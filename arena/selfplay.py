@@ -23,6 +23,7 @@ import numpy as np
 
 from arena.commands.options import non_negative_int, positive_int
 from arena.players import PLAYERS, make_player
+from arena.record_types import DecisionRecord, HeaderLayout, RecordHeader, SeatChoice
 from arena.records import write_record
 from game.events import Pass, Penalized, Won
 from game.rules import get_ruleset
@@ -65,13 +66,13 @@ def play_one(args: tuple[int, int, list[str], str, str | None]
     players = [make_player(n, rules, seed * 1000 + game * 4 + i) for i, n in enumerate(seating)]
     walls = walls_for(seed, game // 4)
     prevalent = (game // 4) % 4
-    decisions: list[dict[str, object]] = []
+    decisions: list[DecisionRecord] = []
 
     def respond(seat: int, request: object) -> object:
         action = players[seat].answer(request)  # type: ignore[arg-type]
         last = players[seat].last
         if records and last is not None and not isinstance(last.action, Pass):
-            decisions.append({"seat": seat, "player": seating[seat], **last.info()})
+            decisions.append(SeatChoice.of(last).at(seat, seating[seat]))
         return action
 
     table = play_game(walls, prevalent, respond)  # type: ignore[arg-type]
@@ -91,8 +92,9 @@ def play_one(args: tuple[int, int, list[str], str, str | None]
         ))
     if records:
         write_record(Path(records) / f"game-{seed}-{game:05d}.jsonl",
-                     {"rules": rules_name, "seed": seed, "game": game, "walltiles": list(walls),
-                      "prevalent_wind": prevalent, "seats": seating},
+                     RecordHeader(HeaderLayout.SELFPLAY, rules=rules, seed=seed, game=game,
+                                  walltiles=walls, prevalent_wind=prevalent,
+                                  seats=tuple(seating)),
                      table.history, decisions, result)
     detail = ending.detail if isinstance(ending, Penalized) else ""
     return GameSummary(game, tuple(outcomes), type(ending).__name__, detail)

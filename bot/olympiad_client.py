@@ -90,6 +90,19 @@ def safest_act(ask: Ask, drawn: str | None = None) -> Act:
 
 
 # ---------------------------------------------------------------- our agent
+@dataclass(frozen=True)
+class ClientDecision:
+    """What the client answered one ask with, and how it decided (kept for tests and logs)."""
+
+    ask: str
+    """The ask's wire id."""
+    act: Act
+    method: str
+    """How the answer was reached: the decision's method, or why the client fell back."""
+    decision: Decision | None = None
+    """The agent's decision (None when the client answered without one)."""
+
+
 class AgentPlayer(PlatformSeat[Any, Act]):
     """The Olympiad dialect: our agent on one seat, through the same
     :class:`SeatSession` as on Botzone.
@@ -107,7 +120,7 @@ class AgentPlayer(PlatformSeat[Any, Act]):
         self.max_think_ms = max_think_ms
         """A cap on thinking per ask, whatever the ask's deadline."""
         self.decoder = EventDecoder()
-        self.decisions: list[dict[str, Any]] = []
+        self.decisions: list[ClientDecision] = []
         self.seat = 0
         self._drawn: str | None = None
 
@@ -186,9 +199,7 @@ class AgentPlayer(PlatformSeat[Any, Act]):
         return max(0.005, ms / 1000.0)
 
     def _note(self, ask: Ask, act: Act, method: str, decision: Decision | None = None) -> None:
-        self.decisions.append({"ask": ask.id, "act": act.model_dump(exclude_none=True),
-                               "method": method,
-                               **({"info": decision.info()} if decision is not None else {})})
+        self.decisions.append(ClientDecision(ask.id, act, method, decision))
 
     async def close(self) -> None:
         self.session.close()

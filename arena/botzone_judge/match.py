@@ -26,8 +26,10 @@ from arena.botzone_judge.turns import (
     ending_fields,
     referee_game,
 )
+from arena.record_types import HeaderLayout, RecordHeader
 from arena.records import write_record
 from game.events import WallExhausted, Won
+from game.rules import MCR_BOTZONE
 from game.table import check_walltiles, random_walltiles
 from game.table_base import WallError
 from game.tiles import Notation, TileError, parse_tile
@@ -199,16 +201,13 @@ def write_game_record(config: MatchConfig, report: GameReport) -> Path:
         else f"game-walls-{report.game:05d}.jsonl"
     assert config.records is not None
     path = config.records / name
-    header = {
-        "rules": "mcr-botzone", "referee": "botzone",
-        "seed": config.seed if config.walls is None else None,
-        "game": report.game, "walltiles": list(report.walltiles),
-        "prevalent_wind": report.prevalent_wind,
-        "interaction": config.interaction.value, "time_limit": config.time_limit,
-        "memory_limit": config.memory_limit,
-        "seats": [s.to_json() for s in report.seats],
-        "verdicts": [s.verdict for s in report.seats],
-    }
+    header = RecordHeader(
+        HeaderLayout.BOTZONE_JUDGE, rules=MCR_BOTZONE,
+        seed=config.seed if config.walls is None else None,
+        game=report.game, walltiles=report.walltiles, prevalent_wind=report.prevalent_wind,
+        interaction=config.interaction, time_limit=config.time_limit,
+        memory_limit=config.memory_limit, judge_seats=report.seats,
+        verdicts=tuple(s.verdict for s in report.seats))
     write_record(path, header, report.history, report.answers, report.result)
     return path
 

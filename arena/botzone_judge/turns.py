@@ -33,6 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from arena.record_types import JudgeAnswer, SeatReport
 from bot.logging import get_logger
 from game.events import (
     Event,
@@ -97,29 +98,6 @@ class SeatChannel(Protocol):
 
 # ---------------------------------------------------------------- one game
 @dataclass(frozen=True)
-class SeatReport:
-    """How one seat did in one game."""
-
-    seat: int
-    command: str
-    verdict: str
-    """``OK``, or the reason it was penalised: ``WA``, ``WH``, ``TLE``, ``RE``."""
-    detail: str
-    turns: int
-    max_seconds: float
-    total_seconds: float
-    kept_running: bool
-    """Did the program ask to keep running after its last answer?"""
-
-    def to_json(self) -> dict[str, object]:
-        return {"seat": self.seat, "command": self.command, "verdict": self.verdict,
-                "detail": self.detail, "turns": self.turns,
-                "max_seconds": round(self.max_seconds, 4),
-                "total_seconds": round(self.total_seconds, 4),
-                "kept_running": self.kept_running}
-
-
-@dataclass(frozen=True)
 class GameReport:
     game: int
     walltiles: tuple[int, ...]
@@ -127,7 +105,7 @@ class GameReport:
     result: GameResult
     history: tuple[Event, ...]
     seats: tuple[SeatReport, ...]
-    answers: tuple[dict[str, object], ...]
+    answers: tuple[JudgeAnswer, ...]
     """Every answer that was not a plain PASS, and every one with debug text."""
     requests: tuple[tuple[str, ...], ...]
     """Each seat's request lines, in order."""
@@ -159,7 +137,7 @@ async def referee_game(channels: Sequence[SeatChannel], walltiles: Sequence[int]
     names = list(commands) or [f"seat {s}" for s in range(SEATS)]
     table = BotzoneTable(walltiles, prevalent_wind)
     states = [_SeatState() for _ in range(SEATS)]
-    answers: list[dict[str, object]] = []
+    answers: list[JudgeAnswer] = []
     log.info("game start", game=game, prevalent_wind=prevalent_wind)
     try:
         while not table.finished:
@@ -189,10 +167,9 @@ async def referee_game(channels: Sequence[SeatChannel], walltiles: Sequence[int]
                     log.warning("seat fault", game=game, seat=s, verdict=reply.verdict,
                                 turn=turns[s].turn, detail=reply.detail)
                 if reply.verdict != OK or reply.response.strip() != "PASS" or reply.debug:
-                    answers.append({"seat": s, "turn": turns[s].turn,
-                                    "request": turns[s].requests[-1],
-                                    "verdict": reply.verdict, "response": reply.response,
-                                    "debug": reply.debug, "seconds": round(reply.seconds, 4)})
+                    answers.append(JudgeAnswer(s, turns[s].turn, turns[s].requests[-1],
+                                               reply.verdict, reply.response, reply.debug,
+                                               round(reply.seconds, 4)))
             table.respond([r.as_response() for r in replies])
     finally:
         await asyncio.gather(*(c.close() for c in channels), return_exceptions=True)

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from arena.record_types import DecisionRecord
 from arena.records import read_record
 from arena.replay import (
     Step as ReplayStep,
@@ -32,16 +33,12 @@ from arena.replay import (
 )
 from game.events import (
     Event,
-    FanItem,
     GameResult,
     InvalidAction,
-    Penalized,
     PlatformFault,
     Response,
-    WallExhausted,
-    Won,
 )
-from game.rules import MCR_BOTZONE, Ruleset, get_ruleset
+from game.rules import MCR_BOTZONE, Ruleset
 from game.table import BotzoneTable, play_game
 from game.tiles import Notation, parse_tile
 from protocols.botzone_codec import decode_response, format_request
@@ -87,55 +84,21 @@ def reask(steps: list[ReplayStep], rules: Ruleset, budget: int) -> list[Turn]:
 
 
 # ---------------------------------------------------------------- records
-def result_from_json(data: dict[str, Any]) -> GameResult:
-    """A record's result line as a :class:`GameResult`."""
-    raw_scores = [int(x) for x in data.get("scores", [0, 0, 0, 0])]
-    if len(raw_scores) != 4:
-        raise ValueError(f"a result needs four scores, got {raw_scores}")
-    scores = (raw_scores[0], raw_scores[1], raw_scores[2], raw_scores[3])
-    kind = data.get("ending")
-    if kind == "Won":
-        fans = tuple(FanItem(str(f["name"]), int(f["value"]), int(f.get("count", 1)),
-                             str(f.get("english_name", ""))) for f in data.get("fans", []))
-        payer = data.get("payer")
-        return GameResult(Won(int(data["seat"]), int(data["tile"]), bool(data["self_drawn"]),
-                              bool(data.get("robbed_kong", False)),
-                              None if payer is None else int(payer), fans), scores)
-    if kind == "Penalized":
-        return GameResult(Penalized(int(data["seat"]), str(data.get("reason", "")),
-                                    str(data.get("detail", ""))), scores)
-    if kind == "WallExhausted":
-        return GameResult(WallExhausted(), scores)
-    raise ValueError(f"unknown ending {kind!r} in a record's result")
-
-
-def _names(header: dict[str, Any]) -> tuple[str, str, str, str]:
-    seats = header.get("seats")
-    names = [f"seat {s}" for s in range(4)]
-    if isinstance(seats, list) and len(seats) == 4:
-        for s, x in enumerate(seats):
-            if isinstance(x, dict):
-                names[s] = str(x.get("name") or x.get("command") or names[s])
-            else:
-                names[s] = str(x)
-    return (names[0], names[1], names[2], names[3])
-
-
 def read_record_game(path: Path) -> GameSource:
     record = read_record(path)
     header = record.header
-    rules = get_ruleset(str(header.get("rules", MCR_BOTZONE.name)))
+    rules = MCR_BOTZONE if header.rules is None else header.rules
     decisions = tuple(
-        RecordedDecision(int(d["seat"]), str(d.get("player", "")), str(d["action"]),
-                         str(d.get("method", "")), str(d.get("note", "")),
-                         tuple(str(c) for c in d.get("candidates", [])))
-        for d in record.decisions if "action" in d and "seat" in d)
-    result = result_from_json(record.result) if record.result is not None else None
+        RecordedDecision(d.seat, d.player, d.action, d.method,
+                         "" if d.reasons is None else d.reasons.note,
+                         () if d.reasons is None else d.reasons.candidates)
+        for d in record.decisions if isinstance(d, DecisionRecord))
+    result = record.result
     title = path.stem
     return GameSource(
         title=title, source=str(path), rules=rules,
-        prevalent_wind=int(header.get("prevalent_wind", 0)),
-        dealer=int(header.get("dealer", 0)), names=_names(header),
+        prevalent_wind=0 if header.prevalent_wind is None else header.prevalent_wind,
+        dealer=0 if header.dealer is None else header.dealer, names=header.names,
         history=record.events, result=result,
         seat_steps=lambda seat: steps_from_record(path, seat)[1],
         decisions=decisions)

@@ -43,7 +43,7 @@ def test_tiny_match_gives_table_json_plot_and_replayable_records(
     summary = json.loads((records / "summary.json").read_text())
     assert summary["games"] == 8
     record = read_record(files[0])
-    assert record.header["seats"] == ["mjbot:budget=300", "greedy"] * 2
+    assert record.header.seats == ("mjbot:budget=300", "greedy") * 2
     assert record.result is not None and len(record.events) > 50
     # any game replays
     assert main(["replay", str(files[1]), "--seat", "1"]) == 0

@@ -23,9 +23,11 @@ from conftest import olympiad_config as _config
 
 from arena.olympiad_match import local_mosquitto, our_agents, run_match, serving, transport_for
 from arena.olympiad_referee import Referee
+from arena.record_types import Fault
 from arena.records import read_record
 from bot.olympiad_client import AgentPlayer, SessionReport, play_seat, safest_act
 from game.events import Penalized
+from game.rules import TAIWAN_16
 from protocols.olympiad import Act, Ask, End, Join, parse_referee_message
 from protocols.olympiad_transport import WsClient, free_port
 from strategy.warmup import warm_up
@@ -78,13 +80,13 @@ async def test_whole_games_over_websocket_with_four_of_our_bots(tmp_path: Path) 
     assert result.referee is not None and result.referee.errors == []
     # our seat views never lost track, and never needed a fallback
     assert all(p.session.lost == "" for p in players)
-    assert not [d for p in players for d in p.decisions if d["method"].startswith("fallback")]
+    assert not [d for p in players for d in p.decisions if d.method.startswith("fallback")]
     records = sorted(tmp_path.glob("*.jsonl"))
     assert len(records) == 6
     for path in records:
         record = read_record(path)
-        assert record.header["rules"] == "taiwan-16" and record.result is not None
-        assert len(record.header["wall"]) == 144
+        assert record.header.rules is TAIWAN_16 and record.result is not None
+        assert record.header.walltiles is not None and len(record.header.walltiles) == 144
 
 
 async def test_a_whole_game_over_mqtt_with_the_embedded_broker(
@@ -243,7 +245,7 @@ async def test_errors_are_answered_and_the_game_goes_on(tmp_path: Path) -> None:
     illegal = next(e for e in errors if e["code"] == "illegal_action")
     assert "policy default" in illegal["message"] and not illegal["fatal"]
     assert not any(e["fatal"] for e in errors)
-    assert [v["kind"] for v in summaries[0].violations] == ["illegal"]
+    assert [v.kind for v in summaries[0].violations] == [Fault.ILLEGAL]
     assert end.result in ("win", "draw") and sum(end.scores) == 0
 
 
@@ -276,8 +278,8 @@ async def test_a_silent_seat_is_defaulted_at_each_deadline(tmp_path: Path) -> No
         await asyncio.gather(*tasks)
         await silent.close()
     violations = summaries[0].violations
-    assert violations and {v["kind"] for v in violations} == {"timeout"}
-    assert {v["seat"] for v in violations} == {3}
+    assert violations and {v.kind for v in violations} == {Fault.TIMEOUT}
+    assert {v.seat for v in violations} == {3}
 
 
 # ---------------------------------------------------------------- mjbot wrap

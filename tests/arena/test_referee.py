@@ -164,10 +164,11 @@ def test_four_keep_running_bots_play_a_whole_game(interaction: str, tmp_path: Pa
     assert sum(1 for r in game.responses[0] if r.startswith("PLAY")) >= 5
     check_replayable(report)
     record = read_record(tmp_path / "game-3-00000.jsonl")
-    assert record.header["verdicts"] == ["OK"] * 4
-    assert [s["command"] for s in record.header["seats"]] == [command] * 4
-    assert record.header["interaction"] == interaction
-    assert record.result is not None and record.result["scores"] == list(game.result.scores)
+    assert record.header.verdicts == ("OK",) * 4
+    assert record.header.judge_seats is not None
+    assert [s.command for s in record.header.judge_seats] == [command] * 4
+    assert record.header.interaction is Interaction(interaction)
+    assert record.result == game.result
     assert not sandbox._LIVE_GROUPS
 
 
@@ -273,7 +274,7 @@ def test_faulty_bots_are_penalised_and_the_next_game_runs(
         assert game.seats[seat].verdict == reason and detail in game.seats[seat].detail
         assert all(s.verdict == "OK" for s in game.seats if s.seat != seat)
         record = read_record(tmp_path / "records" / f"game-11-{game.game:05d}.jsonl")
-        assert record.header["verdicts"][seat] == reason
+        assert record.header.verdicts is not None and record.header.verdicts[seat] == reason
     totals = report.totals
     assert totals[seat].score == -60 and totals[seat].penalties == {reason: 2}
     assert all(t.score == 20 and not t.penalties for t in totals if t.seat != seat)
@@ -331,7 +332,7 @@ def test_command_line_with_a_walls_file(scripted, tmp_path: Path, cli_logging,
     assert out["seats"][3]["penalties"] in ({"WA": 2}, {"WH": 2}, {"WA": 1, "WH": 1})
     for g in range(2):
         record = read_record(tmp_path / "rec" / f"game-walls-{g:05d}.jsonl")
-        assert tuple(record.header["walltiles"]) == walls[g]
+        assert record.header.walltiles == walls[g]
     code = main(["referee", "botzone", "--bots", *bots, "--time-limit", "3",
                  "--log-level", "WARNING"])
     assert code == 0

@@ -15,15 +15,16 @@ from game.draw_consistency import (
     draw_rounds,
     single_wall_references,
 )
-from protocols.olympiad import tile_index
+from game.stable_wall import WallMode
 
 
 def _consistency(records: Path) -> DrawConsistency:
     total = DrawConsistency(0, 0)
     for path in sorted(records.glob("*.jsonl")):
         record = read_record(path)
-        wall = [tile_index(t) for t in record.header["wall"]]
-        references = single_wall_references(wall, int(record.header["dealer"]))
+        header = record.header
+        assert header.walltiles is not None and header.dealer is not None
+        references = single_wall_references(list(header.walltiles), header.dealer)
         total = total + consistent_draws(
             references, draw_rounds(record.events, claims_take_rounds=True))
     return total
@@ -38,6 +39,6 @@ def test_match_olympiad_on_the_stable_draw_wall(tmp_path: Path,
                      "--decision-ms", "20000", "--records", str(records), "--json"]) == 0
         capsys.readouterr()
         headers = [read_record(p).header for p in records.glob("*.jsonl")]
-        assert len(headers) == 3 and {h["wall_mode"] for h in headers} == {wall}
+        assert len(headers) == 3 and {h.wall_mode for h in headers} == {WallMode(wall)}
         rates[wall] = _consistency(records).rate
     assert rates["sdw"] > 0.85 and rates["single"] < 0.6, rates

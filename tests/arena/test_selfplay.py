@@ -31,7 +31,7 @@ def test_the_same_seed_gives_the_same_game(tmp_path: Path) -> None:
     b = play_one((3, 5, ["mjbot", "greedy", "random", "mjbot"], "mcr-botzone", None))
     assert a == b
     record = read_record(tmp_path / "game-5-00003.jsonl")
-    assert record.header["seats"] == [s.player for s in a.seats]
-    assert record.result is not None and record.result["scores"] == [s.score for s in a.seats]
-    assert len(record.header["walltiles"]) == 136
+    assert record.header.seats == tuple(s.player for s in a.seats)
+    assert record.result is not None and record.result.scores == tuple(s.score for s in a.seats)
+    assert record.header.walltiles is not None and len(record.header.walltiles) == 136
     assert record.events and record.decisions

@@ -9,6 +9,7 @@ import pytest
 
 from arena.cli import main
 from arena.records import read_record
+from game.stable_wall import WallMode
 
 
 def test_selfplay_taiwan_on_the_stable_draw_wall(tmp_path: Path,
@@ -21,8 +22,8 @@ def test_selfplay_taiwan_on_the_stable_draw_wall(tmp_path: Path,
     assert rows["greedy"]["seat_games"] == 8 and rows["mjbot"]["seat_games"] == 4
     assert sum(r["mean_score"] * r["seat_games"] for r in rows.values()) == pytest.approx(0)
     headers = [read_record(p).header for p in sorted(tmp_path.glob("game-*.jsonl"))]
-    assert len(headers) == 4 and {h["wall_mode"] for h in headers} == {"sdw"}
-    assert {h["wall_index"] for h in headers} == {0}  # one wall, four rotations
+    assert len(headers) == 4 and {h.wall_mode for h in headers} == {WallMode.SDW}
+    assert {h.wall_index for h in headers} == {0}  # one wall, four rotations
 
 
 def test_selfplay_refuses_sdw_for_botzone(capsys: pytest.CaptureFixture[str]) -> None:

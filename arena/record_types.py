@@ -1,0 +1,556 @@
+"""The typed lines of a game record (:mod:`arena.records`): header, decisions, result.
+
+Inside the code a record is these frozen dataclasses; JSON exists only in
+``to_json``/``from_json``, which :func:`arena.records.write_record` and
+:func:`arena.records.read_record` call.  ``to_json`` gives the objects each
+writer has always written, key for key and in the same order, so records stay
+byte-identical; ``from_json`` raises :class:`RecordError` naming the field
+that cannot be read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields
+from enum import Enum
+from typing import Any, TypeVar
+
+from pydantic import ValidationError
+
+from bot.agent import Decision, describe_action
+from game.events import FanItem, GameResult, Penalized, WallExhausted, Won
+from game.rules import RULESETS, Ruleset
+from game.stable_wall import WallMode
+from protocols.botzone_envelope import Interaction
+from protocols.olympiad import MessageError, Option, tile_index, tile_str
+
+JSON = dict[str, Any]
+"""A JSON object as :mod:`json` reads and writes it (the edge of a record line)."""
+
+
+class RecordError(ValueError):
+    """A game record line that cannot be read; the message names the line and the field."""
+
+
+# ---------------------------------------------------------------- field readers
+def _int(data: Mapping[str, Any], key: str, low: int | None = None,
+         high: int | None = None, what: str = "") -> int:
+    value = data.get(key)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise RecordError(f"field {key!r}: expected a whole number, got {value!r}")
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise RecordError(f"field {key!r}: {what or 'a number'} is {low}-{high}, got {value!r}")
+    return value
+
+
+def _opt_int(data: Mapping[str, Any], key: str, low: int | None = None,
+             high: int | None = None, what: str = "") -> int | None:
+    return None if data.get(key) is None else _int(data, key, low, high, what)
+
+
+def _str(data: Mapping[str, Any], key: str) -> str:
+    value = data.get(key)
+    if not isinstance(value, str):
+        raise RecordError(f"field {key!r}: expected text, got {value!r}")
+    return value
+
+
+def _opt_str(data: Mapping[str, Any], key: str) -> str | None:
+    return None if data.get(key) is None else _str(data, key)
+
+
+def _bool(data: Mapping[str, Any], key: str) -> bool:
+    value = data.get(key)
+    if not isinstance(value, bool):
+        raise RecordError(f"field {key!r}: expected true or false, got {value!r}")
+    return value
+
+
+def _number(data: Mapping[str, Any], key: str) -> float:
+    value = data.get(key)
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        raise RecordError(f"field {key!r}: expected a number, got {value!r}")
+    return value
+
+
+def _list(data: Mapping[str, Any], key: str) -> list[Any]:
+    value = data.get(key)
+    if not isinstance(value, list):
+        raise RecordError(f"field {key!r}: expected a list, got {value!r}")
+    return value
+
+
+def _strs(data: Mapping[str, Any], key: str) -> tuple[str, ...]:
+    items = _list(data, key)
+    for i, x in enumerate(items):
+        if not isinstance(x, str):
+            raise RecordError(f"field {key!r}: item {i}: expected text, got {x!r}")
+    return tuple(items)
+
+
+def _ints(data: Mapping[str, Any], key: str) -> tuple[int, ...]:
+    items = _list(data, key)
+    for i, x in enumerate(items):
+        if not isinstance(x, int) or isinstance(x, bool):
+            raise RecordError(f"field {key!r}: item {i}: expected a whole number, got {x!r}")
+    return tuple(items)
+
+
+def _tiles(data: Mapping[str, Any], key: str) -> tuple[int, ...]:
+    """Tiles as indices, or as tile names (the Olympiad referee's header)."""
+    items = _list(data, key)
+    if all(isinstance(x, str) for x in items) and items:
+        try:
+            return tuple(tile_index(x) for x in items)
+        except MessageError as exc:
+            raise RecordError(f"field {key!r}: {exc}") from None
+    return _ints(data, key)
+
+
+def _unknown(data: Mapping[str, Any], known: Sequence[str], what: str) -> None:
+    for key in data:
+        if key not in known:
+            raise RecordError(f"{what}: unknown field {key!r}")
+
+
+E = TypeVar("E", bound=Enum)
+
+
+def _enum(cls: type[E], data: Mapping[str, Any], key: str) -> E:
+    value = data.get(key)
+    try:
+        return cls(value)
+    except ValueError:
+        raise RecordError(f"field {key!r}: expected one of {[k.value for k in cls]}, "
+                          f"got {value!r}") from None
+
+
+# ---------------------------------------------------------------- header
+class HeaderLayout(Enum):
+    """Which writer made a header: each writes its own fields in its own order."""
+
+    SELFPLAY = "selfplay"
+    """``mjbot selfplay`` on mcr-botzone (:mod:`arena.selfplay`)."""
+    ARENA_MCR = "arena-mcr"
+    """An arena game on mcr-botzone (:mod:`arena.games`): ``wall`` is the wall's number."""
+    ARENA_TAIWAN = "arena-taiwan"
+    """An arena game on taiwan-16: ``wall`` is the tiles, ``wall_index`` the number."""
+    BOTZONE_JUDGE = "botzone-judge"
+    """The Botzone judge mock (:mod:`arena.botzone_judge`)."""
+    OLYMPIAD = "olympiad"
+    """The Olympiad referee (:mod:`arena.olympiad_referee`): the wall in tile names."""
+
+
+_LAYOUT_KEYS: dict[HeaderLayout, tuple[str, ...]] = {
+    HeaderLayout.SELFPLAY: ("rules", "seed", "game", "walltiles", "prevalent_wind", "seats"),
+    HeaderLayout.ARENA_MCR: ("rules", "seed", "wall", "seating", "walltiles", "prevalent_wind",
+                             "seats", "players"),
+    HeaderLayout.ARENA_TAIWAN: ("rules", "seed", "wall", "wall_index", "seating", "wall_mode",
+                                "dealer", "prevalent_wind", "seats", "players"),
+    HeaderLayout.BOTZONE_JUDGE: ("rules", "referee", "seed", "game", "walltiles",
+                                 "prevalent_wind", "interaction", "time_limit", "memory_limit",
+                                 "seats", "verdicts"),
+    HeaderLayout.OLYMPIAD: ("rules", "table", "game", "seed", "wall", "dealer", "prevalent_wind",
+                            "seats", "decision_ms", "policy", "wall_mode"),
+}
+_ANY_ORDER = ("version", "rules", "referee", "table", "seed", "game", "wall", "wall_index",
+              "seating", "walltiles", "wall_mode", "dealer", "prevalent_wind", "interaction",
+              "time_limit", "memory_limit", "seats", "verdicts", "players", "decision_ms",
+              "policy")
+"""The fields a header may hold (a header of no writer's layout is written in this order)."""
+BOTZONE_REFEREE = "botzone"
+
+
+@dataclass(frozen=True)
+class SeatReport:
+    """One seat of a Botzone judge game: its program, verdict and time (the judge's header
+    keeps the four)."""
+
+    seat: int
+    command: str
+    verdict: str
+    detail: str
+    turns: int
+    max_seconds: float
+    total_seconds: float
+    kept_running: bool
+
+    def to_json(self) -> JSON:
+        return {"seat": self.seat, "command": self.command, "verdict": self.verdict,
+                "detail": self.detail, "turns": self.turns,
+                "max_seconds": round(self.max_seconds, 4),
+                "total_seconds": round(self.total_seconds, 4),
+                "kept_running": self.kept_running}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> SeatReport:
+        _unknown(data, [f.name for f in fields(cls)], "a judge seat")
+        return cls(_int(data, "seat", 0, 3, "a seat"), _str(data, "command"),
+                   _str(data, "verdict"), _str(data, "detail"), _int(data, "turns"),
+                   _number(data, "max_seconds"), _number(data, "total_seconds"),
+                   _bool(data, "kept_running"))
+
+
+@dataclass(frozen=True)
+class RecordHeader:
+    """A record's first line: the rule set, the wall, the seats and how they were played.
+
+    Every field but the ones of the writer's :class:`HeaderLayout` is ``None``
+    (a header read from a file of no known layout keeps the fields it had).
+    """
+
+    layout: HeaderLayout | None
+    rules: Ruleset | None = None
+    seed: int | None = None
+    game: int | None = None
+    wall_index: int | None = None
+    """The wall's number (arena games)."""
+    seating: int | None = None
+    walltiles: tuple[int, ...] | None = None
+    wall_mode: WallMode | None = None
+    dealer: int | None = None
+    prevalent_wind: int | None = None
+    seats: tuple[str, ...] | None = None
+    """The seats' names (players, programs or Olympiad seat names)."""
+    judge_seats: tuple[SeatReport, ...] | None = None
+    """The Botzone judge's seats (its header's ``seats``)."""
+    players: tuple[str, ...] | None = None
+    verdicts: tuple[str, ...] | None = None
+    interaction: Interaction | None = None
+    time_limit: float | None = None
+    memory_limit: int | None = None
+    table: str | None = None
+    decision_ms: int | None = None
+    policy: str | None = None
+    version: str | None = None
+    """The program that wrote the record (set when read; the writer adds its own)."""
+
+    @property
+    def names(self) -> tuple[str, str, str, str]:
+        """The seats' names for display (``seat N`` where the header has none)."""
+        names = [f"seat {s}" for s in range(4)]
+        if self.judge_seats is not None and len(self.judge_seats) == 4:
+            names = [s.command or names[i] for i, s in enumerate(self.judge_seats)]
+        elif self.seats is not None and len(self.seats) == 4:
+            names = list(self.seats)
+        return (names[0], names[1], names[2], names[3])
+
+    def _value(self, key: str) -> object:
+        layout = self.layout
+        if key == "wall":
+            if layout in (HeaderLayout.ARENA_TAIWAN, HeaderLayout.OLYMPIAD):
+                tiles = self.walltiles or ()
+                return [tile_str(t) for t in tiles] if layout is HeaderLayout.OLYMPIAD \
+                    else list(tiles)
+            return self.wall_index
+        if key == "wall_index" and layout is None:
+            return None  # written as ``wall``
+        if key == "referee":
+            return BOTZONE_REFEREE if layout is HeaderLayout.BOTZONE_JUDGE else None
+        if key == "seats":
+            if self.judge_seats is not None:
+                return [s.to_json() for s in self.judge_seats]
+            return None if self.seats is None else list(self.seats)
+        value = getattr(self, key)
+        if isinstance(value, Ruleset):
+            return value.name
+        if isinstance(value, Enum):
+            return value.value
+        if isinstance(value, tuple):
+            return list(value)
+        return value
+
+    def to_json(self) -> JSON:
+        """The header's fields (the writer puts ``record`` and ``version`` before them)."""
+        if self.layout is not None:
+            return {key: self._value(key) for key in _LAYOUT_KEYS[self.layout]}
+        out: JSON = {}
+        for key in _ANY_ORDER[1:]:
+            value = self._value(key)
+            if value is not None:
+                out[key] = value
+        return out
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> RecordHeader:
+        _unknown(data, _ANY_ORDER, "header")
+        keys = [k for k in data if k != "version"]
+        layout = next((lay for lay, ks in _LAYOUT_KEYS.items() if tuple(keys) == ks), None)
+        if layout is HeaderLayout.BOTZONE_JUDGE and data.get("referee") != BOTZONE_REFEREE:
+            layout = None
+        rules = None
+        if data.get("rules") is not None:
+            name = data["rules"]
+            if not isinstance(name, str) or name not in RULESETS:
+                raise RecordError(f"field 'rules': unknown rule set {name!r}; "
+                                  f"known: {', '.join(sorted(RULESETS))}")
+            rules = RULESETS[name]
+        wind = data.get("prevalent_wind")
+        if wind is not None and (not isinstance(wind, int) or isinstance(wind, bool)
+                                 or not 0 <= wind < 4):
+            raise RecordError(f"field 'prevalent_wind': a wind is 0-3, got {wind!r}")
+        wall_index = _opt_int(data, "wall_index")
+        walltiles = _tiles(data, "walltiles") if data.get("walltiles") is not None else None
+        wall = data.get("wall")
+        if isinstance(wall, list):
+            walltiles = _tiles(data, "wall")
+        elif wall is not None:
+            wall_index = _int(data, "wall")
+        seats: tuple[str, ...] | None = None
+        judge_seats: tuple[SeatReport, ...] | None = None
+        raw_seats = data.get("seats")
+        if isinstance(raw_seats, list) and raw_seats and all(isinstance(s, dict)
+                                                             for s in raw_seats):
+            try:
+                judge_seats = tuple(SeatReport.from_json(s) for s in raw_seats)
+            except RecordError as exc:
+                raise RecordError(f"field 'seats': {exc}") from None
+        elif raw_seats is not None:
+            seats = _strs(data, "seats")
+        return cls(
+            layout=layout, rules=rules, seed=_opt_int(data, "seed"),
+            game=_opt_int(data, "game"), wall_index=wall_index,
+            seating=_opt_int(data, "seating"), walltiles=walltiles,
+            wall_mode=_enum(WallMode, data, "wall_mode")
+            if data.get("wall_mode") is not None else None,
+            dealer=_opt_int(data, "dealer", 0, 3, "a seat"), prevalent_wind=wind,
+            seats=seats, judge_seats=judge_seats,
+            players=_strs(data, "players") if data.get("players") is not None else None,
+            verdicts=_strs(data, "verdicts") if data.get("verdicts") is not None else None,
+            interaction=_enum(Interaction, data, "interaction")
+            if data.get("interaction") is not None else None,
+            time_limit=_number(data, "time_limit") if data.get("time_limit") is not None
+            else None,
+            memory_limit=_opt_int(data, "memory_limit"), table=_opt_str(data, "table"),
+            decision_ms=_opt_int(data, "decision_ms"), policy=_opt_str(data, "policy"),
+            version=_opt_str(data, "version"))
+
+
+# ---------------------------------------------------------------- decisions
+@dataclass(frozen=True)
+class Reasons:
+    """Why an agent chose its action (:meth:`bot.agent.Decision.info`'s fields)."""
+
+    note: str
+    fan: int | None
+    finished: bool
+    candidates: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class SeatChoice:
+    """An in-process seat's last choice as a record keeps it: the action in compact tile
+    notation, how it was reached and (for the agent) its reasons."""
+
+    action: str
+    method: str
+    reasons: Reasons | None = None
+
+    @classmethod
+    def of(cls, decision: Decision) -> SeatChoice:
+        return cls(describe_action(decision.action), decision.describe_method(),
+                   Reasons(decision.note, decision.fan, decision.finished,
+                           tuple(c.describe() for c in decision.reasons)))
+
+    def at(self, seat: int, player: str) -> DecisionRecord:
+        return DecisionRecord(seat, player, self.action, self.method, self.reasons)
+
+
+@dataclass(frozen=True)
+class DecisionRecord:
+    """A decision of an in-process seat (self-play and arena games)."""
+
+    seat: int
+    player: str
+    action: str
+    method: str
+    reasons: Reasons | None = None
+
+    KEYS = ("seat", "player", "action", "method", "note", "fan", "finished", "candidates")
+
+    def to_json(self) -> JSON:
+        out: JSON = {"seat": self.seat, "player": self.player, "action": self.action,
+                     "method": self.method}
+        r = self.reasons
+        if r is not None:
+            out.update(note=r.note, fan=r.fan, finished=r.finished,
+                       candidates=list(r.candidates))
+        return out
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> DecisionRecord:
+        _unknown(data, cls.KEYS, "decision")
+        reasons = None
+        if any(k in data for k in cls.KEYS[4:]):
+            reasons = Reasons(_str(data, "note"), _opt_int(data, "fan"),
+                              _bool(data, "finished"), _strs(data, "candidates"))
+        return cls(_int(data, "seat", 0, 3, "a seat"), _str(data, "player"),
+                   _str(data, "action"), _str(data, "method"), reasons)
+
+
+@dataclass(frozen=True)
+class JudgeAnswer:
+    """A Botzone program's answer the judge kept (every answer but a plain OK ``PASS``)."""
+
+    seat: int
+    turn: int
+    request: str
+    verdict: str
+    response: str
+    debug: str
+    seconds: float
+    """Wall clock, rounded to 0.1 ms (it differs from run to run)."""
+
+    def to_json(self) -> JSON:
+        return {"seat": self.seat, "turn": self.turn, "request": self.request,
+                "verdict": self.verdict, "response": self.response, "debug": self.debug,
+                "seconds": round(self.seconds, 4)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> JudgeAnswer:
+        _unknown(data, [f.name for f in fields(cls)], "judge answer")
+        return cls(_int(data, "seat", 0, 3, "a seat"), _int(data, "turn"),
+                   _str(data, "request"), _str(data, "verdict"), _str(data, "response"),
+                   _str(data, "debug"), _number(data, "seconds"))
+
+
+@dataclass(frozen=True)
+class AskAnswer:
+    """An Olympiad ask and how the seat answered it (the referee's record)."""
+
+    seat: int
+    ask: str
+    """The ask's deterministic name, ``TABLE-GAME-STEP-SEAT``."""
+    answer: str
+    options: tuple[Option, ...]
+
+    def to_json(self) -> JSON:
+        return {"seat": self.seat, "ask": self.ask, "answer": self.answer,
+                "options": [o.model_dump(mode="json", exclude_none=True)
+                            for o in self.options]}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> AskAnswer:
+        _unknown(data, [f.name for f in fields(cls)], "ask answer")
+        try:
+            options = tuple(Option.model_validate(o) for o in _list(data, "options"))
+        except ValidationError as exc:
+            raise RecordError(f"field 'options': {exc.errors()[0]['msg']}") from None
+        return cls(_int(data, "seat", 0, 3, "a seat"), _str(data, "ask"),
+                   _str(data, "answer"), options)
+
+
+class Fault(Enum):
+    """What was wrong with an Olympiad answer."""
+
+    TIMEOUT = "timeout"
+    ILLEGAL = "illegal"
+
+
+@dataclass(frozen=True)
+class ViolationRecord:
+    """An Olympiad answer the referee did not take: late, illegal or unreadable; the
+    table played the default action instead (or the seat forfeited, by ``policy``)."""
+
+    seat: int
+    step: int
+    kind: Fault
+    detail: str
+    policy: str
+
+    def fields_json(self) -> JSON:
+        """The violation's own fields (the ``--json`` summary lists these)."""
+        return {"seat": self.seat, "step": self.step, "kind": self.kind.value,
+                "detail": self.detail, "policy": self.policy}
+
+    def to_json(self) -> JSON:
+        return {"violation": self.fields_json()}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ViolationRecord:
+        _unknown(data, ["violation"], "violation")
+        inner = data.get("violation")
+        if not isinstance(inner, dict):
+            raise RecordError(f"field 'violation': expected an object, got {inner!r}")
+        _unknown(inner, [f.name for f in fields(cls)], "violation")
+        return cls(_int(inner, "seat", 0, 3, "a seat"), _int(inner, "step"),
+                   _enum(Fault, inner, "kind"), _str(inner, "detail"), _str(inner, "policy"))
+
+
+DecisionLine = DecisionRecord | JudgeAnswer | AskAnswer | ViolationRecord
+"""A record's ``decision`` line, by its writer."""
+
+
+def decision_from_json(data: Mapping[str, Any]) -> DecisionLine:
+    """A ``decision`` line: its fields say which writer's it is."""
+    if "violation" in data:
+        return ViolationRecord.from_json(data)
+    if "ask" in data:
+        return AskAnswer.from_json(data)
+    if "verdict" in data or "response" in data:
+        return JudgeAnswer.from_json(data)
+    if "action" in data:
+        return DecisionRecord.from_json(data)
+    raise RecordError("a decision line needs 'action' (a seat's decision), 'verdict' (a "
+                      "judge's answer), 'ask' (an Olympiad answer) or 'violation'")
+
+
+# ---------------------------------------------------------------- result
+def result_to_json(result: GameResult) -> JSON:
+    """A result line's fields: the ending's name and fields, then the scores."""
+    ending = result.ending
+    out: JSON = {"ending": type(ending).__name__}
+    if isinstance(ending, Won):
+        out.update(seat=ending.seat, tile=ending.tile, self_drawn=ending.self_drawn,
+                   robbed_kong=ending.robbed_kong, payer=ending.payer,
+                   fans=[{"name": f.name, "value": f.value, "count": f.count,
+                          "english_name": f.english_name} for f in ending.fans])
+    elif isinstance(ending, Penalized):
+        out.update(seat=ending.seat, reason=ending.reason, detail=ending.detail)
+    out["scores"] = list(result.scores)
+    return out
+
+
+def _fan(data: Any, i: int) -> FanItem:
+    if not isinstance(data, dict):
+        raise RecordError(f"field 'fans': item {i}: expected an object, got {data!r}")
+    try:
+        _unknown(data, ["name", "value", "count", "english_name"], "a fan")
+        return FanItem(_str(data, "name"), _int(data, "value"),
+                       _int(data, "count") if "count" in data else 1,
+                       _str(data, "english_name") if "english_name" in data else "")
+    except RecordError as exc:
+        raise RecordError(f"field 'fans': item {i}: {exc}") from None
+
+
+def result_from_json(data: Mapping[str, Any]) -> GameResult:
+    """A result line as a :class:`GameResult` (older records may lack ``robbed_kong``,
+    ``payer``, ``fans``, ``reason`` or ``detail``)."""
+    ending = data.get("ending")
+    if not isinstance(ending, str):
+        raise RecordError(f"field 'ending': expected the name of how the game ended, "
+                          f"got {ending!r}")
+    scores = data.get("scores")
+    if (not isinstance(scores, list) or len(scores) != 4
+            or not all(isinstance(s, int) and not isinstance(s, bool) for s in scores)):
+        raise RecordError(f"field 'scores': expected four whole numbers, got {scores!r}")
+    four = (scores[0], scores[1], scores[2], scores[3])
+    if ending == "Won":
+        _unknown(data, ["ending", "seat", "tile", "self_drawn", "robbed_kong", "payer",
+                        "fans", "scores"], "Won")
+        fans = tuple(_fan(f, i) for i, f in enumerate(_list(data, "fans"))) \
+            if "fans" in data else ()
+        return GameResult(Won(_int(data, "seat", 0, 3, "a seat"), _int(data, "tile"),
+                              _bool(data, "self_drawn"),
+                              _bool(data, "robbed_kong") if "robbed_kong" in data else False,
+                              _opt_int(data, "payer", 0, 3, "a seat"), fans), four)
+    if ending == "Penalized":
+        _unknown(data, ["ending", "seat", "reason", "detail", "scores"], "Penalized")
+        return GameResult(Penalized(_int(data, "seat", 0, 3, "a seat"),
+                                    _str(data, "reason") if "reason" in data else "",
+                                    _str(data, "detail") if "detail" in data else ""), four)
+    if ending == "WallExhausted":
+        _unknown(data, ["ending", "scores"], "WallExhausted")
+        return GameResult(WallExhausted(), four)
+    raise RecordError(f"field 'ending': unknown ending {ending!r} "
+                      "(Won, Penalized or WallExhausted)")
