@@ -20,7 +20,6 @@ from typing import TextIO
 
 from bot.agent import Decision, Strategy
 from bot.platform import PlatformSeat
-from bot.sampling_planner import sampling_strategy
 from bot.session import SeatSession
 from game.events import Discard, Event
 from game.rules import MCR_BOTZONE, Ruleset
@@ -132,7 +131,12 @@ def run(stdin: TextIO, stdout: TextIO, stderr: TextIO, *, rules: Ruleset = MCR_B
     mode), whatever the input: unreadable input is answered safely and said once on
     stderr, clipped.  ``sample``: the sampling planner spends the thinking time
     (:func:`bot.sampling_planner.sampling_strategy`), else the default strategy."""
-    seat = BotzoneSeat(rules, think_seconds, sampling_strategy(rules) if sample else None)
+    strategy: Strategy | None = None
+    if sample:  # imported only when asked: the default bot never loads the sampler
+        from bot.sampling_planner import sampling_strategy
+
+        strategy = sampling_strategy(rules)
+    seat = BotzoneSeat(rules, think_seconds, strategy)
     lines = _lines(stdin)
     first = next(lines, None)
     while first is not None and not first.strip():

@@ -5,10 +5,21 @@ keeps its plain-Python original as ``kernel.py_func`` so tests can compare the
 two.  Compiled kernels are cached on disk (``cache=True``) so a restart does
 not pay compile time again; set ``MJBOT_NO_NUMBA=1`` to force plain Python
 (what a Botzone upload without numba runs).
+
+Numba checks a cached kernel only against its own source file, not against the kernels it
+calls or inlines from other files: after an edit of ``kernel.py`` the cached
+``changes.py`` kernels would still run the old inlined code (numba's known limitation;
+found here when a stale cache changed the bot's decisions).  So the cache lives in a
+directory named by a fingerprint of every source file of this package
+(:func:`sources_fingerprint`: paths, sizes and modification times): any edit anywhere in
+``strategy`` starts a new cache.  It is under ``NUMBA_CACHE_DIR`` when that is set (the
+Docker image), else in ``strategy/__pycache__``.  Looking at the files' metadata is the
+only file-system access in ``strategy``, and only to place numba's cache.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -23,6 +34,33 @@ if not os.environ.get("MJBOT_NO_NUMBA"):
         HAVE_NUMBA = True
     except ImportError:  # pragma: no cover - exercised by the Botzone package test
         HAVE_NUMBA = False
+
+
+PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+
+
+def sources_fingerprint(root: str = PACKAGE_DIR) -> str:
+    """A short hash of the path, size and modification time of every ``.py`` under ``root``."""
+    h = hashlib.sha256()
+    for folder, dirs, files in sorted(os.walk(root)):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        for name in sorted(files):
+            if name.endswith(".py"):
+                st = os.stat(os.path.join(folder, name))
+                rel = os.path.relpath(os.path.join(folder, name), root)
+                h.update(f"{rel}:{st.st_size}:{st.st_mtime_ns};".encode())
+    return h.hexdigest()[:16]
+
+
+def cache_dir(base: str | None = None) -> str:
+    """Where the compiled kernels of this version of the sources are cached."""
+    if base is None:
+        base = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(PACKAGE_DIR, "__pycache__")
+    return os.path.join(base, f"mjbot-kernels-{sources_fingerprint()}")
+
+
+if HAVE_NUMBA:
+    numba.config.CACHE_DIR = cache_dir()  # type: ignore[attr-defined]
 
 
 def njit(cache: bool = True, inline: bool = False) -> Callable[[F], F]:
