@@ -11,12 +11,11 @@
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from pathlib import Path
 
 import pytest
-from conftest import SHARED
+from conftest import SHARED, botzone_judge_mock
 
 from arena.viewer.build import (
     BuildOptions,
@@ -34,11 +33,10 @@ from arena.viewer.model import (
     ViewerError,
     table_steps,
 )
-from arena.viewer.sources import GameSource, load_games, read_botzone_log
+from arena.viewer.sources import GameSource, load_games
 from game import events as ev
 from game.melds import ConcealedKong
 from game.rules import MCR_BOTZONE, TAIWAN_16
-from game.table import BotzoneTable
 from game.tiles import Notation, parse_tile, parse_tiles
 from protocols.botzone_codec import decode_response
 
@@ -52,13 +50,10 @@ def t(name: str) -> int:
 
 @pytest.mark.parametrize("path", LOGS, ids=lambda p: p.name[:10])
 def test_steps_equal_the_judge_mocks_views_at_every_stage(path: Path) -> None:
-    data = json.loads(path.read_text())
-    init = json.loads(data["initdata"])
-    table = BotzoneTable([parse_tile(x) for x in init["walltiles"].split()], init["quan"])
-    game = read_botzone_log(path)
+    table, logs, game = botzone_judge_mock(path)
     steps, step_of = table_steps(game.rules, game.history, game.result)
     checked = 0
-    for k in range(1, len(data["logs"]), 2):
+    for k in range(1, len(logs), 2):
         if table.history:
             step = steps[step_of[len(table.history) - 1]]
             for seat in range(4):
@@ -73,7 +68,7 @@ def test_steps_equal_the_judge_mocks_views_at_every_stage(path: Path) -> None:
                 assert tuple(r.tile for r in shown.river if r.claimed_by is None) == public.river
                 assert step.wall[seat] == public.wall_remaining
             checked += 1
-        table.respond([decode_response(data["logs"][k][str(s)]["response"]) for s in range(4)])
+        table.respond([decode_response(logs[k][str(s)]["response"]) for s in range(4)])
     assert checked > 20
     assert game.result is not None and game.result == table.result
     assert steps[-1].index == len(steps) - 1 and "wins" in steps[-1].event

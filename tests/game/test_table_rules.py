@@ -77,6 +77,16 @@ def step(table: BotzoneTable, **override: ev.Response) -> None:
     table.respond(auto(table, **override))
 
 
+def first_discard(tile: str, seat1: str = FILLER, seat2: str = FILLER, seat3: str = FILLER,
+                  draws: Sequence[str] = ("F4", "", "", "")) -> BotzoneTable:
+    """A table just after seat 0, dealt ``tile`` and W1-W3 B4-B6 T7-T9 F1-F3, has drawn
+    (F4 unless ``draws`` says) and discarded ``tile``; seats 1-3 are dealt ``seat1``-``seat3``."""
+    table = start(build_walls([f"{tile} W1 W2 W3 B4 B5 B6 T7 T8 T9 F1 F2 F3", seat1, seat2, seat3],
+                              draws))
+    step(table, s0=ev.Discard(t(tile)))
+    return table
+
+
 def start(walls: Sequence[int], prevalent_wind: int = 0) -> BotzoneTable:
     """A table at seat 0's first draw."""
     table = BotzoneTable(walls, prevalent_wind)
@@ -195,10 +205,7 @@ def test_self_drawn_win_scores_three_times_eight_plus_fan() -> None:
 
 
 def test_win_on_a_discard_discarder_pays_eight_plus_fan_others_eight() -> None:
-    seat0 = "T5 W1 W2 W3 B4 B5 B6 T7 T8 T9 F1 F2 F3"
-    walls = build_walls([seat0, DRAGON_STRAIGHT, FILLER, FILLER], ["F4", "", "", ""])
-    table = start(walls)
-    step(table, s0=ev.Discard(t("T5")))
+    table = first_discard("T5", DRAGON_STRAIGHT)
     step(table, s1=ev.DeclareWin())
     ending, scores = result_of(table)
     assert isinstance(ending, ev.Won) and ending.seat == 1 and ending.payer == 0
@@ -232,11 +239,8 @@ def test_declaring_a_win_without_a_winning_hand_is_penalised() -> None:
 
 # ---------------------------------------------------------------- claim priority
 def test_win_beats_pung_and_the_first_winner_after_the_discarder_takes_it() -> None:
-    seat0 = "T5 W1 W2 W3 B4 B5 B6 T7 T8 T9 F1 F2 F3"
     pair = "T5 T5 W1 W2 W3 B4 B5 B6 T7 T8 T9 F1 F2"
-    walls = build_walls([seat0, pair, KANCHAN_T5, KANCHAN_T5], ["F4", "", "", ""])
-    table = start(walls)
-    step(table, s0=ev.Discard(t("T5")))
+    table = first_discard("T5", pair, KANCHAN_T5, KANCHAN_T5)
     step(table, s1=ev.ClaimPung(t("F1")), s2=ev.DeclareWin(), s3=ev.DeclareWin())
     ending, _ = result_of(table)
     assert isinstance(ending, ev.Won) and ending.seat == 2
@@ -254,11 +258,9 @@ def test_among_winners_turn_order_from_the_discarder_decides_not_seat_order() ->
 
 
 def test_pung_beats_chow_and_the_request_names_the_discard_after_it() -> None:
-    seat0 = "W5 W1 W2 W3 B4 B5 B6 T7 T8 T9 F1 F2 F3"
     chow = "W4 W6 B1 B2 B3 B7 B8 B9 T1 T2 T3 J1 J2"
     pung = "W5 W5 B1 B2 B3 B7 B8 B9 T1 T2 T3 J1 J3"
-    table = start(build_walls([seat0, chow, pung, FILLER], ["F4", "", "", ""]))
-    step(table, s0=ev.Discard(t("W5")))
+    table = first_discard("W5", chow, pung)
     assert ev.ClaimChow(t("W5"), t("J1")) in table.legal_actions(1)
     assert not any(isinstance(a, ev.ClaimChow) for a in table.legal_actions(2))
     step(table, s1=ev.ClaimChow(t("W5"), t("J1")), s2=ev.ClaimPung(t("J3")))
@@ -268,10 +270,8 @@ def test_pung_beats_chow_and_the_request_names_the_discard_after_it() -> None:
 
 
 def test_chow_by_the_next_seat_when_nobody_pungs() -> None:
-    seat0 = "W5 W1 W2 W3 B4 B5 B6 T7 T8 T9 F1 F2 F3"
     chow = "W4 W6 B1 B2 B3 B7 B8 B9 T1 T2 T3 J1 J2"
-    table = start(build_walls([seat0, chow, FILLER, FILLER], ["F4", "", "", ""]))
-    step(table, s0=ev.Discard(t("W5")))
+    table = first_discard("W5", chow)
     step(table, s1=ev.ClaimChow(t("W5"), t("J1")))
     view = table.view(1)
     assert view.melds[0].tiles == (t("W4"), t("W5"), t("W6"))
@@ -311,48 +311,38 @@ def test_platform_faults_are_blamed_before_wrong_answers() -> None:
 
 
 def test_a_failed_pung_is_penalised_even_if_a_later_seat_could_pung() -> None:
-    seat0 = "W5 W1 W2 W3 B4 B5 B6 T7 T8 T9 F1 F2 F3"
     pung = "W5 W5 B1 B2 B3 B7 B8 B9 T1 T2 T3 J1 J3"
-    table = start(build_walls([seat0, FILLER, FILLER, pung], ["F4", "", "", ""]))
-    step(table, s0=ev.Discard(t("W5")))
+    table = first_discard("W5", FILLER, FILLER, pung)
     step(table, s2=ev.ClaimPung(t("F1")), s3=ev.ClaimPung(t("J3")))
     ending, _ = result_of(table)
     assert isinstance(ending, ev.Penalized) and (ending.seat, ending.reason) == (2, "WA")
 
 
 def test_an_unreadable_pung_counts_as_a_failed_pung() -> None:
-    seat0 = "W5 W1 W2 W3 B4 B5 B6 T7 T8 T9 F1 F2 F3"
-    table = start(build_walls([seat0, FILLER, FILLER, FILLER], ["F4", "", "", ""]))
-    step(table, s0=ev.Discard(t("W5")))
+    table = first_discard("W5")
     step(table, s1=ev.InvalidAction("PENG X1", "unknown tile 'X1'", ev.ActionKind.PUNG))
     ending, _ = result_of(table)
     assert isinstance(ending, ev.Penalized) and ending.seat == 1 and "X1" in ending.detail
 
 
 def test_wrong_answers_are_ignored_when_a_claim_succeeds() -> None:
-    seat0 = "W5 W1 W2 W3 B4 B5 B6 T7 T8 T9 F1 F2 F3"
     pung = "W5 W5 B1 B2 B3 B7 B8 B9 T1 T2 T3 J1 J3"
-    table = start(build_walls([seat0, FILLER, pung, FILLER], ["F4", "", "", ""]))
-    step(table, s0=ev.Discard(t("W5")))
+    table = first_discard("W5", FILLER, pung)
     step(table, s0=ev.ClaimKong(), s2=ev.ClaimPung(t("J3")), s3=ev.ClaimChow(t("W5"), t("F1")))
     assert not table.finished and table.requests[0] == ev.Punged(2, t("W5"), t("J3"))
 
 
 def test_a_chow_by_a_seat_that_is_not_next_is_a_wrong_action_if_nobody_claims() -> None:
-    seat0 = "W5 W1 W2 W3 B4 B5 B6 T7 T8 T9 F1 F2 F3"
     chow = "W4 W6 B1 B2 B3 B7 B8 B9 T1 T2 T3 J1 J2"
-    table = start(build_walls([seat0, FILLER, FILLER, chow], ["F4", "", "", ""]))
-    step(table, s0=ev.Discard(t("W5")))
+    table = first_discard("W5", FILLER, FILLER, chow)
     step(table, s3=ev.ClaimChow(t("W5"), t("J1")))
     ending, _ = result_of(table)
     assert isinstance(ending, ev.Penalized) and ending.seat == 3
 
 
 def test_a_chow_must_use_the_discard() -> None:
-    seat0 = "W5 W1 W2 W3 B4 B5 B6 T7 T8 T9 F1 F2 F3"
     chow = "T2 T3 T4 B1 B2 B3 B7 B8 B9 T1 J1 J2 J3"
-    table = start(build_walls([seat0, chow, FILLER, FILLER], ["F4", "", "", ""]))
-    step(table, s0=ev.Discard(t("W5")))
+    table = first_discard("W5", chow)
     step(table, s1=ev.ClaimChow(t("T3"), t("J1")))
     ending, _ = result_of(table)
     assert isinstance(ending, ev.Penalized) and ending.seat == 1 and "does not use" in ending.detail
@@ -384,11 +374,8 @@ def test_concealed_kong_replacement_from_own_wall_and_win_on_it() -> None:
 
 
 def test_exposed_kong_on_a_discard_then_replacement() -> None:
-    seat0 = "T5 W1 W2 W3 B4 B5 B6 T7 T8 T9 F1 F2 F3"
     kong = "T5 T5 T5 B1 B2 B3 B7 B8 B9 T1 T2 T3 J1"
-    walls = build_walls([seat0, kong, FILLER, FILLER], ["F4", "J2", "", ""])
-    table = start(walls)
-    step(table, s0=ev.Discard(t("T5")))
+    table = first_discard("T5", kong, draws=["F4", "J2", "", ""])
     step(table, s1=ev.ClaimKong())
     assert table.requests == (ev.Konged(1, t("T5")),) * 4
     assert table.view(1).melds == (Kong(t("T5"), 0),)
@@ -398,11 +385,8 @@ def test_exposed_kong_on_a_discard_then_replacement() -> None:
 
 def rob_setup() -> BotzoneTable:
     """Seat 1 pungs seat 0's T5, later draws the fourth T5; seat 3 waits on T5."""
-    seat0 = "T5 W1 W2 W3 B4 B5 B6 T7 T8 T9 F1 F2 F3"
     pung = "T5 T5 B1 B2 B3 B7 B8 B9 T1 T2 T3 J1 J2"
-    walls = build_walls([seat0, pung, FILLER, KANCHAN_T5], ["F4 ?", "T5 J3", "", ""])
-    table = start(walls)
-    step(table, s0=ev.Discard(t("T5")))
+    table = first_discard("T5", pung, FILLER, KANCHAN_T5, draws=["F4 ?", "T5 J3", "", ""])
     step(table, s1=ev.ClaimPung(t("J1")))
     until_draw(table, 1, 1)
     step(table, s1=ev.DeclareAddedKong(t("T5")))

@@ -14,7 +14,12 @@ from collections.abc import Callable, Mapping
 
 import numpy as np
 import pytest
-from conftest import arrange_taiwan_wall, compact_tiles, crude_taiwan_action
+from conftest import (
+    arrange_taiwan_wall,
+    check_taiwan_invariants,
+    compact_tiles,
+    crude_taiwan_action,
+)
 
 from game import events as ev
 from game.melds import Chow, ConcealedKong, Kong, Pung
@@ -65,22 +70,6 @@ def snapshot(table: TaiwanTable) -> tuple[object, ...]:
     )
 
 
-def check_invariants(table: TaiwanTable) -> None:
-    """Every tile is somewhere exactly once; every hand has its size."""
-    where = Counter(table.wall_tiles)
-    for s in range(4):
-        where.update(table.hand(s))
-        where.update(x for m in table.melds(s) for x in m.tiles)
-        where.update(table.river(s))
-        where.update(table.flowers(s))
-    assert sum(where.values()) == 144
-    assert all(where[k] == 4 for k in range(34)) and all(where[f] == 1 for f in range(34, 42))
-    ending = table.result.ending if table.result else None
-    for s in range(4):
-        won = isinstance(ending, ev.Won) and ending.seat == s
-        to_discard = not table.finished and table.stage in (Stage.DRAWN, Stage.CALLED)
-        holding = won or (to_discard and s == table.current_seat)
-        assert len(table.hand(s)) + 3 * len(table.melds(s)) == (17 if holding else 16), s
 
 
 # ---------------------------------------------------------------- walls
@@ -128,7 +117,7 @@ def test_deal_four_rounds_of_four_from_the_dealer_then_the_dealer_draws() -> Non
     assert table.hand(1) == tuple(sorted([*tiles(hands[1]), t("9p")]))
     assert table.hand(0) == tuple(sorted(tiles(hands[0])))
     assert table.wall_remaining == 144 - 64 - 1 == len(table.wall_tiles)
-    check_invariants(table)
+    check_taiwan_invariants(table)
 
 
 def test_flowers_at_the_deal_are_replaced_dealer_first_until_none_is_left() -> None:
@@ -146,7 +135,7 @@ def test_flowers_at_the_deal_are_replaced_dealer_first_until_none_is_left() -> N
     assert not any(isinstance(e, ev.FlowerReplaced) for e in table.history)
     assert table.flowers(0) == tuple(tiles("1f4f")) and table.flowers(2) == tuple(tiles("2f3f"))
     assert table.wall_remaining == 144 - 64 - 4 - 1
-    check_invariants(table)
+    check_taiwan_invariants(table)
 
 
 def test_a_drawn_flower_is_shown_and_replaced_from_the_back_repeatedly() -> None:
@@ -164,7 +153,7 @@ def test_a_drawn_flower_is_shown_and_replaced_from_the_back_repeatedly() -> None
         ev.Drew(1, None), ev.FlowerReplaced(1, t("5f")), ev.Drew(1, None, replacement=True),
         ev.FlowerReplaced(1, t("6f")), ev.Drew(1, None, replacement=True),
     )
-    check_invariants(table)
+    check_taiwan_invariants(table)
 
 
 def test_win_on_a_flower_replacement() -> None:
@@ -179,7 +168,7 @@ def test_win_on_a_flower_replacement() -> None:
         "dealer": 1, "self_draw": 1, "concealed_hand": 1, "own_flower": 1, "replacement_win": 1,
     }
     assert table.result.scores == (18, -6, -6, -6)
-    check_invariants(table)
+    check_taiwan_invariants(table)
 
 
 # ---------------------------------------------------------------- the dead wall
@@ -190,7 +179,7 @@ def test_the_game_is_a_draw_when_the_wall_holds_16() -> None:
         if table.stage is Stage.DRAWN:
             walls_at_draw.append(table.wall_remaining)
         step(table)
-        check_invariants(table)
+        check_taiwan_invariants(table)
     assert table.result.ending == ev.WallExhausted() and table.result.scores == (0, 0, 0, 0)
     assert table.wall_remaining == 16
     normal = [e for e in table.history if isinstance(e, ev.Drew) and not e.replacement]
@@ -261,7 +250,7 @@ def test_concealed_kong_replacement_from_the_back_and_a_replacement_win() -> Non
         ev.ConcealedKonged(0, None), ev.Drew(0, None, replacement=True),
     )
     assert table.melds(0) == (ConcealedKong(t("5m")),) and table.drawn_tile(0) == t("4s")
-    check_invariants(table)
+    check_taiwan_invariants(table)
     step(table, {0: ev.DeclareWin()})
     ending = table.result.ending
     assert isinstance(ending, ev.Won) and ending.self_drawn and ending.payer is None
@@ -269,7 +258,7 @@ def test_concealed_kong_replacement_from_the_back_and_a_replacement_win() -> Non
         "dealer", "self_draw", "concealed_hand", "replacement_win",
     ]
     assert table.result.scores == (15, -5, -5, -5)
-    check_invariants(table)
+    check_taiwan_invariants(table)
 
 
 def test_claimed_kong() -> None:
@@ -281,7 +270,7 @@ def test_claimed_kong() -> None:
     assert table.history[-2:] == (ev.Konged(1, t("9p")), ev.Drew(1, t("7s"), replacement=True))
     assert table.melds(1) == (Kong(t("9p"), 0),) and table.river(0) == ()
     assert table.stage is Stage.DRAWN and table.asked_seats == (1,)
-    check_invariants(table)
+    check_taiwan_invariants(table)
 
 
 # A pung of 2s by seat 1, its fourth 2s drawn later; seat 2 waits on 2s (1s3s).
@@ -306,7 +295,7 @@ def _to_added_kong() -> TaiwanTable:
     assert all(isinstance(a, ev.Discard) for a in actions)
     assert {a.tile for a in actions if isinstance(a, ev.Discard)} == set(table.hand(1))
     assert table.default_action(1) == ev.Discard(table.hand(1)[-1]) == ev.Discard(t("7z"))
-    check_invariants(table)
+    check_taiwan_invariants(table)
     step(table, {1: ev.Discard(t("6s"))})
     play_defaults_until(table, lambda tb: tb.current_seat == 1 and tb.stage is Stage.DRAWN)
     assert table.drawn_tile(1) == t("2s")
@@ -315,7 +304,7 @@ def _to_added_kong() -> TaiwanTable:
     assert table.history[-1] == ev.KongAdded(1, t("2s"))
     assert table.stage is Stage.KONG_ADDED and table.asked_seats == (2,)
     assert table.legal_actions(2) == (ev.Pass(), ev.DeclareWin()) and table.tile_in_play == t("2s")
-    check_invariants(table)
+    check_taiwan_invariants(table)
     return table
 
 
@@ -327,7 +316,7 @@ def test_robbing_an_added_kong() -> None:
     assert {f.name for f in ending.fans} == {"concealed_hand", "dragon_pong", "robbing_a_kong"}
     assert table.result.scores == (0, -4, 4, 0)
     assert table.melds(1) == (Pung(t("2s"), 0),)
-    check_invariants(table)
+    check_taiwan_invariants(table)
 
 
 def test_an_added_kong_not_robbed_draws_its_replacement() -> None:
@@ -336,7 +325,7 @@ def test_an_added_kong_not_robbed_draws_its_replacement() -> None:
     assert table.history[-1] == ev.Drew(1, t("3z"), replacement=True)
     assert table.melds(1) == (Kong(t("2s"), 0, added=True),)
     assert table.stage is Stage.DRAWN and table.asked_seats == (1,)
-    check_invariants(table)
+    check_taiwan_invariants(table)
 
 
 def test_a_concealed_kong_cannot_be_robbed() -> None:
@@ -386,7 +375,7 @@ def test_win_beats_pung_and_chow() -> None:
     assert isinstance(ending, ev.Won) and (ending.seat, ending.payer) == (3, 0)
     assert {f.name for f in ending.fans} == {"dealer", "concealed_hand", "all_chows"}
     assert table.result.scores == (-5, 0, 0, 5)
-    check_invariants(table)
+    check_taiwan_invariants(table)
 
 
 def test_pung_beats_chow() -> None:
@@ -395,7 +384,7 @@ def test_pung_beats_chow() -> None:
     assert table.history[-1] == ev.Melded(2, ev.ActionKind.PUNG, (t("5p"),) * 3, t("5p"), 0)
     assert table.melds(2) == (Pung(t("5p"), 0),) and table.river(0) == ()
     assert table.asked_seats == (2,) and table.stage is Stage.CALLED
-    check_invariants(table)
+    check_taiwan_invariants(table)
 
 
 def test_chow_when_nobody_else_claims() -> None:
@@ -405,7 +394,7 @@ def test_chow_when_nobody_else_claims() -> None:
     assert table.melds(1) == (Chow(t("5p"), t("5p"), 0),)
     assert table.asked_seats == (1,) and table.stage is Stage.CALLED
     assert ev.DeclareWin() not in table.legal_actions(1)
-    check_invariants(table)
+    check_taiwan_invariants(table)
     step(table, {1: ev.Discard(t("9p"))})
     # Nobody can claim 9p: the next seat draws at once.
     assert table.history[-2] == ev.Discarded(1, t("9p")) and table.asked_seats == (2,)
@@ -540,7 +529,7 @@ def test_seeded_games_keep_every_invariant(wild: float) -> None:
     for seed in range(games):
         rng = np.random.default_rng(seed)
         table = TaiwanTable(shuffled_wall(TAIWAN_16, rng), seed % 4, (seed // 4) % 4)
-        check_invariants(table)
+        check_taiwan_invariants(table)
         while not table.finished:
             asked = table.asked_seats
             assert asked
@@ -550,7 +539,7 @@ def test_seeded_games_keep_every_invariant(wild: float) -> None:
                 if table.stage in (Stage.DISCARDED, Stage.KONG_ADDED):
                     assert ev.Pass() in legal and len(legal) > 1
             table.respond({s: crude_taiwan_action(table, s, rng, wild) for s in asked})
-            check_invariants(table)
+            check_taiwan_invariants(table)
         result = table.result
         assert result is not None and sum(result.scores) == 0
         ending = result.ending
