@@ -402,12 +402,22 @@ class BotzoneTable(Table[Stage]):
         self._stage = Stage.KONG_ADDED if isinstance(event, ev.KongAdded) else Stage.KONG_DECLARED
         self._history.append(event)
 
-    def _concealed_kong(self, seat: int, tile: int) -> None:
+    def _kong_refused(self, seat: int, tile: int, needed: int, call: str,
+                      has_pung: bool = True) -> bool:
+        """Penalise ``seat``'s kong of ``tile`` (``call``: the answer's word) if it may not kong
+        now, holds fewer than ``needed`` of the tile or (an added kong) has no pung of it."""
         why = self._kong_forbidden(seat)
-        if why is None and not self._seats[seat].holds(tile, 4):
-            why = self._holding(seat, tile, needed=4)
-        if why is not None:
-            self._penalize(seat, WRONG_ACTION, f"GANG {_name(tile)}: {why}")
+        if why is None and not self._seats[seat].holds(tile, needed):
+            why = self._holding(seat, tile, needed=needed)
+        if why is None and not has_pung:
+            why = "no pung of it to add to"
+        if why is None:
+            return False
+        self._penalize(seat, WRONG_ACTION, f"{call} {_name(tile)}: {why}")
+        return True
+
+    def _concealed_kong(self, seat: int, tile: int) -> None:
+        if self._kong_refused(seat, tile, 4, "GANG"):
             return
         self._seats[seat].hand[tile] -= 4
         self._seats[seat].melds.append(ConcealedKong(tile))
@@ -419,14 +429,9 @@ class BotzoneTable(Table[Stage]):
         pung_at = next(
             (i for i, m in enumerate(state.melds) if isinstance(m, Pung) and m.tile == tile), None
         )
-        why = self._kong_forbidden(seat)
-        if why is None and not state.holds(tile):
-            why = self._holding(seat, tile)
-        if why is None and pung_at is None:
-            why = "no pung of it to add to"
-        if why is not None or pung_at is None:
-            self._penalize(seat, WRONG_ACTION, f"BUGANG {_name(tile)}: {why}")
+        if self._kong_refused(seat, tile, 1, "BUGANG", has_pung=pung_at is not None):
             return
+        assert pung_at is not None
         pung = state.melds[pung_at]
         assert isinstance(pung, Pung)
         state.hand[tile] -= 1
@@ -446,11 +451,7 @@ class BotzoneTable(Table[Stage]):
     def _claim_kong(self, seat: int) -> None:
         assert self._tile is not None
         tile = self._tile
-        why = self._kong_forbidden(seat)
-        if why is None and not self._seats[seat].holds(tile, 3):
-            why = self._holding(seat, tile, needed=3)
-        if why is not None:
-            self._penalize(seat, WRONG_ACTION, f"GANG on {_name(tile)}: {why}")
+        if self._kong_refused(seat, tile, 3, "GANG on"):
             return
         tile, discarder = self._take_discard()
         self._seats[seat].hand[tile] -= 3

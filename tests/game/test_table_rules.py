@@ -529,13 +529,8 @@ def test_legal_actions_are_exactly_what_the_judge_accepts(seed: int) -> None:
         if rng.random() < 0.5:
             legal = table.legal_actions(seat)
             probe = legal[int(rng.integers(len(legal)))]
-        answers: list[ev.Response] = [ev.Pass()] * 4
-        if table.stage is Stage.DRAWN:
-            drawer = table.view(0).current_seat
-            drawn = table.view(drawer).drawn
-            assert drawn is not None
-            answers[drawer] = ev.Discard(drawn)
-        answers[seat] = probe
+        answers = auto(table)  # everyone passes, a drawer discards its draw...
+        answers[seat] = probe  # ...but the probed seat
         trial = copy.deepcopy(table)
         trial.respond(answers)
         penalised = trial.result is not None and isinstance(trial.result.ending, ev.Penalized)
