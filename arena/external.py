@@ -29,13 +29,13 @@ from arena.games import (
     SeatFeed,
     finish_mcr,
     finish_taiwan,
-    table_action,
+    taiwan_decision,
 )
 from arena.lineup import ArenaSeat, PlayerKind, PlayerSpec, parse_player
 from arena.record_types import DecisionRecord
 from game.events import Action, Dealt, Discarded, Drew, Pass, Won
 from game.rules import TAIWAN_16
-from game.taiwan import Stage, TaiwanTable
+from game.taiwan import TaiwanTable
 from protocols.botzone_codec import ProtocolError, RequestDecoder, format_response
 from protocols.botzone_envelope import Interaction, TurnInput, interaction_for
 from protocols.olympiad import Act, Ask, End, MessageError, Welcome, tile_str
@@ -189,11 +189,7 @@ async def _play_olympiad(spec: GameSpec) -> PlayedGame:
                         action = None
                 else:
                     seat = in_process[s]
-                    for event in feeds[s].new(table.history):
-                        seat.observe(event)
-                    held = feeds[s].folder.held
-                    called = held if table.stage is Stage.CALLED and held is not None else None
-                    action = table_action(seat.decide(called))
+                    action = taiwan_decision(seat, feeds[s], table)
                     if spec.record and seat.last is not None:
                         decisions.append(seat.last.at(s, spec.labels[s]))
                 if action is None or action not in legal:

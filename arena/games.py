@@ -239,6 +239,16 @@ def table_action(action: Action) -> Action:
     return action
 
 
+def taiwan_decision(player: ArenaSeat, feed: SeatFeed, table: TaiwanTable) -> Action:
+    """``player``'s answer at ``table`` as the Olympiad flow's action, once it has observed
+    what ``feed`` has new for it (a call's discard comes at the called stage)."""
+    for event in feed.new(table.history):
+        player.observe(event)
+    held = feed.folder.held
+    called = held if table.stage is Stage.CALLED and held is not None else None
+    return table_action(player.decide(called))
+
+
 def _play_taiwan(spec: GameSpec) -> PlayedGame:
     wall = spec.wall_tiles()
     seats = _seats(spec)
@@ -250,11 +260,7 @@ def _play_taiwan(spec: GameSpec) -> PlayedGame:
         answers: dict[int, Action] = {}
         for s in table.asked_seats:
             player = seats[s]
-            for event in feeds[s].new(table.history):
-                player.observe(event)
-            held = feeds[s].folder.held
-            called = held if table.stage is Stage.CALLED and held is not None else None
-            action = table_action(player.decide(called))
+            action = taiwan_decision(player, feeds[s], table)
             if action not in table.legal_actions(s):
                 replaced[s] += 1
                 action = table.default_action(s)
@@ -288,4 +294,5 @@ def finish_taiwan(spec: GameSpec, wall: tuple[int, ...], table: TaiwanTable,
                       replaced=_four(replaced), record=record)
 
 
-__all__ = ["GameSpec", "PlayedGame", "Rules", "SeatFeed", "play", "table_action"]
+__all__ = ["GameSpec", "PlayedGame", "Rules", "SeatFeed", "play", "table_action",
+           "taiwan_decision"]

@@ -32,28 +32,7 @@ from arena.commands.options import positive_int, seat_index
 from arena.records import Record, read_record
 from bot.agent import Agent, Decision, Strategy, describe_action
 from bot.seat import AskKind, SeatView
-from game.events import (
-    Action,
-    Chowed,
-    ClaimChow,
-    ClaimKong,
-    ClaimPung,
-    ConcealedKonged,
-    Dealt,
-    DeclareAddedKong,
-    DeclareConcealedKong,
-    DeclareWin,
-    Discard,
-    Discarded,
-    Event,
-    KongAdded,
-    Konged,
-    Pass,
-    Penalized,
-    Punged,
-    Won,
-    history_seen_by,
-)
+from game import events as ev
 from game.rules import MCR_BOTZONE, Ruleset
 from game.tiles import format_tiles, tile_name
 from protocols.botzone_codec import (
@@ -72,9 +51,9 @@ from strategy.stepvalue import Deadline
 class Step:
     """One thing the seat was shown, and what it answered (None: nothing recorded)."""
 
-    event: Event
+    event: ev.Event
     shown: str
-    played: Action | None
+    played: ev.Action | None
 
 
 @dataclass(frozen=True)
@@ -85,7 +64,7 @@ class Turn:
     ours: Decision | None
     hand: str
     unseen_total: int
-    played_action: Action | None = None
+    played_action: ev.Action | None = None
 
     def disagrees(self) -> bool:
         """Today's agent answers otherwise than what was played."""
@@ -199,7 +178,7 @@ def steps_from_lines(lines: list[tuple[str, str]]) -> list[Step]:
             event = decoder.decode(request)
         except ProtocolError as exc:
             raise ValueError(f"request {i} ({request!r}): {exc}") from exc
-        played: Action | None = None
+        played: ev.Action | None = None
         if response:
             with contextlib.suppress(ProtocolError):
                 played = parse_response(response)
@@ -207,28 +186,28 @@ def steps_from_lines(lines: list[tuple[str, str]]) -> list[Step]:
     return steps
 
 
-def _played_by(event: Event, seat: int) -> Action | None:
+def _played_by(event: ev.Event, seat: int) -> ev.Action | None:
     """The answer of ``seat`` that produced ``event``, if ``seat`` made it."""
     if getattr(event, "seat", None) != seat:
         return None
-    if isinstance(event, Discarded):
-        return Discard(event.tile)
-    if isinstance(event, Punged):
-        return ClaimPung(event.discard)
-    if isinstance(event, Chowed):
-        return ClaimChow(event.middle, event.discard)
-    if isinstance(event, Konged):
-        return ClaimKong()
-    if isinstance(event, ConcealedKonged) and event.tile is not None:
-        return DeclareConcealedKong(event.tile)
-    if isinstance(event, KongAdded):
-        return DeclareAddedKong(event.tile)
+    if isinstance(event, ev.Discarded):
+        return ev.Discard(event.tile)
+    if isinstance(event, ev.Punged):
+        return ev.ClaimPung(event.discard)
+    if isinstance(event, ev.Chowed):
+        return ev.ClaimChow(event.middle, event.discard)
+    if isinstance(event, ev.Konged):
+        return ev.ClaimKong()
+    if isinstance(event, ev.ConcealedKonged) and event.tile is not None:
+        return ev.DeclareConcealedKong(event.tile)
+    if isinstance(event, ev.KongAdded):
+        return ev.DeclareAddedKong(event.tile)
     return None
 
 
-def describe_event(event: Event) -> str:
+def describe_event(event: ev.Event) -> str:
     """An event in compact tile notation (``Discarded seat=1 tile=5m``)."""
-    if isinstance(event, Dealt):
+    if isinstance(event, ev.Dealt):
         fields = f"seat={event.seat} tiles={format_tiles(sorted(event.tiles))}"
     else:
         fields = " ".join(f"{k}={tile_name(v) if k in _TILE_FIELDS and isinstance(v, int) else v}"
@@ -254,9 +233,9 @@ def _steps_of(record: Record, seat: int) -> tuple[Ruleset, list[Step]]:
     header = record.header
     rules = MCR_BOTZONE if header.rules is None else header.rules
     ending = record.result.ending if record.result is not None else None
-    winner = ending.seat if isinstance(ending, Won | Penalized) else None
+    winner = ending.seat if isinstance(ending, ev.Won | ev.Penalized) else None
     prevalent = 0 if header.prevalent_wind is None else header.prevalent_wind
-    seen = history_seen_by(joined_claims(record.events), seat, prevalent)
+    seen = ev.history_seen_by(joined_claims(record.events), seat, prevalent)
     botzone = _botzone(rules)
     steps = []
     for i, e in enumerate(seen):
@@ -264,7 +243,7 @@ def _steps_of(record: Record, seat: int) -> tuple[Ruleset, list[Step]]:
         played = _played_by(nxt, seat) if nxt is not None else None
         if played is None and (nxt is not None or record.result is not None):
             # the last event of a game cut short: what the seat answered is unknown
-            played = DeclareWin() if nxt is None and winner == seat else Pass()
+            played = ev.DeclareWin() if nxt is None and winner == seat else ev.Pass()
         shown = format_request(e, seat) if botzone else describe_event(e)
         steps.append(Step(e, shown, played))
     return rules, steps
@@ -275,7 +254,7 @@ def _botzone(rules: Ruleset) -> bool:
     return rules.name.startswith("mcr")
 
 
-def action_text(rules: Ruleset) -> Callable[[Action], str]:
+def action_text(rules: Ruleset) -> Callable[[ev.Action], str]:
     """How actions are shown: Botzone's response text, or compact tile notation."""
     return format_response if _botzone(rules) else describe_action
 

@@ -27,18 +27,7 @@ from typing import Protocol
 import numpy as np
 
 from bot.seat import AskKind, SeatView
-from game.events import (
-    Action,
-    ActionKind,
-    ClaimChow,
-    ClaimKong,
-    ClaimPung,
-    DeclareAddedKong,
-    DeclareConcealedKong,
-    DeclareWin,
-    Discard,
-    Pass,
-)
+from game import events as ev
 from game.rules import Ruleset
 from game.scoring.mcr import WinContext, fan_total, mcr_fans
 from game.tiles import NUM_KINDS, tile_name
@@ -62,7 +51,7 @@ _KINDS = np.arange(NUM_KINDS)
 
 @dataclass(frozen=True)
 class Decision:
-    action: Action
+    action: ev.Action
     method: Method
     reasons: tuple[Candidate, ...] = ()
     note: str = ""
@@ -90,7 +79,7 @@ class Decision:
         }
 
 
-def describe_action(action: Action) -> str:
+def describe_action(action: ev.Action) -> str:
     """An action in compact tile notation (``discard tile=5m``)."""
     named = " ".join(
         f"{k}={tile_name(v) if isinstance(v, int) else v}" for k, v in vars(action).items()
@@ -206,51 +195,51 @@ class Agent:
             assert v.tile_in_play is not None
             ok, fan = self.can_win(v, v.tile_in_play, self_drawn=False, robbing=True)
             if ok:
-                return Decision(DeclareWin(), Method.WIN, note="robbing the kong", fan=fan)
-            return Decision(Pass(), Method.PASS, note="no win on the added kong")
-        return Decision(Pass(), Method.PASS, note="nothing to decide")
+                return Decision(ev.DeclareWin(), Method.WIN, note="robbing the kong", fan=fan)
+            return Decision(ev.Pass(), Method.PASS, note="no win on the added kong")
+        return Decision(ev.Pass(), Method.PASS, note="nothing to decide")
 
     def _after_draw(self, v: SeatView, deadline: Deadline | None) -> Decision:
         assert v.drawn is not None
         ok, fan = self.can_win(v, v.drawn, self_drawn=True)
         if ok:
-            return Decision(DeclareWin(), Method.WIN, note="self-drawn", fan=fan)
+            return Decision(ev.DeclareWin(), Method.WIN, note="self-drawn", fan=fan)
         choice = choose_discard(v.hand, v.unseen, v.melds_needed, self.rules, deadline,
                                 win_check=self._fan_check(v), cache=self._suits)
         legal = v.ask.legal
         kong = choose_kong_on_draw(v.hand, v.unseen, v.melds_needed, self.rules, choice)
-        if kong is not None and DeclareConcealedKong(_tile(kong)) in legal:
-            return Decision(DeclareConcealedKong(_tile(kong)), Method.KONG,
+        if kong is not None and ev.DeclareConcealedKong(_tile(kong)) in legal:
+            return Decision(ev.DeclareConcealedKong(_tile(kong)), Method.KONG,
                             (kong, *choice.candidates), kong.note)
         added = choose_added_kong(v.hand, v.unseen, v.melds_needed, self.rules, v.pungs(),
                                   choice)
-        if added is not None and DeclareAddedKong(_tile(added)) in legal:
-            return Decision(DeclareAddedKong(_tile(added)), Method.KONG,
+        if added is not None and ev.DeclareAddedKong(_tile(added)) in legal:
+            return Decision(ev.DeclareAddedKong(_tile(added)), Method.KONG,
                             (added, *choice.candidates), added.note)
-        return self._from_choice(Discard(_tile(choice.chosen)), choice)
+        return self._from_choice(ev.Discard(_tile(choice.chosen)), choice)
 
     def _on_discard(self, v: SeatView, deadline: Deadline | None) -> Decision:
         assert v.tile_in_play is not None and v.provider is not None
         t = v.tile_in_play
         ok, fan = self.can_win(v, t, self_drawn=False)
         if ok:
-            return Decision(DeclareWin(), Method.WIN, note=f"on {tile_name(t)}", fan=fan)
+            return Decision(ev.DeclareWin(), Method.WIN, note=f"on {tile_name(t)}", fan=fan)
         legal = v.ask.legal
-        can_chow = any(isinstance(a, ClaimChow) for a in legal)
-        if not any(isinstance(a, ClaimPung | ClaimChow | ClaimKong) for a in legal):
-            return Decision(Pass(), Method.PASS, note="no claim is legal")
+        can_chow = any(isinstance(a, ev.ClaimChow) for a in legal)
+        if not any(isinstance(a, ev.ClaimPung | ev.ClaimChow | ev.ClaimKong) for a in legal):
+            return Decision(ev.Pass(), Method.PASS, note="no claim is legal")
         choice = choose_claim(v.hand, v.unseen, v.melds_needed, self.rules, t,
                               can_chow=can_chow, can_win=False, deadline=deadline,
                               cache=self._suits)
-        action: Action = Pass()
-        if choice.action is ActionKind.PUNG:
-            action = ClaimPung(_tile(choice.chosen))
-        elif choice.action is ActionKind.KONG:
-            action = ClaimKong()
-        elif choice.action is ActionKind.CHOW:
-            action = ClaimChow(choice.meld_tiles[1], _tile(choice.chosen))
+        action: ev.Action = ev.Pass()
+        if choice.action is ev.ActionKind.PUNG:
+            action = ev.ClaimPung(_tile(choice.chosen))
+        elif choice.action is ev.ActionKind.KONG:
+            action = ev.ClaimKong()
+        elif choice.action is ev.ActionKind.CHOW:
+            action = ev.ClaimChow(choice.meld_tiles[1], _tile(choice.chosen))
         if action not in legal:
-            action = Pass()
+            action = ev.Pass()
         return self._from_choice(action, choice)
 
     def discard_after_claim(self, v: SeatView, from_hand: Sequence[int],
@@ -265,10 +254,10 @@ class Agent:
             hand[x] -= 1
         choice = choose_discard(hand, v.unseen, v.melds_needed - 1, self.rules, deadline,
                                 cache=self._suits)
-        return self._from_choice(Discard(_tile(choice.chosen)), choice)
+        return self._from_choice(ev.Discard(_tile(choice.chosen)), choice)
 
     @staticmethod
-    def _from_choice(action: Action, choice: Choice) -> Decision:
+    def _from_choice(action: ev.Action, choice: Choice) -> Decision:
         return Decision(action, choice.method, choice.candidates, finished=choice.finished,
                         horizon=choice.horizon)
 

@@ -29,18 +29,7 @@ import numpy as np
 
 from bot.agent import Agent, Decision, Strategy
 from bot.seat import SeatView
-from game.events import (
-    Action,
-    ActionKind,
-    ClaimChow,
-    ClaimKong,
-    ClaimPung,
-    DeclareAddedKong,
-    DeclareConcealedKong,
-    DeclareWin,
-    Discard,
-    Pass,
-)
+from game import events as ev
 from game.melds import Chow, ConcealedKong, Kong, Meld, Pung
 from game.rules import Ruleset, WallLayout
 from game.tiles import tile_name
@@ -133,7 +122,7 @@ class Planner(Agent):
         for t in order:
             c = by_tile.get(t)
             if c is None:
-                cands.append(ValuedCandidate(ActionKind.DISCARD, t, distances[t],
+                cands.append(ValuedCandidate(ev.ActionKind.DISCARD, t, distances[t],
                                              outlook=outlooks[t]))
             else:
                 cands.append(ValuedCandidate(c.action, c.tile, c.deficiency, c.value, c.chance,
@@ -146,23 +135,23 @@ class Planner(Agent):
         assert v.drawn is not None
         ok, fan = self.can_win(v, v.drawn, self_drawn=True)
         if ok:
-            return Decision(DeclareWin(), Method.WIN, note="self-drawn", fan=fan)
+            return Decision(ev.DeclareWin(), Method.WIN, note="self-drawn", fan=fan)
         dz, turns, hand, legal = self._danger(v), self._turns(v), v.hand, v.ask.legal
         chosen, cands, best, method = self._discard_plan(v, hand, (), deadline, dz, turns)
         for kind in np.flatnonzero(hand >= 4):
             t = int(kind)
-            if DeclareConcealedKong(t) not in legal:
+            if ev.DeclareConcealedKong(t) not in legal:
                 continue
             h = hand.copy()
             h[t] -= 4
             d = self._distance(v, h, (ConcealedKong(t),))
             o = outlook(d, turns, 0.0, self.model)
             if d <= best.distance:
-                c = ValuedCandidate(ActionKind.CONCEALED_KONG, t, d, outlook=o,
+                c = ValuedCandidate(ev.ActionKind.CONCEALED_KONG, t, d, outlook=o,
                                     note="keeps the distance to a win")
-                return Decision(DeclareConcealedKong(t), Method.KONG, (c, *cands), c.note)
+                return Decision(ev.DeclareConcealedKong(t), Method.KONG, (c, *cands), c.note)
         for t in v.pungs():
-            if hand[t] < 1 or DeclareAddedKong(t) not in legal:
+            if hand[t] < 1 or ev.DeclareAddedKong(t) not in legal:
                 continue
             h = hand.copy()
             h[t] -= 1
@@ -174,10 +163,10 @@ class Planner(Agent):
                 d = shape_deficiency_fast(h, v.unseen, v.melds_needed, self.rules)
             o = outlook(d, turns, 0.0, self.model)
             if d <= best.distance:
-                c = ValuedCandidate(ActionKind.ADDED_KONG, t, d, outlook=o,
+                c = ValuedCandidate(ev.ActionKind.ADDED_KONG, t, d, outlook=o,
                                     note="the fourth tile of a pung, distance kept")
-                return Decision(DeclareAddedKong(t), Method.KONG, (c, *cands), c.note)
-        return Decision(Discard(chosen), method, cands,
+                return Decision(ev.DeclareAddedKong(t), Method.KONG, (c, *cands), c.note)
+        return Decision(ev.Discard(chosen), method, cands,
                         note=f"by value: {tile_name(chosen)} {best.describe()}")
 
     # ------------------------------------------------------------------ claims
@@ -186,27 +175,27 @@ class Planner(Agent):
         t, provider = v.tile_in_play, v.provider
         ok, fan = self.can_win(v, t, self_drawn=False)
         if ok:
-            return Decision(DeclareWin(), Method.WIN, note=f"on {tile_name(t)}", fan=fan)
+            return Decision(ev.DeclareWin(), Method.WIN, note=f"on {tile_name(t)}", fan=fan)
         legal = v.ask.legal
-        if not any(isinstance(a, ClaimPung | ClaimChow | ClaimKong) for a in legal):
-            return Decision(Pass(), Method.PASS, note="no claim is legal")
+        if not any(isinstance(a, ev.ClaimPung | ev.ClaimChow | ev.ClaimKong) for a in legal):
+            return Decision(ev.Pass(), Method.PASS, note="no claim is legal")
         dz, turns, hand = self._danger(v), self._turns(v), v.hand
         held = np.flatnonzero(hand)
         d_pass = self._distance(v, hand)
         pass_o = outlook(d_pass, turns, float(dz[held].min()), self.model)
-        pass_c = ValuedCandidate(ActionKind.PASS, None, d_pass, outlook=pass_o)
+        pass_c = ValuedCandidate(ev.ActionKind.PASS, None, d_pass, outlook=pass_o)
         cands: list[ValuedCandidate] = [pass_c]
         options: list[tuple[Meld, tuple[int, ...]]] = []
-        if ClaimKong() in legal:
+        if ev.ClaimKong() in legal:
             options.append((Kong(t, provider), (t, t, t)))
-        if any(isinstance(a, ClaimPung) for a in legal):
+        if any(isinstance(a, ev.ClaimPung) for a in legal):
             options.append((Pung(t, provider), (t, t)))
-        middles = sorted({a.middle for a in legal if isinstance(a, ClaimChow)})
+        middles = sorted({a.middle for a in legal if isinstance(a, ev.ClaimChow)})
         for middle in middles:
             chow = Chow(middle, t, provider)
             options.append((chow, tuple(x for x in chow.tiles if x != t)))
-        best: tuple[float, Action, tuple[int, ...], Meld] | None = None
-        per_meld: dict[Meld, tuple[float, Action, tuple[int, ...], Meld, int]] = {}
+        best: tuple[float, ev.Action, tuple[int, ...], Meld] | None = None
+        per_meld: dict[Meld, tuple[float, ev.Action, tuple[int, ...], Meld, int]] = {}
         for meld, taken in options:
             h = hand.copy()
             for x in taken:
@@ -214,20 +203,20 @@ class Planner(Agent):
             if isinstance(meld, Kong):  # a replacement draw follows, not a discard
                 d = self._distance(v, h, (meld,))
                 o = outlook(d, turns, pass_o.deal_in, self.model)
-                cands.append(ValuedCandidate(ActionKind.KONG, t, d, outlook=o,
+                cands.append(ValuedCandidate(ev.ActionKind.KONG, t, d, outlook=o,
                                              note="then a replacement draw"))
                 if best is None or o.value > best[0]:
-                    best = (o.value, ClaimKong(), taken, meld)
-                per_meld[meld] = (o.value, ClaimKong(), taken, meld, d)
+                    best = (o.value, ev.ClaimKong(), taken, meld)
+                per_meld[meld] = (o.value, ev.ClaimKong(), taken, meld, d)
                 continue
             distances = self._discard_distances(v, h, (meld,))
             for x, d in sorted(distances.items()):
-                claim = (ClaimPung(x) if isinstance(meld, Pung)
-                         else ClaimChow(meld.middle, x) if isinstance(meld, Chow) else None)
+                claim = (ev.ClaimPung(x) if isinstance(meld, Pung)
+                         else ev.ClaimChow(meld.middle, x) if isinstance(meld, Chow) else None)
                 if claim is None or claim not in legal:
                     continue
                 o = outlook(d, turns, float(dz[x]), self.model)
-                kind = ActionKind.PUNG if isinstance(meld, Pung) else ActionKind.CHOW
+                kind = ev.ActionKind.PUNG if isinstance(meld, Pung) else ev.ActionKind.CHOW
                 cands.append(ValuedCandidate(
                     kind, x, d, outlook=o,
                     note=f"meld {' '.join(tile_name(y) for y in meld.tiles)}, "
@@ -242,42 +231,42 @@ class Planner(Agent):
             plain = self._plain_claim(v, deadline, per_meld, pass_o) if self.plain_claims \
                 else None
             if plain is None:
-                return Decision(Pass(), Method.CLAIM, tuple(cands),
+                return Decision(ev.Pass(), Method.CLAIM, tuple(cands),
                                 note=f"pass: {pass_o.describe()}")
             best = plain[:4]
             note = (f"claim: the plain deficiency falls and the distance to 8 fan holds "
                     f"({plain[4]}; pass {pass_o.value:+.2f})")
         value, action, taken, meld = best
-        if isinstance(action, ClaimPung | ClaimChow):
+        if isinstance(action, ev.ClaimPung | ev.ClaimChow):
             # the discard after the meld: by value, ties by the step-value search
             h = hand.copy()
             for x in taken:
                 h[x] -= 1
             chosen, _, _, _ = self._discard_plan(v, h, (meld,), deadline, dz, turns)
-            alt = (ClaimPung(chosen) if isinstance(action, ClaimPung)
-                   else ClaimChow(action.middle, chosen))
+            alt = (ev.ClaimPung(chosen) if isinstance(action, ev.ClaimPung)
+                   else ev.ClaimChow(action.middle, chosen))
             if alt in legal:
                 action = alt
         return Decision(action, Method.CLAIM, tuple(cands), note=f"{note}: {value:+.2f}")
 
     def _plain_claim(self, v: SeatView, deadline: Deadline | None,
-                     per_meld: dict[Meld, tuple[float, Action, tuple[int, ...], Meld, int]],
+                     per_meld: dict[Meld, tuple[float, ev.Action, tuple[int, ...], Meld, int]],
                      pass_o: Outlook,
-                     ) -> tuple[float, Action, tuple[int, ...], Meld, int] | None:
+                     ) -> tuple[float, ev.Action, tuple[int, ...], Meld, int] | None:
         """Today's claim rule (the plain deficiency falls) where the fan-aware distance does
         not grow and the value loses at most the margin (``plain_claims``)."""
         assert v.tile_in_play is not None and v.provider is not None
         t, provider = v.tile_in_play, v.provider
-        can_chow = any(isinstance(a, ClaimChow) for a in v.ask.legal)
+        can_chow = any(isinstance(a, ev.ClaimChow) for a in v.ask.legal)
         plain = choose_claim(v.hand, v.unseen, v.melds_needed, self.rules, t,
                              can_chow=can_chow, can_win=False, deadline=deadline,
                              cache=self._suits)
         meld: Meld
-        if plain.action is ActionKind.PUNG:
+        if plain.action is ev.ActionKind.PUNG:
             meld = Pung(t, provider)
-        elif plain.action is ActionKind.CHOW:
+        elif plain.action is ev.ActionKind.CHOW:
             meld = Chow(plain.meld_tiles[1], t, provider)
-        elif plain.action is ActionKind.KONG:
+        elif plain.action is ev.ActionKind.KONG:
             meld = Kong(t, provider)
         else:
             return None
@@ -302,7 +291,7 @@ class Planner(Agent):
             meld = Chow(sorted((*from_hand, t))[1], t, provider)
         chosen, cands, best, method = self._discard_plan(v, hand, (meld,), deadline,
                                                          self._danger(v), self._turns(v))
-        return Decision(Discard(chosen), method, cands, note=f"by value: {best.describe()}")
+        return Decision(ev.Discard(chosen), method, cands, note=f"by value: {best.describe()}")
 
 
 def default_strategy(rules: Ruleset) -> Strategy:

@@ -14,28 +14,7 @@ from enum import Enum
 
 import numpy as np
 
-from game.events import (
-    Action,
-    Chowed,
-    ClaimChow,
-    ClaimKong,
-    ClaimPung,
-    ConcealedKonged,
-    Dealt,
-    DeclareAddedKong,
-    DeclareConcealedKong,
-    DeclareWin,
-    Discard,
-    Discarded,
-    Drew,
-    Event,
-    FlowerReplaced,
-    KongAdded,
-    Konged,
-    Pass,
-    Punged,
-    SeatAssigned,
-)
+from game import events as ev
 from game.melds import Chow, ConcealedKong, Kong, Meld, Pung
 from game.rules import Ruleset, WallLayout
 from game.table_base import chow_middles, chow_tiles
@@ -66,30 +45,30 @@ class Ask:
     shape: the fan is checked by whoever declares it)."""
 
     kind: AskKind
-    legal: tuple[Action, ...]
+    legal: tuple[ev.Action, ...]
     drawn: int | None = None
     """The tile the seat just drew (for ``DRAW``)."""
 
-    def allows(self, action: Action) -> bool:
+    def allows(self, action: ev.Action) -> bool:
         return action in self.legal
 
-    def safest(self) -> Action:
+    def safest(self) -> ev.Action:
         """The one safest-answer rule: :func:`safest_action` on this ask."""
         return safest_action(self.legal, self.drawn)
 
 
-def safest_action(legal: Sequence[Action], drawn: int | None = None) -> Action:
+def safest_action(legal: Sequence[ev.Action], drawn: int | None = None) -> ev.Action:
     """The safest of the legal answers, for a strategy that failed, was late or lost its
     state: pass if allowed; else discard the drawn tile; else the last discard offered;
     else the first legal answer (pass when nothing is offered)."""
-    if Pass() in legal:
-        return Pass()
-    if drawn is not None and Discard(drawn) in legal:
-        return Discard(drawn)
-    discards = [a for a in legal if isinstance(a, Discard)]
+    if ev.Pass() in legal:
+        return ev.Pass()
+    if drawn is not None and ev.Discard(drawn) in legal:
+        return ev.Discard(drawn)
+    discards = [a for a in legal if isinstance(a, ev.Discard)]
     if discards:
         return discards[-1]
-    return legal[0] if legal else Pass()
+    return legal[0] if legal else ev.Pass()
 
 
 @dataclass
@@ -101,7 +80,7 @@ class SeatView:
     melds: list[Meld] = field(default_factory=list)
     wall_left: list[int] = field(default_factory=lambda: [PER_SEAT_DRAWS] * 4)
     """Per-seat walls (Botzone duplicate); for one shared wall all four entries move."""
-    last_event: Event | None = None
+    last_event: ev.Event | None = None
     drawn: int | None = None
     """The tile this seat just drew (while it must answer the draw)."""
     after_kong: bool = False
@@ -110,7 +89,7 @@ class SeatView:
     provider: int | None = None
     dealt: bool = False
     events: int = 0
-    own_answer: Action | None = None
+    own_answer: ev.Action | None = None
     """This seat's last answer: Botzone's ``3 p GANG`` does not name the tile of the
     seat's own concealed kong, so the view fills it in from here."""
     _ask: Ask | None = field(default=None, repr=False)
@@ -126,16 +105,16 @@ class SeatView:
     """Per seat: its concealed kongs whose tile this seat was not shown."""
 
     # ------------------------------------------------------------------ events
-    def observe(self, event: Event) -> None:
+    def observe(self, event: ev.Event) -> None:
         """Apply one event; a contradiction raises (KnowledgeError) and changes nothing."""
         kb = self.kb.copy()
         melds = list(self.melds)
         me = self.seat
-        was_kong = isinstance(self.last_event, Konged | ConcealedKonged | KongAdded)
+        was_kong = isinstance(self.last_event, ev.Konged | ev.ConcealedKonged | ev.KongAdded)
         discarder = self.provider if self.provider is not None else 0  # of a claimed tile
-        if isinstance(event, SeatAssigned):
+        if isinstance(event, ev.SeatAssigned):
             self.seat, self.prevalent_wind = event.seat, event.prevalent_wind
-        elif isinstance(event, Dealt):
+        elif isinstance(event, ev.Dealt):
             if event.seat == me:
                 kb.deal(event.tiles)
             for s, n in enumerate(event.flower_counts):
@@ -145,38 +124,38 @@ class SeatView:
                 # normal draws left: what the deal leaves in the wall, less the dead wall
                 left = self.rules.wall_after_deal(len(event.flowers)) - self.rules.dead_wall
                 self.wall_left = [max(0, left)] * 4
-        elif isinstance(event, Drew):
+        elif isinstance(event, ev.Drew):
             self._wall_draw(event.seat)
             if event.seat == me and event.tile is not None and not is_flower(event.tile):
                 kb.draw(event.tile)
-        elif isinstance(event, FlowerReplaced):
+        elif isinstance(event, ev.FlowerReplaced):
             kb.flower(event.seat, event.flower)
-        elif isinstance(event, Discarded):
+        elif isinstance(event, ev.Discarded):
             (kb.discard if event.seat == me else kb.seen_discard)(event.tile)
-        elif isinstance(event, Punged):
+        elif isinstance(event, ev.Punged):
             self._claimed(kb, melds, event.seat, [event.tile] * 2,
                           Pung(event.tile, discarder))
             (kb.discard if event.seat == me else kb.seen_discard)(event.discard)
-        elif isinstance(event, Chowed):
+        elif isinstance(event, ev.Chowed):
             chow = [event.middle - 1, event.middle, event.middle + 1]
             chow.remove(event.claimed)
             self._claimed(kb, melds, event.seat, chow,
                           Chow(event.middle, event.claimed, discarder))
             (kb.discard if event.seat == me else kb.seen_discard)(event.discard)
-        elif isinstance(event, Konged):
+        elif isinstance(event, ev.Konged):
             self._claimed(kb, melds, event.seat, [event.tile] * 3,
                           Kong(event.tile, discarder))
-        elif isinstance(event, ConcealedKonged):
+        elif isinstance(event, ev.ConcealedKonged):
             tile = event.tile
             if event.seat == me and tile is None and isinstance(self.own_answer,
-                                                                  DeclareConcealedKong):
+                                                                  ev.DeclareConcealedKong):
                 tile = self.own_answer.tile
             if event.seat == me and tile is not None:
                 kb.own_concealed_kong(tile)
                 melds.append(ConcealedKong(tile))
             else:
                 kb.seen_concealed_kong(event.tile)
-        elif isinstance(event, KongAdded):
+        elif isinstance(event, ev.KongAdded):
             if event.seat == me:
                 kb.own_added_kong(event.tile)
                 melds = [Kong(m.tile, m.provider, added=True)
@@ -191,7 +170,7 @@ class SeatView:
         self._track_play(event, was_kong)
         self._track_signs(event, discarder)
 
-    def answered(self, action: Action) -> None:
+    def answered(self, action: ev.Action) -> None:
         """Remember what this seat answered (the next request may leave out its tile)."""
         self.own_answer = action
 
@@ -210,36 +189,36 @@ class SeatView:
             # replacements after the last normal draw come from the dead wall
             self.wall_left = [max(0, n - 1) for n in self.wall_left]
 
-    def _track_play(self, event: Event, was_kong: bool) -> None:
-        if isinstance(event, Drew) and event.seat == self.seat:
+    def _track_play(self, event: ev.Event, was_kong: bool) -> None:
+        if isinstance(event, ev.Drew) and event.seat == self.seat:
             self.drawn = event.tile
             self.after_kong = was_kong
-        elif not isinstance(event, FlowerReplaced):
+        elif not isinstance(event, ev.FlowerReplaced):
             self.drawn = None
-        if isinstance(event, Discarded):
+        if isinstance(event, ev.Discarded):
             self.tile_in_play, self.provider = event.tile, event.seat
-        elif isinstance(event, Punged | Chowed):
+        elif isinstance(event, ev.Punged | ev.Chowed):
             self.tile_in_play, self.provider = event.discard, event.seat
-        elif isinstance(event, KongAdded):
+        elif isinstance(event, ev.KongAdded):
             self.tile_in_play, self.provider = event.tile, event.seat
-        elif not isinstance(event, Drew):
+        elif not isinstance(event, ev.Drew):
             self.tile_in_play = None
 
-    def _track_signs(self, event: Event, discarder: int) -> None:
+    def _track_signs(self, event: ev.Event, discarder: int) -> None:
         """What every seat shows: its discards, its melds, the tiles it let pass."""
         seat = getattr(event, "seat", None)
         meld: Meld | None = None
-        if isinstance(event, Punged):
+        if isinstance(event, ev.Punged):
             meld = Pung(event.tile, discarder)
-        elif isinstance(event, Chowed):
+        elif isinstance(event, ev.Chowed):
             meld = Chow(event.middle, event.claimed, discarder)
-        elif isinstance(event, Konged):
+        elif isinstance(event, ev.Konged):
             meld = Kong(event.tile, discarder)
-        elif isinstance(event, ConcealedKonged) and event.tile is not None:
+        elif isinstance(event, ev.ConcealedKonged) and event.tile is not None:
             meld = ConcealedKong(event.tile)
-        elif isinstance(event, ConcealedKonged) and event.seat != self.seat:
+        elif isinstance(event, ev.ConcealedKonged) and event.seat != self.seat:
             self.hidden_kongs[event.seat] += 1
-        elif isinstance(event, KongAdded):
+        elif isinstance(event, ev.KongAdded):
             assert seat is not None
             self.shown_melds[seat] = [Kong(m.tile, m.provider, added=True)
                                       if isinstance(m, Pung) and m.tile == event.tile else m
@@ -248,10 +227,11 @@ class SeatView:
             return
         if meld is not None:
             self.shown_melds[seat].append(meld)
-        if isinstance(event, Drew | Punged | Chowed | Konged | ConcealedKonged | KongAdded):
+        if isinstance(event, ev.Drew | ev.Punged | ev.Chowed | ev.Konged
+                      | ev.ConcealedKonged | ev.KongAdded):
             self.passed[seat] = []
-        thrown = event.tile if isinstance(event, Discarded) else (
-            event.discard if isinstance(event, Punged | Chowed) else None)
+        thrown = event.tile if isinstance(event, ev.Discarded) else (
+            event.discard if isinstance(event, ev.Punged | ev.Chowed) else None)
         if thrown is not None:
             self.discards[seat].append(thrown)
             self.passed[seat] = []
@@ -289,45 +269,45 @@ class SeatView:
 
     def _ask_kind(self) -> AskKind:
         e = self.last_event
-        if isinstance(e, Drew) and e.seat == self.seat and e.tile is not None:
+        if isinstance(e, ev.Drew) and e.seat == self.seat and e.tile is not None:
             # a flower is replaced, not played
             return AskKind.NOTHING if is_flower(e.tile) else AskKind.DRAW
-        if isinstance(e, Discarded | Punged | Chowed) and e.seat != self.seat:
+        if isinstance(e, ev.Discarded | ev.Punged | ev.Chowed) and e.seat != self.seat:
             return AskKind.DISCARD
-        if isinstance(e, KongAdded) and e.seat != self.seat:
+        if isinstance(e, ev.KongAdded) and e.seat != self.seat:
             return AskKind.ROB
         return AskKind.NOTHING
 
-    def _legal(self, kind: AskKind) -> list[Action]:
+    def _legal(self, kind: AskKind) -> list[ev.Action]:
         hand = self.hand
         if kind is AskKind.DRAW:
-            out: list[Action] = [Discard(int(t)) for t in np.nonzero(hand)[0]]
+            out: list[ev.Action] = [ev.Discard(int(t)) for t in np.nonzero(hand)[0]]
             own, following = self.wall_left[self.seat], self.wall_left[self.next_seat(self.seat)]
             walls_ok = own > 0 and following > 0
             if walls_ok and self.melds_needed >= 1:
-                out += [DeclareConcealedKong(int(t)) for t in np.nonzero(hand >= 4)[0]]
-                out += [DeclareAddedKong(t) for t in self.pungs() if hand[t] >= 1]
-            out.append(DeclareWin())
+                out += [ev.DeclareConcealedKong(int(t)) for t in np.nonzero(hand >= 4)[0]]
+                out += [ev.DeclareAddedKong(t) for t in self.pungs() if hand[t] >= 1]
+            out.append(ev.DeclareWin())
             return out
         if kind is AskKind.DISCARD:
             assert self.tile_in_play is not None and self.provider is not None
             t = self.tile_in_play
-            out = [Pass(), DeclareWin()]
+            out = [ev.Pass(), ev.DeclareWin()]
             if self.wall_left[self.next_seat(self.provider)] <= 0 or self.melds_needed < 1:
                 return out
             if hand[t] >= 2:
-                out += [ClaimPung(int(d)) for d in self._discards_after(remove=[t, t])]
+                out += [ev.ClaimPung(int(d)) for d in self._discards_after(remove=[t, t])]
             if hand[t] >= 3 and self.wall_left[self.seat] > 0:  # a kong needs a replacement
-                out.append(ClaimKong())
+                out.append(ev.ClaimKong())
             if self.next_seat(self.provider) == self.seat:
                 for middle in chow_middles(t):
                     need = [x for x in chow_tiles(middle) if x != t]
                     if all(hand[x] >= 1 for x in need):
-                        out += [ClaimChow(middle, int(d)) for d in self._discards_after(need)]
+                        out += [ev.ClaimChow(middle, int(d)) for d in self._discards_after(need)]
             return out
         if kind is AskKind.ROB:
-            return [Pass(), DeclareWin()]
-        return [Pass()]
+            return [ev.Pass(), ev.DeclareWin()]
+        return [ev.Pass()]
 
     def _discards_after(self, remove: list[int]) -> list[int]:
         h = self.hand.copy()

@@ -68,37 +68,7 @@ from enum import Enum
 
 import numpy as np
 
-from game.events import (
-    Action,
-    ActionKind,
-    Chowed,
-    ClaimChow,
-    ClaimKong,
-    ClaimPung,
-    ConcealedKonged,
-    Dealt,
-    DeclareAddedKong,
-    DeclareConcealedKong,
-    DeclareWin,
-    Discard,
-    Discarded,
-    Drew,
-    Event,
-    FanItem,
-    GameResult,
-    InvalidAction,
-    KongAdded,
-    Konged,
-    Pass,
-    Penalized,
-    PlatformFault,
-    Punged,
-    Response,
-    SeatAssigned,
-    WallExhausted,
-    Won,
-    as_seen_by,
-)
+from game import events as ev
 from game.melds import Chow, ConcealedKong, Kong, Meld, Pung
 from game.rules import MCR_BOTZONE, Ruleset
 from game.scoring.mcr import WinContext, mcr_fans
@@ -192,7 +162,7 @@ class SeatView:
     """The seat that drew, discarded or declared last."""
     tile_in_play: int | None
     """The discard or added-kong tile others may claim (or this seat's own draw)."""
-    request: Event | None
+    request: ev.Event | None
 
 
 # ---------------------------------------------------------------- state
@@ -207,17 +177,17 @@ def _name(tile: int) -> str:
     return tile_name(tile, Notation.BOTZONE)
 
 
-def _describe(response: Response) -> str:
-    if isinstance(response, InvalidAction):
+def _describe(response: ev.Response) -> str:
+    if isinstance(response, ev.InvalidAction):
         return f"{response.text!r} ({response.reason})"
     return type(response).__name__
 
 
-def _attempts(response: Response, kind: ActionKind) -> bool:
+def _attempts(response: ev.Response, kind: ev.ActionKind) -> bool:
     """Is ``response`` shaped like a ``kind`` action (read or not)?"""
-    if isinstance(response, InvalidAction):
+    if isinstance(response, ev.InvalidAction):
         return response.attempted is kind
-    return not isinstance(response, PlatformFault) and response.kind is kind
+    return not isinstance(response, ev.PlatformFault) and response.kind is kind
 
 
 class BotzoneTable(Table[Stage]):
@@ -245,12 +215,12 @@ class BotzoneTable(Table[Stage]):
         self._about_kong = False
         self._next_draw_replaces_kong = False
         self._shown = [0] * NUM_KINDS
-        self._history: list[Event] = []
-        self._result: GameResult | None = None
+        self._history: list[ev.Event] = []
+        self._result: ev.GameResult | None = None
 
     # ------------------------------------------------------------ queries
     @property
-    def requests(self) -> tuple[Event, Event, Event, Event]:
+    def requests(self) -> tuple[ev.Event, ev.Event, ev.Event, ev.Event]:
         """The pending request of each seat, as that seat sees it."""
         if self._result is not None:
             raise TableError("the game is over; there is no request")
@@ -276,31 +246,31 @@ class BotzoneTable(Table[Stage]):
             request=None if self._result is not None else self._request_for(seat),
         )
 
-    def legal_actions(self, seat: int) -> tuple[Action, ...]:
+    def legal_actions(self, seat: int) -> tuple[ev.Action, ...]:
         """Every action the judge would accept from ``seat`` now (wins checked by fan)."""
         check_seat(seat)
         stage = self._stage
         if stage is Stage.FINISHED:
             return ()
         if stage in (Stage.SEATING, Stage.DEALING, Stage.KONG_DECLARED):
-            return (Pass(),)
+            return (ev.Pass(),)
         if stage is Stage.DRAWN:
-            return self._legal_after_draw(seat) if seat == self._actor else (Pass(),)
+            return self._legal_after_draw(seat) if seat == self._actor else (ev.Pass(),)
         if stage is Stage.DISCARDED:
-            return self._legal_claims(seat) if seat != self._actor else (Pass(),)
+            return self._legal_claims(seat) if seat != self._actor else (ev.Pass(),)
         if seat != self._actor and self._win_fans(seat, self_drawn=False, robbing=True):
-            return (Pass(), DeclareWin())
-        return (Pass(),)
+            return (ev.Pass(), ev.DeclareWin())
+        return (ev.Pass(),)
 
     # ------------------------------------------------------------ driving
-    def respond(self, responses: Sequence[Response]) -> None:
+    def respond(self, responses: Sequence[ev.Response]) -> None:
         """Apply the four seats' responses to the pending requests."""
         if self._result is not None:
             raise TableError("the game is over; no more responses are taken")
         if len(responses) != SEATS:
             raise TableError(f"expected 4 responses, one per seat; got {len(responses)}")
         for seat, response in enumerate(responses):
-            if isinstance(response, PlatformFault):
+            if isinstance(response, ev.PlatformFault):
                 self._penalize(seat, response.verdict, "platform verdict")
                 return
         if self._stage in (Stage.SEATING, Stage.DEALING, Stage.KONG_DECLARED):
@@ -313,85 +283,85 @@ class BotzoneTable(Table[Stage]):
             self._after_added_kong(responses)
 
     # ------------------------------------------------------------ stages
-    def _after_acknowledgement(self, responses: Sequence[Response]) -> None:
+    def _after_acknowledgement(self, responses: Sequence[ev.Response]) -> None:
         for seat in range(SEATS):
-            if not isinstance(responses[seat], Pass):
+            if not isinstance(responses[seat], ev.Pass):
                 detail = f"must PASS, answered {_describe(responses[seat])}"
                 self._penalize(seat, WRONG_ACTION, detail)
                 return
         if self._stage is Stage.SEATING:
             self._stage = Stage.DEALING
-            self._history.extend(Dealt(s, self._seats[s].dealt) for s in range(SEATS))
+            self._history.extend(ev.Dealt(s, self._seats[s].dealt) for s in range(SEATS))
         else:
             self._draw(self._actor)
 
-    def _after_draw(self, responses: Sequence[Response]) -> None:
+    def _after_draw(self, responses: Sequence[ev.Response]) -> None:
         drawer = self._actor
         for seat in range(SEATS):
-            if seat != drawer and not isinstance(responses[seat], Pass):
+            if seat != drawer and not isinstance(responses[seat], ev.Pass):
                 answered = _describe(responses[seat])
                 detail = f"must PASS while seat {drawer} plays, answered {answered}"
                 self._penalize(seat, WRONG_ACTION, detail)
                 return
         response = responses[drawer]
-        if isinstance(response, DeclareWin):
+        if isinstance(response, ev.DeclareWin):
             self._declare_win(drawer, self_drawn=True, robbing=False)
             return
         assert self._tile is not None
         state = self._seats[drawer]
         state.hand[self._tile] += 1
-        if isinstance(response, Discard):
+        if isinstance(response, ev.Discard):
             if not state.holds(response.tile):
                 self._penalize(drawer, WRONG_ACTION, f"PLAY {self._holding(drawer, response.tile)}")
                 return
             state.hand[response.tile] -= 1
-            self._discard(drawer, Discarded(drawer, response.tile))
-        elif isinstance(response, DeclareConcealedKong):
+            self._discard(drawer, ev.Discarded(drawer, response.tile))
+        elif isinstance(response, ev.DeclareConcealedKong):
             self._concealed_kong(drawer, response.tile)
-        elif isinstance(response, DeclareAddedKong):
+        elif isinstance(response, ev.DeclareAddedKong):
             self._added_kong(drawer, response.tile)
         else:
             detail = f"after its draw must PLAY, GANG, BUGANG or HU; answered {_describe(response)}"
             self._penalize(drawer, WRONG_ACTION, detail)
 
-    def _after_discard(self, responses: Sequence[Response]) -> None:
+    def _after_discard(self, responses: Sequence[ev.Response]) -> None:
         discarder = self._actor
         turn_order = [(discarder + k) % SEATS for k in (1, 2, 3)]
         for seat in turn_order:
-            if isinstance(responses[seat], DeclareWin):
+            if isinstance(responses[seat], ev.DeclareWin):
                 self._declare_win(seat, self_drawn=False, robbing=False)
                 return
         for seat in turn_order:
             response = responses[seat]
-            if _attempts(response, ActionKind.KONG):
+            if _attempts(response, ev.ActionKind.KONG):
                 self._claim_kong(seat)
                 return
-            if _attempts(response, ActionKind.PUNG):
+            if _attempts(response, ev.ActionKind.PUNG):
                 self._claim_pung(seat, response)
                 return
         left = turn_order[0]
-        if _attempts(responses[left], ActionKind.CHOW):
+        if _attempts(responses[left], ev.ActionKind.CHOW):
             self._claim_chow(left, responses[left])
             return
         for seat in range(SEATS):
-            if not isinstance(responses[seat], Pass):
+            if not isinstance(responses[seat], ev.Pass):
                 detail = f"made no valid claim and did not PASS: {_describe(responses[seat])}"
                 self._penalize(seat, WRONG_ACTION, detail)
                 return
         if self._wall_last:
-            self._finish(GameResult(WallExhausted(), (0, 0, 0, 0)))
+            self._finish(ev.GameResult(ev.WallExhausted(), (0, 0, 0, 0)))
         else:
             self._draw((discarder + 1) % SEATS)
 
-    def _after_added_kong(self, responses: Sequence[Response]) -> None:
+    def _after_added_kong(self, responses: Sequence[ev.Response]) -> None:
         konger = self._actor
         for k in range(SEATS):
             seat = (konger + k) % SEATS
             response = responses[seat]
-            if isinstance(response, DeclareWin) and seat != konger:
+            if isinstance(response, ev.DeclareWin) and seat != konger:
                 self._declare_win(seat, self_drawn=False, robbing=True)
                 return
-            if not isinstance(response, Pass):
+            if not isinstance(response, ev.Pass):
                 detail = f"may only PASS or rob the kong, answered {_describe(response)}"
                 self._penalize(seat, WRONG_ACTION, detail)
                 return
@@ -406,10 +376,10 @@ class BotzoneTable(Table[Stage]):
         self._about_kong = self._next_draw_replaces_kong
         self._next_draw_replaces_kong = False
         self._stage = Stage.DRAWN
-        self._history.append(Drew(seat, tile))
+        self._history.append(ev.Drew(seat, tile))
 
-    def _discard(self, seat: int, event: Discarded | Punged | Chowed) -> None:
-        tile = event.tile if isinstance(event, Discarded) else event.discard
+    def _discard(self, seat: int, event: ev.Discarded | ev.Punged | ev.Chowed) -> None:
+        tile = event.tile if isinstance(event, ev.Discarded) else event.discard
         self._shown[tile] += 1
         self._seats[seat].river.append(tile)
         self._actor = seat
@@ -425,45 +395,50 @@ class BotzoneTable(Table[Stage]):
             return "the wall of the seat after the last discarder or drawer is empty"
         return None
 
-    def _start_kong(self, seat: int, event: Konged | ConcealedKonged | KongAdded) -> None:
+    def _start_kong(self, seat: int, event: ev.Konged | ev.ConcealedKonged | ev.KongAdded) -> None:
         self._actor = seat
         self._next_draw_replaces_kong = True
         self._about_kong = False
-        self._stage = Stage.KONG_ADDED if isinstance(event, KongAdded) else Stage.KONG_DECLARED
+        self._stage = Stage.KONG_ADDED if isinstance(event, ev.KongAdded) else Stage.KONG_DECLARED
         self._history.append(event)
 
-    def _concealed_kong(self, seat: int, tile: int) -> None:
+    def _kong_refused(self, seat: int, tile: int, needed: int, call: str,
+                      has_pung: bool = True) -> bool:
+        """Penalise ``seat``'s kong of ``tile`` (``call``: the answer's word) if it may not kong
+        now, holds fewer than ``needed`` of the tile or (an added kong) has no pung of it."""
         why = self._kong_forbidden(seat)
-        if why is None and not self._seats[seat].holds(tile, 4):
-            why = self._holding(seat, tile, needed=4)
-        if why is not None:
-            self._penalize(seat, WRONG_ACTION, f"GANG {_name(tile)}: {why}")
+        if why is None and not self._seats[seat].holds(tile, needed):
+            why = self._holding(seat, tile, needed=needed)
+        if why is None and not has_pung:
+            why = "no pung of it to add to"
+        if why is None:
+            return False
+        self._penalize(seat, WRONG_ACTION, f"{call} {_name(tile)}: {why}")
+        return True
+
+    def _concealed_kong(self, seat: int, tile: int) -> None:
+        if self._kong_refused(seat, tile, 4, "GANG"):
             return
         self._seats[seat].hand[tile] -= 4
         self._seats[seat].melds.append(ConcealedKong(tile))
         self._shown[tile] = 4
-        self._start_kong(seat, ConcealedKonged(seat, tile))
+        self._start_kong(seat, ev.ConcealedKonged(seat, tile))
 
     def _added_kong(self, seat: int, tile: int) -> None:
         state = self._seats[seat]
         pung_at = next(
             (i for i, m in enumerate(state.melds) if isinstance(m, Pung) and m.tile == tile), None
         )
-        why = self._kong_forbidden(seat)
-        if why is None and not state.holds(tile):
-            why = self._holding(seat, tile)
-        if why is None and pung_at is None:
-            why = "no pung of it to add to"
-        if why is not None or pung_at is None:
-            self._penalize(seat, WRONG_ACTION, f"BUGANG {_name(tile)}: {why}")
+        if self._kong_refused(seat, tile, 1, "BUGANG", has_pung=pung_at is not None):
             return
+        assert pung_at is not None
         pung = state.melds[pung_at]
         assert isinstance(pung, Pung)
         state.hand[tile] -= 1
         state.melds[pung_at] = pung.with_fourth_tile()
         self._shown[tile] = 4
         self._tile = tile
-        self._start_kong(seat, KongAdded(seat, tile))
+        self._start_kong(seat, ev.KongAdded(seat, tile))
 
     def _take_discard(self) -> tuple[int, int]:
         """The claimed discard leaves its discarder's river: ``(tile, discarder)``."""
@@ -476,22 +451,18 @@ class BotzoneTable(Table[Stage]):
     def _claim_kong(self, seat: int) -> None:
         assert self._tile is not None
         tile = self._tile
-        why = self._kong_forbidden(seat)
-        if why is None and not self._seats[seat].holds(tile, 3):
-            why = self._holding(seat, tile, needed=3)
-        if why is not None:
-            self._penalize(seat, WRONG_ACTION, f"GANG on {_name(tile)}: {why}")
+        if self._kong_refused(seat, tile, 3, "GANG on"):
             return
         tile, discarder = self._take_discard()
         self._seats[seat].hand[tile] -= 3
         self._seats[seat].melds.append(Kong(tile, discarder))
         self._shown[tile] = 4
-        self._start_kong(seat, Konged(seat, tile))
+        self._start_kong(seat, ev.Konged(seat, tile))
 
-    def _claim_pung(self, seat: int, response: Response) -> None:
+    def _claim_pung(self, seat: int, response: ev.Response) -> None:
         assert self._tile is not None
         tile = self._tile
-        if not isinstance(response, ClaimPung):
+        if not isinstance(response, ev.ClaimPung):
             self._penalize(seat, WRONG_ACTION, f"PENG: {_describe(response)}")
             return
         hand = self._seats[seat].hand
@@ -510,12 +481,12 @@ class BotzoneTable(Table[Stage]):
         hand[response.discard] -= 1
         self._seats[seat].melds.append(Pung(tile, discarder))
         self._shown[tile] += 2
-        self._discard(seat, Punged(seat, tile, response.discard))
+        self._discard(seat, ev.Punged(seat, tile, response.discard))
 
-    def _claim_chow(self, seat: int, response: Response) -> None:
+    def _claim_chow(self, seat: int, response: ev.Response) -> None:
         assert self._tile is not None
         tile = self._tile
-        if not isinstance(response, ClaimChow):
+        if not isinstance(response, ev.ClaimChow):
             self._penalize(seat, WRONG_ACTION, f"CHI: {_describe(response)}")
             return
         middle, discard = response.middle, response.discard
@@ -544,10 +515,10 @@ class BotzoneTable(Table[Stage]):
         self._shown[tile] -= 1
         for t in (middle - 1, middle, middle + 1):
             self._shown[t] += 1
-        self._discard(seat, Chowed(seat, middle, tile, discard))
+        self._discard(seat, ev.Chowed(seat, middle, tile, discard))
 
     # ------------------------------------------------------------ winning
-    def _win_fans(self, seat: int, *, self_drawn: bool, robbing: bool) -> tuple[FanItem, ...]:
+    def _win_fans(self, seat: int, *, self_drawn: bool, robbing: bool) -> tuple[ev.FanItem, ...]:
         """The fans if ``seat`` declared a win now; empty if that would be a false win."""
         assert self._tile is not None
         tile = self._tile
@@ -579,39 +550,39 @@ class BotzoneTable(Table[Stage]):
                 scores[s] = 3 * WIN_BASE + fan
             else:
                 scores[s] = -(WIN_BASE + fan) if s == payer else -WIN_BASE
-        won = Won(seat, self._tile, self_drawn, robbing, payer, fans)
-        self._finish(GameResult(won, (scores[0], scores[1], scores[2], scores[3])))
+        won = ev.Won(seat, self._tile, self_drawn, robbing, payer, fans)
+        self._finish(ev.GameResult(won, (scores[0], scores[1], scores[2], scores[3])))
 
     # ------------------------------------------------------------ legal actions
-    def _legal_after_draw(self, seat: int) -> tuple[Action, ...]:
+    def _legal_after_draw(self, seat: int) -> tuple[ev.Action, ...]:
         assert self._tile is not None
         counts = list(self._seats[seat].hand)
         counts[self._tile] += 1
-        actions: list[Action] = [Discard(t) for t in range(NUM_KINDS) if counts[t]]
+        actions: list[ev.Action] = [ev.Discard(t) for t in range(NUM_KINDS) if counts[t]]
         if self._kong_forbidden(seat) is None:
-            actions += [DeclareConcealedKong(t) for t in range(NUM_KINDS) if counts[t] == 4]
+            actions += [ev.DeclareConcealedKong(t) for t in range(NUM_KINDS) if counts[t] == 4]
             actions += [
-                DeclareAddedKong(m.tile)
+                ev.DeclareAddedKong(m.tile)
                 for m in self._seats[seat].melds
                 if isinstance(m, Pung) and counts[m.tile]
             ]
         if self._win_fans(seat, self_drawn=True, robbing=False):
-            actions.append(DeclareWin())
+            actions.append(ev.DeclareWin())
         return tuple(actions)
 
-    def _legal_claims(self, seat: int) -> tuple[Action, ...]:
+    def _legal_claims(self, seat: int) -> tuple[ev.Action, ...]:
         assert self._tile is not None
         tile = self._tile
         hand = self._seats[seat].hand
-        actions: list[Action] = [Pass()]
+        actions: list[ev.Action] = [ev.Pass()]
         if self._win_fans(seat, self_drawn=False, robbing=False):
-            actions.append(DeclareWin())
+            actions.append(ev.DeclareWin())
         if hand[tile] >= 2:
             after = list(hand)
             after[tile] -= 2
-            actions += [ClaimPung(d) for d in range(NUM_KINDS) if after[d]]
+            actions += [ev.ClaimPung(d) for d in range(NUM_KINDS) if after[d]]
         if hand[tile] >= 3 and self._kong_forbidden(seat) is None:
-            actions.append(ClaimKong())
+            actions.append(ev.ClaimKong())
         if seat == (self._actor + 1) % SEATS:
             for middle in (tile - 1, tile, tile + 1):
                 if not (is_chow_middle(middle) and middle // 9 == tile // 9):
@@ -621,7 +592,7 @@ class BotzoneTable(Table[Stage]):
                 for t in (middle - 1, middle, middle + 1):
                     after[t] -= 1
                 if min(after) >= 0:
-                    actions += [ClaimChow(middle, d) for d in range(NUM_KINDS) if after[d]]
+                    actions += [ev.ClaimChow(middle, d) for d in range(NUM_KINDS) if after[d]]
         return tuple(actions)
 
     # ------------------------------------------------------------ helpers
@@ -631,18 +602,18 @@ class BotzoneTable(Table[Stage]):
 
     def _penalize(self, seat: int, reason: str, detail: str) -> None:
         s0, s1, s2, s3 = (PENALTY if s == seat else PENALTY_BONUS for s in range(SEATS))
-        self._finish(GameResult(Penalized(seat, reason, detail), (s0, s1, s2, s3)))
+        self._finish(ev.GameResult(ev.Penalized(seat, reason, detail), (s0, s1, s2, s3)))
 
-    def _finish(self, result: GameResult) -> None:
+    def _finish(self, result: ev.GameResult) -> None:
         self._result = result
         self._stage = Stage.FINISHED
 
-    def _request_for(self, seat: int) -> Event:
+    def _request_for(self, seat: int) -> ev.Event:
         if self._stage is Stage.SEATING:
-            return SeatAssigned(seat, self.prevalent_wind)
+            return ev.SeatAssigned(seat, self.prevalent_wind)
         if self._stage is Stage.DEALING:
-            return Dealt(seat, self._seats[seat].dealt)
-        return as_seen_by(self._history[-1], seat)
+            return ev.Dealt(seat, self._seats[seat].dealt)
+        return ev.as_seen_by(self._history[-1], seat)
 
     def _public(self, seat: int) -> PublicSeat:
         state = self._seats[seat]
@@ -658,14 +629,14 @@ class BotzoneTable(Table[Stage]):
 
 
 # ---------------------------------------------------------------- driving a whole game
-SeatResponder = Callable[[int, Event], Response]
+SeatResponder = Callable[[int, ev.Event], ev.Response]
 """``(seat, request) -> response``: one seat's answer to its request."""
 
 
 def play_game(
     walltiles: Sequence[int],
     prevalent_wind: int,
-    responder: SeatResponder | Iterable[Sequence[Response]],
+    responder: SeatResponder | Iterable[Sequence[ev.Response]],
 ) -> BotzoneTable:
     """Play a game to its end; returns the finished table (``result``, ``history``).
 

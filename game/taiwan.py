@@ -101,31 +101,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
-from game.events import (
-    Action,
-    ActionKind,
-    CallChow,
-    CallPung,
-    ClaimKong,
-    ConcealedKonged,
-    Dealt,
-    DeclareAddedKong,
-    DeclareConcealedKong,
-    DeclareWin,
-    Discard,
-    Discarded,
-    Drew,
-    Event,
-    FlowerReplaced,
-    GameResult,
-    KongAdded,
-    Konged,
-    Melded,
-    Pass,
-    Penalized,
-    WallExhausted,
-    Won,
-)
+from game import events as ev
 from game.melds import Chow, ConcealedKong, Kong, Meld, Pung
 from game.rules import TAIWAN_16
 from game.scoring.tai import MELDS_IN_A_WIN, is_complete, tai_items, tai_total
@@ -169,10 +145,10 @@ class Stage(Enum):
 
 
 _ALLOWED: dict[Stage, tuple[type, ...]] = {
-    Stage.DRAWN: (Discard, DeclareWin, DeclareConcealedKong, DeclareAddedKong),
-    Stage.DISCARDED: (Pass, DeclareWin, CallPung, ClaimKong, CallChow),
-    Stage.CALLED: (Discard,),
-    Stage.KONG_ADDED: (Pass, DeclareWin),
+    Stage.DRAWN: (ev.Discard, ev.DeclareWin, ev.DeclareConcealedKong, ev.DeclareAddedKong),
+    Stage.DISCARDED: (ev.Pass, ev.DeclareWin, ev.CallPung, ev.ClaimKong, ev.CallChow),
+    Stage.CALLED: (ev.Discard,),
+    Stage.KONG_ADDED: (ev.Pass, ev.DeclareWin),
     Stage.FINISHED: (),
 }
 
@@ -195,9 +171,9 @@ def check_wall(wall: Sequence[int]) -> tuple[int, ...]:
 
 
 def _describe(action: object) -> str:
-    if isinstance(action, Discard | DeclareConcealedKong | DeclareAddedKong):
+    if isinstance(action, ev.Discard | ev.DeclareConcealedKong | ev.DeclareAddedKong):
         return f"{type(action).__name__}({_name(action.tile)})"
-    if isinstance(action, CallChow):
+    if isinstance(action, ev.CallChow):
         return f"CallChow({_name(action.middle)})"
     return type(action).__name__ if hasattr(action, "kind") else repr(action)
 
@@ -239,15 +215,15 @@ class TaiwanTable(Table[Stage]):
         self._prevalent_wind = prevalent_wind
         self._dealer = dealer
         self._seats = [_SeatState() for _ in range(SEATS)]
-        self._history: list[Event] = []
-        self._result: GameResult | None = None
+        self._history: list[ev.Event] = []
+        self._result: ev.GameResult | None = None
         self._stage = Stage.DRAWN
         self._actor = dealer
         self._tile: int | None = None
         """The discard or added-kong tile in play, or the tile just drawn."""
         self._drawn: int | None = None
         self._replacement = False
-        self._options: dict[int, tuple[Action, ...]] = {}
+        self._options: dict[int, tuple[ev.Action, ...]] = {}
         self._deal()
         self._draw(dealer)
 
@@ -323,24 +299,24 @@ class TaiwanTable(Table[Stage]):
         """The seats whose answers are needed now (empty once the game is over)."""
         return tuple(sorted(self._options))
 
-    def legal_actions(self, seat: int) -> tuple[Action, ...]:
+    def legal_actions(self, seat: int) -> tuple[ev.Action, ...]:
         """Every action ``seat`` may answer now; empty when it is not asked."""
         check_seat(seat)
         return self._options.get(seat, ())
 
-    def default_action(self, seat: int) -> Action:
+    def default_action(self, seat: int) -> ev.Action:
         """The referee's default for ``seat``: pass, or discard the drawn (else the last) tile."""
         options = self.legal_actions(seat)
         if not options:
             raise TableError(f"seat {seat} is not asked now; it has no default action")
-        if Pass() in options:
-            return Pass()
+        if ev.Pass() in options:
+            return ev.Pass()
         if self._stage is Stage.DRAWN and self._drawn is not None:
-            return Discard(self._drawn)
-        return Discard(self._seats[seat].concealed()[-1])
+            return ev.Discard(self._drawn)
+        return ev.Discard(self._seats[seat].concealed()[-1])
 
     # ------------------------------------------------------------ driving
-    def respond(self, answers: Mapping[int, Action]) -> None:
+    def respond(self, answers: Mapping[int, ev.Action]) -> None:
         """Apply the answers of exactly the asked seats, then play on until someone is asked.
 
         Raises :class:`IllegalAction` (the first illegal answer in seat order)
@@ -361,7 +337,7 @@ class TaiwanTable(Table[Stage]):
             self._after_discard(answers)
         elif self._stage is Stage.CALLED:
             action = answers[self._actor]
-            assert isinstance(action, Discard)
+            assert isinstance(action, ev.Discard)
             self._seats[self._actor].hand[action.tile] -= 1
             self._discard(self._actor, action.tile)
         else:
@@ -373,7 +349,7 @@ class TaiwanTable(Table[Stage]):
         if self._result is not None:
             raise TableError("the game is over; nobody can forfeit it")
         s0, s1, s2, s3 = (-(SEATS - 1) * FORFEIT if s == seat else FORFEIT for s in range(SEATS))
-        self._finish(GameResult(Penalized(seat, FORFEIT_REASON, reason), (s0, s1, s2, s3)))
+        self._finish(ev.GameResult(ev.Penalized(seat, FORFEIT_REASON, reason), (s0, s1, s2, s3)))
 
     # ------------------------------------------------------------ the wall
     def _take_front(self, seat: int) -> int:
@@ -411,37 +387,38 @@ class TaiwanTable(Table[Stage]):
         for seat in range(SEATS):
             for t in received[seat]:
                 self._seats[seat].hand[t] += 1
-            self._history.append(Dealt(seat, tuple(received[seat]), (c0, c1, c2, c3), all_flowers))
+            self._history.append(
+                ev.Dealt(seat, tuple(received[seat]), (c0, c1, c2, c3), all_flowers))
 
     def _draw(self, seat: int) -> None:
         """A normal draw from the front, or the end of the game when none is possible."""
         if self.wall_remaining <= DEAD_WALL:
-            self._finish(GameResult(WallExhausted(), (0, 0, 0, 0)))
+            self._finish(ev.GameResult(ev.WallExhausted(), (0, 0, 0, 0)))
             return
         tile = self._take_front(seat)
-        self._history.append(Drew(seat, tile))
+        self._history.append(ev.Drew(seat, tile))
         self._receive(seat, tile, replacement=False)
 
     def _replace(self, seat: int) -> None:
         """A replacement from the back after a kong."""
         if self.wall_remaining == 0:
-            self._finish(GameResult(WallExhausted(), (0, 0, 0, 0)))
+            self._finish(ev.GameResult(ev.WallExhausted(), (0, 0, 0, 0)))
             return
         tile = self._take_back(seat)
-        self._history.append(Drew(seat, tile, replacement=True))
+        self._history.append(ev.Drew(seat, tile, replacement=True))
         self._receive(seat, tile, replacement=True)
 
     def _receive(self, seat: int, tile: int, *, replacement: bool) -> None:
         state = self._seats[seat]
         while is_flower(tile):
             state.flowers.append(tile)
-            self._history.append(FlowerReplaced(seat, tile))
+            self._history.append(ev.FlowerReplaced(seat, tile))
             if self.wall_remaining == 0:
-                self._finish(GameResult(WallExhausted(), (0, 0, 0, 0)))
+                self._finish(ev.GameResult(ev.WallExhausted(), (0, 0, 0, 0)))
                 return
             tile = self._take_back(seat)
             replacement = True
-            self._history.append(Drew(seat, tile, replacement=True))
+            self._history.append(ev.Drew(seat, tile, replacement=True))
         state.hand[tile] += 1
         self._stage = Stage.DRAWN
         self._actor = seat
@@ -451,22 +428,22 @@ class TaiwanTable(Table[Stage]):
         self._options = {seat: self._options_after_draw(seat)}
 
     # ------------------------------------------------------------ stages
-    def _after_draw(self, action: Action) -> None:
+    def _after_draw(self, action: ev.Action) -> None:
         seat = self._actor
         state = self._seats[seat]
-        if isinstance(action, DeclareWin):
+        if isinstance(action, ev.DeclareWin):
             assert self._drawn is not None
             self._win(seat, self._drawn, payer=None, robbing=False)
-        elif isinstance(action, Discard):
+        elif isinstance(action, ev.Discard):
             state.hand[action.tile] -= 1
             self._discard(seat, action.tile)
-        elif isinstance(action, DeclareConcealedKong):
+        elif isinstance(action, ev.DeclareConcealedKong):
             state.hand[action.tile] -= 4
             state.melds.append(ConcealedKong(action.tile))
-            self._history.append(ConcealedKonged(seat, action.tile))
+            self._history.append(ev.ConcealedKonged(seat, action.tile))
             self._replace(seat)
         else:
-            assert isinstance(action, DeclareAddedKong)
+            assert isinstance(action, ev.DeclareAddedKong)
             tile = action.tile
             at = next(
                 i for i, m in enumerate(state.melds) if isinstance(m, Pung) and m.tile == tile
@@ -475,12 +452,12 @@ class TaiwanTable(Table[Stage]):
             assert isinstance(pung, Pung)
             state.hand[tile] -= 1
             state.melds[at] = pung.with_fourth_tile()
-            self._history.append(KongAdded(seat, tile))
+            self._history.append(ev.KongAdded(seat, tile))
             self._stage = Stage.KONG_ADDED
             self._tile = tile
             self._drawn = None
             self._options = {
-                s: (Pass(), DeclareWin())
+                s: (ev.Pass(), ev.DeclareWin())
                 for s in range(SEATS)
                 if s != seat and self._wins_with(s, tile)
             }
@@ -489,7 +466,7 @@ class TaiwanTable(Table[Stage]):
 
     def _discard(self, seat: int, tile: int) -> None:
         self._seats[seat].river.append(tile)
-        self._history.append(Discarded(seat, tile))
+        self._history.append(ev.Discarded(seat, tile))
         self._stage = Stage.DISCARDED
         self._actor = seat
         self._tile = tile
@@ -499,35 +476,36 @@ class TaiwanTable(Table[Stage]):
         if not self._options:
             self._draw((seat + 1) % SEATS)
 
-    def _after_discard(self, answers: Mapping[int, Action]) -> None:
+    def _after_discard(self, answers: Mapping[int, ev.Action]) -> None:
         discarder = self._actor
         tile = self._tile
         assert tile is not None
         order = [(discarder + k) % SEATS for k in (1, 2, 3)]
         for seat in order:
-            if isinstance(answers.get(seat), DeclareWin):
+            if isinstance(answers.get(seat), ev.DeclareWin):
                 self._win(seat, tile, payer=discarder, robbing=False)
                 return
         for seat in order:
             action = answers.get(seat)
-            if isinstance(action, ClaimKong):
+            if isinstance(action, ev.ClaimKong):
                 self._take_discard()
                 self._relinquish(seat)
                 self._seats[seat].hand[tile] -= 3
                 self._seats[seat].melds.append(Kong(tile, discarder))
-                self._history.append(Konged(seat, tile))
+                self._history.append(ev.Konged(seat, tile))
                 self._actor = seat
                 self._replace(seat)
                 return
-            if isinstance(action, CallPung):
+            if isinstance(action, ev.CallPung):
                 self._take_discard()
                 self._relinquish(seat)
                 self._seats[seat].hand[tile] -= 2
                 self._seats[seat].melds.append(Pung(tile, discarder))
-                self._called(Melded(seat, ActionKind.PUNG, (tile, tile, tile), tile, discarder))
+                self._called(
+                    ev.Melded(seat, ev.ActionKind.PUNG, (tile, tile, tile), tile, discarder))
                 return
         action = answers.get(order[0])
-        if isinstance(action, CallChow):
+        if isinstance(action, ev.CallChow):
             seat = order[0]
             self._take_discard()
             self._relinquish(seat)
@@ -536,7 +514,7 @@ class TaiwanTable(Table[Stage]):
                 if t != tile:
                     self._seats[seat].hand[t] -= 1
             self._seats[seat].melds.append(Chow(action.middle, tile, discarder))
-            self._called(Melded(seat, ActionKind.CHOW, tiles, tile, discarder))
+            self._called(ev.Melded(seat, ev.ActionKind.CHOW, tiles, tile, discarder))
             return
         self._draw(order[0])
 
@@ -544,22 +522,22 @@ class TaiwanTable(Table[Stage]):
         taken = self._seats[self._actor].river.pop()
         assert taken == self._tile
 
-    def _called(self, event: Melded) -> None:
+    def _called(self, event: ev.Melded) -> None:
         self._history.append(event)
         self._stage = Stage.CALLED
         self._actor = event.seat
         self._tile = None
         self._drawn = None
         hand = self._seats[event.seat].hand
-        self._options = {event.seat: tuple(Discard(t) for t in range(NUM_KINDS) if hand[t])}
+        self._options = {event.seat: tuple(ev.Discard(t) for t in range(NUM_KINDS) if hand[t])}
 
-    def _after_added_kong(self, answers: Mapping[int, Action]) -> None:
+    def _after_added_kong(self, answers: Mapping[int, ev.Action]) -> None:
         konger = self._actor
         tile = self._tile
         assert tile is not None
         for k in (1, 2, 3):
             seat = (konger + k) % SEATS
-            if isinstance(answers.get(seat), DeclareWin):
+            if isinstance(answers.get(seat), ev.DeclareWin):
                 melds = self._seats[konger].melds
                 at = next(
                     i
@@ -609,44 +587,44 @@ class TaiwanTable(Table[Stage]):
             scores[s] = -pay
         scores[seat] = pay * len(payers)
         s0, s1, s2, s3 = scores
-        won = Won(seat, tile, self_drawn, robbing, payer, items)
-        self._finish(GameResult(won, (s0, s1, s2, s3)))
+        won = ev.Won(seat, tile, self_drawn, robbing, payer, items)
+        self._finish(ev.GameResult(won, (s0, s1, s2, s3)))
 
-    def _finish(self, result: GameResult) -> None:
+    def _finish(self, result: ev.GameResult) -> None:
         self._result = result
         self._stage = Stage.FINISHED
         self._options = {}
         self._drawn = None
 
     # ------------------------------------------------------------ legal actions
-    def _options_after_draw(self, seat: int) -> tuple[Action, ...]:
+    def _options_after_draw(self, seat: int) -> tuple[ev.Action, ...]:
         state = self._seats[seat]
         hand = state.hand
-        actions: list[Action] = [Discard(t) for t in range(NUM_KINDS) if hand[t]]
+        actions: list[ev.Action] = [ev.Discard(t) for t in range(NUM_KINDS) if hand[t]]
         if self.wall_remaining >= 1:
-            actions += [DeclareConcealedKong(t) for t in range(NUM_KINDS) if hand[t] == 4]
+            actions += [ev.DeclareConcealedKong(t) for t in range(NUM_KINDS) if hand[t] == 4]
             actions += [
-                DeclareAddedKong(m.tile)
+                ev.DeclareAddedKong(m.tile)
                 for m in state.melds
                 if isinstance(m, Pung) and hand[m.tile]
             ]
         if is_complete(hand, MELDS_IN_A_WIN - len(state.melds)):
-            actions.append(DeclareWin())
+            actions.append(ev.DeclareWin())
         return tuple(actions)
 
-    def _claims(self, seat: int, tile: int, discarder: int) -> tuple[Action, ...]:
+    def _claims(self, seat: int, tile: int, discarder: int) -> tuple[ev.Action, ...]:
         hand = self._seats[seat].hand
-        actions: list[Action] = [Pass()]
+        actions: list[ev.Action] = [ev.Pass()]
         if self._wins_with(seat, tile):
-            actions.append(DeclareWin())
+            actions.append(ev.DeclareWin())
         if hand[tile] >= 2:
-            actions.append(CallPung())
+            actions.append(ev.CallPung())
         if hand[tile] >= 3 and self.wall_remaining >= 1:
-            actions.append(ClaimKong())
+            actions.append(ev.ClaimKong())
         if seat == (discarder + 1) % SEATS:
             for middle in chow_middles(tile):
                 if all(hand[t] for t in chow_tiles(middle) if t != tile):
-                    actions.append(CallChow(middle))
+                    actions.append(ev.CallChow(middle))
         return tuple(actions)
 
     def _why_illegal(self, seat: int, action: object) -> str:
@@ -659,29 +637,29 @@ class TaiwanTable(Table[Stage]):
         state = self._seats[seat]
         tile = self._tile
         no_wall = "the wall is empty: no replacement tile for a kong"
-        if isinstance(action, Discard):
+        if isinstance(action, ev.Discard):
             return f"seat {seat} holds no {_name(action.tile)}"
-        if isinstance(action, DeclareWin):
+        if isinstance(action, ev.DeclareWin):
             return "the tiles do not make 5 melds and a pair"
-        if isinstance(action, DeclareConcealedKong):
+        if isinstance(action, ev.DeclareConcealedKong):
             if not state.holds(action.tile, 4):
                 held = state.held(action.tile)
                 return f"seat {seat} holds {held} of {_name(action.tile)}, needs 4"
             return no_wall
-        if isinstance(action, DeclareAddedKong):
+        if isinstance(action, ev.DeclareAddedKong):
             if not any(isinstance(m, Pung) and m.tile == action.tile for m in state.melds):
                 return f"seat {seat} has no pung of {_name(action.tile)} to add to"
             if not state.holds(action.tile):
                 return f"seat {seat} holds no {_name(action.tile)}"
             return no_wall
         assert tile is not None
-        if isinstance(action, CallPung):
+        if isinstance(action, ev.CallPung):
             return f"seat {seat} holds {state.held(tile)} of {_name(tile)}, a pung needs 2"
-        if isinstance(action, ClaimKong):
+        if isinstance(action, ev.ClaimKong):
             if not state.holds(tile, 3):
                 return f"seat {seat} holds {state.held(tile)} of {_name(tile)}, a kong needs 3"
             return no_wall
-        if isinstance(action, CallChow):
+        if isinstance(action, ev.CallChow):
             chower = (self._actor + 1) % SEATS
             if seat != chower:
                 return f"only seat {chower}, the next after the discarder, may chow"

@@ -27,30 +27,7 @@ Standard library plus ``game`` only.
 
 from __future__ import annotations
 
-from game.events import (
-    Action,
-    ActionKind,
-    Chowed,
-    ClaimChow,
-    ClaimKong,
-    ClaimPung,
-    ConcealedKonged,
-    Dealt,
-    DeclareAddedKong,
-    DeclareConcealedKong,
-    DeclareWin,
-    Discard,
-    Discarded,
-    Drew,
-    Event,
-    FlowerReplaced,
-    InvalidAction,
-    KongAdded,
-    Konged,
-    Pass,
-    Punged,
-    SeatAssigned,
-)
+from game import events as ev
 from game.tiles import NUM_KINDS, NUM_SUITED, Notation, TileError, parse_tile, tile_name
 
 SEATS = 4
@@ -95,16 +72,16 @@ _RESPONSE_ARITY = {
     "CHI": (2,),
 }
 _KIND_BY_VERB = {
-    "PASS": ActionKind.PASS,
-    "HU": ActionKind.WIN,
-    "PLAY": ActionKind.DISCARD,
-    "PENG": ActionKind.PUNG,
-    "BUGANG": ActionKind.ADDED_KONG,
-    "CHI": ActionKind.CHOW,
+    "PASS": ev.ActionKind.PASS,
+    "HU": ev.ActionKind.WIN,
+    "PLAY": ev.ActionKind.DISCARD,
+    "PENG": ev.ActionKind.PUNG,
+    "BUGANG": ev.ActionKind.ADDED_KONG,
+    "CHI": ev.ActionKind.CHOW,
 }
 
 
-def _shape(text: str) -> tuple[list[str], ActionKind | None]:
+def _shape(text: str) -> tuple[list[str], ev.ActionKind | None]:
     """The tokens and the action the text is shaped like (verb and arity right)."""
     tokens = text.split()
     if not tokens:
@@ -113,11 +90,11 @@ def _shape(text: str) -> tuple[list[str], ActionKind | None]:
     if verb not in _RESPONSE_ARITY or args not in _RESPONSE_ARITY[verb]:
         return tokens, None
     if verb == "GANG":
-        return tokens, ActionKind.CONCEALED_KONG if args else ActionKind.KONG
+        return tokens, ev.ActionKind.CONCEALED_KONG if args else ev.ActionKind.KONG
     return tokens, _KIND_BY_VERB[verb]
 
 
-def parse_response(text: str) -> Action:
+def parse_response(text: str) -> ev.Action:
     """A bot's answer; raises :class:`ProtocolError` naming the bad token."""
     tokens, kind = _shape(text)
     if not tokens:
@@ -131,84 +108,84 @@ def parse_response(text: str) -> Action:
             f"{verb} takes {wanted} argument(s), got {len(tokens) - 1} in response {clip(text)}"
         )
     tiles = [_tile(tok, text) for tok in tokens[1:]]
-    if kind is ActionKind.PASS:
-        return Pass()
-    if kind is ActionKind.WIN:
-        return DeclareWin()
-    if kind is ActionKind.KONG:
-        return ClaimKong()
-    if kind is ActionKind.DISCARD:
-        return Discard(tiles[0])
-    if kind is ActionKind.PUNG:
-        return ClaimPung(tiles[0])
-    if kind is ActionKind.CONCEALED_KONG:
-        return DeclareConcealedKong(tiles[0])
-    if kind is ActionKind.ADDED_KONG:
-        return DeclareAddedKong(tiles[0])
-    return ClaimChow(tiles[0], tiles[1])
+    if kind is ev.ActionKind.PASS:
+        return ev.Pass()
+    if kind is ev.ActionKind.WIN:
+        return ev.DeclareWin()
+    if kind is ev.ActionKind.KONG:
+        return ev.ClaimKong()
+    if kind is ev.ActionKind.DISCARD:
+        return ev.Discard(tiles[0])
+    if kind is ev.ActionKind.PUNG:
+        return ev.ClaimPung(tiles[0])
+    if kind is ev.ActionKind.CONCEALED_KONG:
+        return ev.DeclareConcealedKong(tiles[0])
+    if kind is ev.ActionKind.ADDED_KONG:
+        return ev.DeclareAddedKong(tiles[0])
+    return ev.ClaimChow(tiles[0], tiles[1])
 
 
-def decode_response(text: str) -> Action | InvalidAction:
+def decode_response(text: str) -> ev.Action | ev.InvalidAction:
     """Like :func:`parse_response`, but an unreadable answer becomes an ``InvalidAction``."""
     try:
         return parse_response(text)
     except ProtocolError as error:
-        return InvalidAction(text=text, reason=str(error), attempted=_shape(text)[1])
+        return ev.InvalidAction(text=text, reason=str(error), attempted=_shape(text)[1])
 
 
-def format_response(action: Action) -> str:
-    if isinstance(action, Pass):
+def format_response(action: ev.Action) -> str:
+    if isinstance(action, ev.Pass):
         return "PASS"
-    if isinstance(action, DeclareWin):
+    if isinstance(action, ev.DeclareWin):
         return "HU"
-    if isinstance(action, ClaimKong):
+    if isinstance(action, ev.ClaimKong):
         return "GANG"
-    if isinstance(action, Discard):
+    if isinstance(action, ev.Discard):
         return f"PLAY {_name(action.tile)}"
-    if isinstance(action, ClaimPung):
+    if isinstance(action, ev.ClaimPung):
         return f"PENG {_name(action.discard)}"
-    if isinstance(action, DeclareConcealedKong):
+    if isinstance(action, ev.DeclareConcealedKong):
         return f"GANG {_name(action.tile)}"
-    if isinstance(action, DeclareAddedKong):
+    if isinstance(action, ev.DeclareAddedKong):
         return f"BUGANG {_name(action.tile)}"
-    if isinstance(action, ClaimChow):
+    if isinstance(action, ev.ClaimChow):
         return f"CHI {_name(action.middle)} {_name(action.discard)}"
     raise ProtocolError(f"{type(action).__name__} has no Botzone response (the discard is missing)")
 
 
 # ---------------------------------------------------------------- requests
-def format_request(event: Event, viewer: int) -> str:
+def format_request(event: ev.Event, viewer: int) -> str:
     """The request line seat ``viewer`` receives for ``event``."""
-    if isinstance(event, SeatAssigned):
+    if isinstance(event, ev.SeatAssigned):
         return f"0 {event.seat} {event.prevalent_wind}"
-    if isinstance(event, Dealt):
+    if isinstance(event, ev.Dealt):
         if event.seat != viewer:
             raise ProtocolError(f"seat {viewer} is never sent seat {event.seat}'s deal")
         parts = ["1", *map(str, event.flower_counts), *map(_name, event.tiles)]
         return " ".join(parts + [_name(f) for f in event.flowers])
-    if isinstance(event, Drew):
+    if isinstance(event, ev.Drew):
         if event.seat != viewer:
             return f"3 {event.seat} DRAW"
         if event.tile is None:
             raise ProtocolError(f"seat {viewer}'s own draw needs its tile")
         return f"2 {_name(event.tile)}"
     prefix = f"3 {event.seat}"
-    if isinstance(event, FlowerReplaced):
+    if isinstance(event, ev.FlowerReplaced):
         return f"{prefix} BUHUA {_name(event.flower)}"
-    if isinstance(event, Discarded):
+    if isinstance(event, ev.Discarded):
         return f"{prefix} PLAY {_name(event.tile)}"
-    if isinstance(event, Punged):
+    if isinstance(event, ev.Punged):
         return f"{prefix} PENG {_name(event.discard)}"
-    if isinstance(event, Chowed):
+    if isinstance(event, ev.Chowed):
         return f"{prefix} CHI {_name(event.middle)} {_name(event.discard)}"
-    if isinstance(event, Konged | ConcealedKonged):
+    if isinstance(event, ev.Konged | ev.ConcealedKonged):
         return f"{prefix} GANG"
-    if isinstance(event, KongAdded):
+    if isinstance(event, ev.KongAdded):
         return f"{prefix} BUGANG {_name(event.tile)}"
     raise ProtocolError(f"{type(event).__name__} has no Botzone request")
 
 
-def format_requests(events: tuple[Event, ...] | list[Event]) -> tuple[str, ...]:
+def format_requests(events: tuple[ev.Event, ...] | list[ev.Event]) -> tuple[str, ...]:
     """One request line per seat from the per-seat events (``BotzoneTable.requests``)."""
     return tuple(format_request(e, viewer) for viewer, e in enumerate(events))
 
@@ -226,20 +203,20 @@ class RequestDecoder:
         self._last_discard: tuple[int, int] | None = None
         self._last_drawer: int | None = None
 
-    def decode(self, line: str) -> Event:
+    def decode(self, line: str) -> ev.Event:
         event = self._parse(line)
         self._remember(event)
         return event
 
-    def _remember(self, event: Event) -> None:
-        if isinstance(event, SeatAssigned):
+    def _remember(self, event: ev.Event) -> None:
+        if isinstance(event, ev.SeatAssigned):
             self.viewer = event.seat
-        self._last_drawer = event.seat if isinstance(event, Drew) else None
-        if isinstance(event, Discarded):
+        self._last_drawer = event.seat if isinstance(event, ev.Drew) else None
+        if isinstance(event, ev.Discarded):
             self._last_discard = (event.seat, event.tile)
-        elif isinstance(event, Punged | Chowed):
+        elif isinstance(event, ev.Punged | ev.Chowed):
             self._last_discard = (event.seat, event.discard)
-        elif not isinstance(event, FlowerReplaced):
+        elif not isinstance(event, ev.FlowerReplaced):
             self._last_discard = None
 
     def _claimed(self, seat: int, action: str, line: str) -> int:
@@ -248,7 +225,7 @@ class RequestDecoder:
                 f"{action} by seat {seat} without a discard to claim in {clip(line)}")
         return self._last_discard[1]
 
-    def _parse(self, line: str) -> Event:
+    def _parse(self, line: str) -> ev.Event:
         tokens = line.split()
         if not tokens:
             raise ProtocolError("empty request")
@@ -256,7 +233,7 @@ class RequestDecoder:
         if kind == "0":
             if len(tokens) != 3:
                 raise ProtocolError(f"request 0 takes a seat and a wind, got {clip(line)}")
-            return SeatAssigned(
+            return ev.SeatAssigned(
                 _int(tokens[1], line, "seat", 3), _int(tokens[2], line, "prevalent wind", 3)
             )
         if kind == "1":
@@ -264,7 +241,7 @@ class RequestDecoder:
         if kind == "2":
             if len(tokens) != 2:
                 raise ProtocolError(f"request 2 takes one tile, got {clip(line)}")
-            return Drew(self._own_seat(line), _tile(tokens[1], line))
+            return ev.Drew(self._own_seat(line), _tile(tokens[1], line))
         if kind == "3":
             return self._table_event(tokens, line)
         raise ProtocolError(f"unknown request type {clip(kind, 20)} in {clip(line)}")
@@ -274,7 +251,7 @@ class RequestDecoder:
             raise ProtocolError(f"{clip(line)} arrived before the seat was known (request 0)")
         return self.viewer
 
-    def _deal(self, tokens: list[str], line: str) -> Dealt:
+    def _deal(self, tokens: list[str], line: str) -> ev.Dealt:
         seat = self._own_seat(line)
         if len(tokens) < 5 + HAND_SIZE:
             raise ProtocolError(f"request 1 needs 4 flower counts and 13 tiles, got {clip(line)}")
@@ -294,9 +271,9 @@ class RequestDecoder:
         for tok, t in zip(flower_tokens, flowers, strict=True):
             if t < NUM_KINDS:
                 raise ProtocolError(f"{clip(tok, 20)} is not a flower in {clip(line)}")
-        return Dealt(seat, hand, (c0, c1, c2, c3), flowers)
+        return ev.Dealt(seat, hand, (c0, c1, c2, c3), flowers)
 
-    def _table_event(self, tokens: list[str], line: str) -> Event:
+    def _table_event(self, tokens: list[str], line: str) -> ev.Event:
         if len(tokens) < 3:
             raise ProtocolError(f"request 3 needs a seat and an action, got {clip(line)}")
         seat = _int(tokens[1], line, "seat", 3)
@@ -317,23 +294,23 @@ class RequestDecoder:
             raise ProtocolError(f"CHI around {clip(args[0], 20)}: the middle of a chow is a "
                                 f"suited 2-8, in {clip(line)}")
         if action == "DRAW":
-            return Drew(seat, None)
+            return ev.Drew(seat, None)
         if action == "PLAY":
-            return Discarded(seat, tiles[0])
+            return ev.Discarded(seat, tiles[0])
         if action == "PENG":
-            return Punged(seat, self._claimed(seat, action, line), tiles[0])
+            return ev.Punged(seat, self._claimed(seat, action, line), tiles[0])
         if action == "CHI":
             claimed = self._claimed(seat, action, line)
             if not tiles[0] - 1 <= claimed <= tiles[0] + 1:
                 raise ProtocolError(f"CHI around {args[0]!r} cannot hold the claimed "
                                     f"{_name(claimed)} in {line!r}")
-            return Chowed(seat, tiles[0], claimed, tiles[1])
+            return ev.Chowed(seat, tiles[0], claimed, tiles[1])
         if action == "BUGANG":
-            return KongAdded(seat, tiles[0])
+            return ev.KongAdded(seat, tiles[0])
         if action == "BUHUA":
             if tiles[0] < NUM_KINDS:
                 raise ProtocolError(f"{clip(args[0], 20)} is not a flower in {clip(line)}")
-            return FlowerReplaced(seat, tiles[0])
+            return ev.FlowerReplaced(seat, tiles[0])
         if self._last_drawer == seat:
-            return ConcealedKonged(seat, None)
-        return Konged(seat, self._claimed(seat, action, line))
+            return ev.ConcealedKonged(seat, None)
+        return ev.Konged(seat, self._claimed(seat, action, line))

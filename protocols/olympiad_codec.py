@@ -18,30 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from game.events import (
-    Action,
-    ActionKind,
-    CallChow,
-    CallPung,
-    ClaimChow,
-    ClaimKong,
-    ClaimPung,
-    ConcealedKonged,
-    Dealt,
-    DeclareAddedKong,
-    DeclareConcealedKong,
-    DeclareWin,
-    Discard,
-    Discarded,
-    Drew,
-    Event,
-    FlowerReplaced,
-    KongAdded,
-    Konged,
-    Melded,
-    Pass,
-    SeatAssigned,
-)
+from game import events as ev
 from protocols.olympiad import (
     Act,
     Deal,
@@ -57,26 +34,27 @@ from protocols.olympiad import (
 
 
 # ---------------------------------------------------------------- referee side
-def options_for(legal: Sequence[Action], tile_in_play: int | None = None) -> list[Option]:
+def options_for(legal: Sequence[ev.Action], tile_in_play: int | None = None) -> list[Option]:
     """The ``ask`` options for a seat's legal actions, in a fixed order."""
-    discards = sorted({a.tile for a in legal if isinstance(a, Discard)})
-    kongs = sorted({a.tile for a in legal if isinstance(a, DeclareConcealedKong | DeclareAddedKong)}
-                   | ({tile_in_play} if any(isinstance(a, ClaimKong) for a in legal)
+    discards = sorted({a.tile for a in legal if isinstance(a, ev.Discard)})
+    kongs = sorted({a.tile for a in legal
+                    if isinstance(a, ev.DeclareConcealedKong | ev.DeclareAddedKong)}
+                   | ({tile_in_play} if any(isinstance(a, ev.ClaimKong) for a in legal)
                       and tile_in_play is not None else set()))
-    chows = sorted({a.middle for a in legal if isinstance(a, CallChow)})
+    chows = sorted({a.middle for a in legal if isinstance(a, ev.CallChow)})
     out: list[Option] = []
-    if any(isinstance(a, DeclareWin) for a in legal):
+    if any(isinstance(a, ev.DeclareWin) for a in legal):
         out.append(Option(kind="win"))
     if kongs:
         out.append(Option(kind="kong", tiles=[tile_str(t) for t in kongs]))
-    if any(isinstance(a, CallPung) for a in legal):
+    if any(isinstance(a, ev.CallPung) for a in legal):
         out.append(Option(kind="pong"))
     if chows:
         out.append(Option(kind="chow", tiles=[[tile_str(m - 1), tile_str(m), tile_str(m + 1)]
                                               for m in chows]))
     if discards:
         out.append(Option(kind="discard", tiles=[tile_str(t) for t in discards]))
-    if any(isinstance(a, Pass) for a in legal):
+    if any(isinstance(a, ev.Pass) for a in legal):
         out.append(Option(kind="pass"))
     return out
 
@@ -85,30 +63,30 @@ def _illegal(why: str) -> MessageError:
     return MessageError("illegal_action", why)
 
 
-def action_for(act: Act, legal: Sequence[Action]) -> Action:
+def action_for(act: Act, legal: Sequence[ev.Action]) -> ev.Action:
     """The table action an ``act`` asks for, if it is among ``legal``."""
     kind = act.kind
     if kind == "pass":
-        chosen: Action = Pass()
+        chosen: ev.Action = ev.Pass()
     elif kind == "win":
-        chosen = DeclareWin()
+        chosen = ev.DeclareWin()
     elif kind == "pong":
-        chosen = CallPung()
+        chosen = ev.CallPung()
     elif kind == "discard":
         if act.tile is None:
             raise MessageError("invalid_message", "act discard: missing field 'tile'")
-        chosen = Discard(tile_index(act.tile))
+        chosen = ev.Discard(tile_index(act.tile))
     elif kind == "chow":
         if not act.tiles or len(act.tiles) != 3:
             raise MessageError("invalid_message", "act chow: 'tiles' must list the chow's 3 tiles")
         chow = sorted(tile_index(t, in_hand=True) for t in act.tiles)
         if not (chow[0] + 1 == chow[1] == chow[2] - 1 and chow[0] // 9 == chow[2] // 9 < 3):
             raise _illegal(f"{' '.join(act.tiles)} is not a chow")
-        chosen = CallChow(chow[1])
+        chosen = ev.CallChow(chow[1])
     else:  # kong
         tile = act.tile or (act.tiles[0] if act.tiles else None)
-        kongs = [a for a in legal if isinstance(a, DeclareConcealedKong | DeclareAddedKong)]
-        claim = next((a for a in legal if isinstance(a, ClaimKong)), None)
+        kongs = [a for a in legal if isinstance(a, ev.DeclareConcealedKong | ev.DeclareAddedKong)]
+        claim = next((a for a in legal if isinstance(a, ev.ClaimKong)), None)
         if claim is not None and not kongs:
             chosen = claim  # the tile (if given) is checked against the ask's option by the caller
         elif tile is None:
@@ -124,24 +102,24 @@ def action_for(act: Act, legal: Sequence[Action]) -> Action:
     return chosen
 
 
-def _describe(action: Action) -> str:
+def _describe(action: ev.Action) -> str:
     tile = getattr(action, "tile", None)
-    if isinstance(action, CallChow | ClaimChow):
+    if isinstance(action, ev.CallChow | ev.ClaimChow):
         tile = action.middle
     return action.kind.value + (f" {tile_str(tile)}" if isinstance(tile, int) else "")
 
 
-def _meld_kind(event: Event) -> str:
-    if isinstance(event, Melded):
-        return "chow" if event.kind is ActionKind.CHOW else "pong"
-    if isinstance(event, Konged):
+def _meld_kind(event: ev.Event) -> str:
+    if isinstance(event, ev.Melded):
+        return "chow" if event.kind is ev.ActionKind.CHOW else "pong"
+    if isinstance(event, ev.Konged):
         return "kong"
-    if isinstance(event, ConcealedKonged):
+    if isinstance(event, ev.ConcealedKonged):
         return "concealed_kong"
     return "added_kong"
 
 
-def event_fields(event: Event, viewer: int, *, wall: int, from_seat: int | None = None,
+def event_fields(event: ev.Event, viewer: int, *, wall: int, from_seat: int | None = None,
                  dealer: int = 0, game: int = 0,
                  prevalent_wind: int = 0) -> dict[str, Any] | None:
     """What ``viewer`` is shown of ``event``: one message's fields without ``table``/``seq``,
@@ -151,30 +129,30 @@ def event_fields(event: Event, viewer: int, *, wall: int, from_seat: int | None 
     discarder whose tile a claimed kong took.  Plain dicts on this hot path;
     the tests parse every message a referee sends with the pydantic models.
     """
-    if isinstance(event, Drew):
+    if isinstance(event, ev.Drew):
         out: dict[str, Any] = {"v": 1, "type": "draw", "seat": event.seat}
         if event.seat == viewer and event.tile is not None:
             out["tile"] = tile_str(event.tile)
         out.update(replacement=event.replacement, wall=wall)
         return out
-    if isinstance(event, Discarded):
+    if isinstance(event, ev.Discarded):
         return {"v": 1, "type": "discard", "seat": event.seat, "tile": tile_str(event.tile)}
-    if isinstance(event, FlowerReplaced):
+    if isinstance(event, ev.FlowerReplaced):
         return {"v": 1, "type": "flower", "seat": event.seat, "flower": tile_str(event.flower)}
-    if isinstance(event, Melded | Konged | ConcealedKonged | KongAdded):
+    if isinstance(event, ev.Melded | ev.Konged | ev.ConcealedKonged | ev.KongAdded):
         meld: dict[str, Any] = {"v": 1, "type": "meld", "seat": event.seat,
                                 "kind": _meld_kind(event)}
-        if isinstance(event, Melded):
+        if isinstance(event, ev.Melded):
             meld.update(tiles=[tile_str(t) for t in event.tiles], from_seat=event.from_seat)
-        elif isinstance(event, ConcealedKonged):
+        elif isinstance(event, ev.ConcealedKonged):
             if event.seat == viewer and event.tile is not None:
                 meld["tiles"] = [tile_str(event.tile)] * 4
         else:
             meld["tiles"] = [tile_str(event.tile)] * 4
-            if isinstance(event, Konged) and from_seat is not None:
+            if isinstance(event, ev.Konged) and from_seat is not None:
                 meld["from_seat"] = from_seat
         return meld
-    if isinstance(event, Dealt):
+    if isinstance(event, ev.Dealt):
         if event.seat != viewer:
             return None
         per_seat: list[list[str]] = []
@@ -186,7 +164,7 @@ def event_fields(event: Event, viewer: int, *, wall: int, from_seat: int | None 
                 "prevalent_wind": prevalent_wind,
                 "hand": [tile_str(t) for t in sorted(event.tiles)], "flowers": per_seat,
                 "wall": wall}
-    if isinstance(event, SeatAssigned):
+    if isinstance(event, ev.SeatAssigned):
         return None
     raise MessageError("internal", f"no Olympiad message for {type(event).__name__}")
 
@@ -202,27 +180,27 @@ class ClaimFolder:
     """
 
     def __init__(self) -> None:
-        self.held: Melded | None = None
+        self.held: ev.Melded | None = None
 
-    def feed(self, event: Event) -> list[Event]:
+    def feed(self, event: ev.Event) -> list[ev.Event]:
         held, self.held = self.held, None
-        out: list[Event] = []
+        out: list[ev.Event] = []
         if held is not None:
-            if isinstance(event, Discarded) and event.seat == held.seat:
+            if isinstance(event, ev.Discarded) and event.seat == held.seat:
                 return [held.with_discard(event.tile)]
             out.append(held)
-        if isinstance(event, Melded):
+        if isinstance(event, ev.Melded):
             self.held = event
         else:
             out.append(event)
         return out
 
-    def flush(self) -> list[Event]:
+    def flush(self) -> list[ev.Event]:
         held, self.held = self.held, None
         return [] if held is None else [held]
 
 
-def joined_claims(events: Iterable[Event]) -> list[Event]:
+def joined_claims(events: Iterable[ev.Event]) -> list[ev.Event]:
     """A whole history with every claim folded with its discard (:class:`ClaimFolder`)."""
     folder = ClaimFolder()
     out = [e for event in events for e in folder.feed(event)]
@@ -239,24 +217,24 @@ class EventDecoder:
         self._last_discard: int | None = None
         self._last_discarder = 0
 
-    def decode(self, msg: Any) -> list[Event]:
+    def decode(self, msg: Any) -> list[ev.Event]:
         if isinstance(msg, Deal):
             self._claims, self._last_discard = ClaimFolder(), None
             flowers = [tile_index(f) for seat in msg.flowers for f in seat]
             counts = tuple(len(seat) for seat in msg.flowers)
             hand = tuple(tile_index(t, in_hand=True) for t in msg.hand)
-            return [SeatAssigned(self.seat, msg.prevalent_wind),
-                    Dealt(self.seat, hand, (counts[0], counts[1], counts[2], counts[3]),
+            return [ev.SeatAssigned(self.seat, msg.prevalent_wind),
+                    ev.Dealt(self.seat, hand, (counts[0], counts[1], counts[2], counts[3]),
                           tuple(flowers))]
         if isinstance(msg, Draw):
             tile = tile_index(msg.tile) if msg.tile is not None else None
-            return [Drew(msg.seat, tile, msg.replacement)]
+            return [ev.Drew(msg.seat, tile, msg.replacement)]
         if isinstance(msg, Flower):
-            return [FlowerReplaced(msg.seat, tile_index(msg.flower))]
+            return [ev.FlowerReplaced(msg.seat, tile_index(msg.flower))]
         if isinstance(msg, DiscardMsg):
             tile = tile_index(msg.tile, in_hand=True)
             self._last_discard, self._last_discarder = tile, msg.seat
-            return self._claims.feed(Discarded(msg.seat, tile))
+            return self._claims.feed(ev.Discarded(msg.seat, tile))
         if isinstance(msg, MeldMsg):
             if msg.kind in ("chow", "pong"):
                 return self._claims.feed(self._claim(msg))
@@ -264,23 +242,23 @@ class EventDecoder:
             if msg.kind == "kong":
                 if tile is None:
                     raise MessageError("invalid_message", "meld kong: missing 'tiles'")
-                return [Konged(msg.seat, tile)]
+                return [ev.Konged(msg.seat, tile)]
             if msg.kind == "concealed_kong":
-                return [ConcealedKonged(msg.seat, tile)]
+                return [ev.ConcealedKonged(msg.seat, tile)]
             if tile is None:
                 raise MessageError("invalid_message", "meld added_kong: missing 'tiles'")
-            return [KongAdded(msg.seat, tile)]
+            return [ev.KongAdded(msg.seat, tile)]
         return []
 
-    def _claim(self, msg: MeldMsg) -> Melded:
+    def _claim(self, msg: MeldMsg) -> ev.Melded:
         """A chow/pong ``meld`` message as the table's event (it took the last discard)."""
         if not msg.tiles or len(msg.tiles) != 3:
             raise MessageError("invalid_message", f"meld {msg.kind}: needs three 'tiles'")
         tiles = sorted(tile_index(t, in_hand=True) for t in msg.tiles)
         claimed = self._last_discard if self._last_discard in tiles else tiles[1]
-        kind = ActionKind.PUNG if msg.kind == "pong" else ActionKind.CHOW
+        kind = ev.ActionKind.PUNG if msg.kind == "pong" else ev.ActionKind.CHOW
         from_seat = msg.from_seat if msg.from_seat is not None else self._last_discarder
-        return Melded(msg.seat, kind, (tiles[0], tiles[1], tiles[2]), claimed, from_seat)
+        return ev.Melded(msg.seat, kind, (tiles[0], tiles[1], tiles[2]), claimed, from_seat)
 
     def held_from_hand(self) -> list[int]:
         """The tiles the held chow/pong took from its owner's hand (its tiles less the claimed)."""
@@ -288,25 +266,25 @@ class EventDecoder:
         return held.from_hand if held is not None else []
 
     @property
-    def holding_meld(self) -> Melded | None:
+    def holding_meld(self) -> ev.Melded | None:
         """The chow/pong waiting for its seat's discard."""
         return self._claims.held
 
 
-def act_for(action: Action, ask_id: str, tile_in_play: int | None) -> Act:
+def act_for(action: ev.Action, ask_id: str, tile_in_play: int | None) -> Act:
     """The ``act`` for one of the agent's actions (Botzone-shaped claims lose their discard)."""
-    if isinstance(action, Discard):
+    if isinstance(action, ev.Discard):
         return Act(id=ask_id, kind="discard", tile=tile_str(action.tile))
-    if isinstance(action, DeclareWin):
+    if isinstance(action, ev.DeclareWin):
         return Act(id=ask_id, kind="win")
-    if isinstance(action, DeclareConcealedKong | DeclareAddedKong):
+    if isinstance(action, ev.DeclareConcealedKong | ev.DeclareAddedKong):
         return Act(id=ask_id, kind="kong", tile=tile_str(action.tile))
-    if isinstance(action, ClaimKong):
+    if isinstance(action, ev.ClaimKong):
         return Act(id=ask_id, kind="kong",
                    tile=tile_str(tile_in_play) if tile_in_play is not None else None)
-    if isinstance(action, ClaimPung | CallPung):
+    if isinstance(action, ev.ClaimPung | ev.CallPung):
         return Act(id=ask_id, kind="pong")
-    if isinstance(action, ClaimChow | CallChow):
+    if isinstance(action, ev.ClaimChow | ev.CallChow):
         m = action.middle
         return Act(id=ask_id, kind="chow", tiles=[tile_str(m - 1), tile_str(m), tile_str(m + 1)])
     return Act(id=ask_id, kind="pass")

@@ -29,17 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from game.events import (
-    Action,
-    ClaimChow,
-    ClaimKong,
-    ClaimPung,
-    DeclareAddedKong,
-    DeclareConcealedKong,
-    DeclareWin,
-    Discard,
-    Pass,
-)
+from game import events as ev
 from game.tiles import NUM_KINDS, Notation, TileError, parse_tile
 
 SEATS = 4
@@ -277,29 +267,29 @@ def walltiles_of(match: PkuMatch) -> tuple[int, ...]:
     return tuple(wall)
 
 
-StageResponses = tuple[Action, Action, Action, Action]
+StageResponses = tuple[ev.Action, ev.Action, ev.Action, ev.Action]
 """The four seats' answers at one stage of the judge."""
 
 
-def _alone(seat: int, action: Action) -> StageResponses:
-    actions: list[Action] = [Pass()] * SEATS
+def _alone(seat: int, action: ev.Action) -> StageResponses:
+    actions: list[ev.Action] = [ev.Pass()] * SEATS
     actions[seat] = action
     return (actions[0], actions[1], actions[2], actions[3])
 
 
-_ALL_PASS: StageResponses = (Pass(), Pass(), Pass(), Pass())
+_ALL_PASS: StageResponses = (ev.Pass(), ev.Pass(), ev.Pass(), ev.Pass())
 
 
-def _losing_claim(claim: PkuClaim) -> Action:
+def _losing_claim(claim: PkuClaim) -> ev.Action:
     """A claim that lost; its discard was never written down (nor checked by the judge)."""
     if claim.verb is PkuVerb.HU:
-        return DeclareWin()
+        return ev.DeclareWin()
     if claim.verb is PkuVerb.GANG:
-        return ClaimKong()
+        return ev.ClaimKong()
     if claim.verb is PkuVerb.PENG:
-        return ClaimPung(claim.tile)
+        return ev.ClaimPung(claim.tile)
     if claim.verb is PkuVerb.CHI:
-        return ClaimChow(claim.tile, claim.tile)
+        return ev.ClaimChow(claim.tile, claim.tile)
     raise PkuFormatError(f"'Ignore' lists a {claim.verb.value}, which is not a claim")
 
 
@@ -338,19 +328,19 @@ class _Script:
         verbs = (PkuVerb.PLAY, PkuVerb.ANGANG, PkuVerb.BUGANG, PkuVerb.HU)
         act = self.expect(i, seat, verbs)
         if act.verb is PkuVerb.HU:
-            self.stages.append(_alone(seat, DeclareWin()))
+            self.stages.append(_alone(seat, ev.DeclareWin()))
             return i + 1
         if act.verb is PkuVerb.PLAY:
-            self.stages.append(_alone(seat, Discard(act.tile)))
+            self.stages.append(_alone(seat, ev.Discard(act.tile)))
             return self.after_discard(i + 1)
         if act.verb is PkuVerb.ANGANG:
-            self.stages.append(_alone(seat, DeclareConcealedKong(act.tile)))
+            self.stages.append(_alone(seat, ev.DeclareConcealedKong(act.tile)))
             self.stages.append(_ALL_PASS)
             return i + 1
-        self.stages.append(_alone(seat, DeclareAddedKong(act.tile)))
+        self.stages.append(_alone(seat, ev.DeclareAddedKong(act.tile)))
         robber = self.steps[i + 1] if i + 1 < len(self.steps) else None
         if robber is not None and robber.verb is PkuVerb.HU and robber.seat != seat:
-            self.stages.append(_alone(robber.seat, DeclareWin()))
+            self.stages.append(_alone(robber.seat, ev.DeclareWin()))
             return i + 2
         self.stages.append(_ALL_PASS)
         return i + 1
@@ -362,11 +352,12 @@ class _Script:
                 self.stages.append(_ALL_PASS)
                 return i
             claim = self.steps[i]
-            answers: list[Action] = [Pass()] * SEATS
+            answers: list[ev.Action] = [ev.Pass()] * SEATS
             for lost in claim.ignored:
                 answers[lost.seat] = _losing_claim(lost)
             if claim.verb in (PkuVerb.HU, PkuVerb.GANG):
-                answers[claim.seat] = DeclareWin() if claim.verb is PkuVerb.HU else ClaimKong()
+                answers[claim.seat] = (ev.DeclareWin() if claim.verb is PkuVerb.HU
+                                       else ev.ClaimKong())
                 self.stages.append((answers[0], answers[1], answers[2], answers[3]))
                 if claim.verb is PkuVerb.GANG:
                     self.stages.append(_ALL_PASS)
@@ -375,9 +366,9 @@ class _Script:
                 raise PkuFormatError(f"line {claim.line}: {claim.verb.value} is not a claim")
             play = self.expect(i + 1, claim.seat, (PkuVerb.PLAY,))
             answers[claim.seat] = (
-                ClaimChow(claim.tile, play.tile)
+                ev.ClaimChow(claim.tile, play.tile)
                 if claim.verb is PkuVerb.CHI
-                else ClaimPung(play.tile)
+                else ev.ClaimPung(play.tile)
             )
             self.stages.append((answers[0], answers[1], answers[2], answers[3]))
             i += 2

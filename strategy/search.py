@@ -141,6 +141,17 @@ def _discard(hand: np.ndarray, code: np.ndarray, t: int, sign: int) -> None:
 
 
 @njit()
+def _push(fr: np.ndarray, st: np.ndarray, f: int, cursor: int, kind: int, k: int) -> None:
+    """Frame ``f`` moves on kind ``cursor``: enter a child frame of ``kind`` and horizon ``k``."""
+    fr[f, F_CURSOR] = cursor
+    g = f + 1
+    fr[g, F_KIND] = kind
+    fr[g, F_K] = k
+    fr[g, F_STAGE] = ENTER
+    st[S_DEPTH] += 1
+
+
+@njit()
 def _run(hand: np.ndarray, kb: np.ndarray, code: np.ndarray, fr: np.ndarray,
          acc: np.ndarray, after: np.ndarray, wins: np.ndarray, keys: np.ndarray,
          vals: np.ndarray, st: np.ndarray, need: np.ndarray, result: np.ndarray,
@@ -231,13 +242,8 @@ def _run(hand: np.ndarray, kb: np.ndarray, code: np.ndarray, fr: np.ndarray,
                         if d == 0 and wins[f, c] == 1:
                             acc[f] += float(kb[c]) * 1.0
                         elif k - 1 > 0 and d < UNREACHABLE:
-                            fr[f, F_CURSOR] = c
                             _draw(hand, kb, code, c, 1)
-                            g = f + 1
-                            fr[g, F_KIND] = FULL
-                            fr[g, F_K] = k - 1
-                            fr[g, F_STAGE] = ENTER
-                            st[S_DEPTH] += 1
+                            _push(fr, st, f, c, FULL, k - 1)
                             pushed = True
                             break
                     c += 1
@@ -247,13 +253,8 @@ def _run(hand: np.ndarray, kb: np.ndarray, code: np.ndarray, fr: np.ndarray,
             else:
                 while c < NUM_KINDS:
                     if after[f, c] <= k:
-                        fr[f, F_CURSOR] = c
                         _discard(hand, code, c, 1)
-                        g = f + 1
-                        fr[g, F_KIND] = PARTIAL
-                        fr[g, F_K] = k
-                        fr[g, F_STAGE] = ENTER
-                        st[S_DEPTH] += 1
+                        _push(fr, st, f, c, PARTIAL, k)
                         pushed = True
                         break
                     c += 1

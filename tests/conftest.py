@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from collections import Counter
 from collections.abc import Mapping
@@ -16,10 +17,12 @@ os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
 import numpy as np
 
 from arena.olympiad_referee import RefereeConfig
-from game.events import Action, DeclareWin, Discard, Pass
+from arena.viewer.sources import GameSource, read_botzone_log
+from game.events import Action, DeclareWin, Discard, Pass, Won
 from game.rules import TAIWAN_16
-from game.taiwan import TaiwanTable
-from game.tiles import NUM_KINDS, Notation, parse_tiles
+from game.table import BotzoneTable
+from game.taiwan import Stage, TaiwanTable
+from game.tiles import NUM_KINDS, Notation, parse_tile, parse_tiles
 from game.walls import arranged_single_wall
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -36,6 +39,16 @@ def olympiad_config(tmp: Path, **kw: Any) -> RefereeConfig:
                             "decision_ms": 20_000, "records": tmp}
     base.update(kw)
     return RefereeConfig(**base)
+
+
+def botzone_judge_mock(path: Path) -> tuple[BotzoneTable, list[Any], GameSource]:
+    """A Botzone match log (``*_lite.json``) replayed by hand: our table (the judge's mock)
+    on the log's wall and prevalent wind, the log's turns (their ``response`` answers to
+    feed the table) and the log read as the viewer reads it."""
+    data = json.loads(path.read_text())
+    init = json.loads(data["initdata"])
+    table = BotzoneTable([parse_tile(x) for x in init["walltiles"].split()], init["quan"])
+    return table, data["logs"], read_botzone_log(path)
 
 
 def compact_tiles(text: str) -> list[int]:
@@ -73,6 +86,25 @@ def _usefulness(hand: tuple[int, ...], tile: int) -> int:
             if 0 <= u < 27 and u // 9 == tile // 9 and c[u]:
                 score += 2 if abs(d) == 1 else 1
     return score
+
+
+def check_taiwan_invariants(table: TaiwanTable) -> None:
+    """Every tile is somewhere exactly once (the wall's count is its tiles'); every hand has
+    its size."""
+    where = Counter(table.wall_tiles)
+    for s in range(4):
+        where.update(table.hand(s))
+        where.update(x for m in table.melds(s) for x in m.tiles)
+        where.update(table.river(s))
+        where.update(table.flowers(s))
+    assert all(where[k] == 4 for k in range(34)) and all(where[f] == 1 for f in range(34, 42))
+    assert sum(where.values()) == 144 and len(table.wall_tiles) == table.wall_remaining
+    ending = table.result.ending if table.result else None
+    for s in range(4):
+        won = isinstance(ending, Won) and ending.seat == s
+        to_discard = not table.finished and table.stage in (Stage.DRAWN, Stage.CALLED)
+        holding = won or (to_discard and s == table.current_seat)
+        assert len(table.hand(s)) + 3 * len(table.melds(s)) == (17 if holding else 16), s
 
 
 def crude_taiwan_action(table: TaiwanTable, seat: int, rng: np.random.Generator,

@@ -91,6 +91,15 @@ def encode_type(m: int, n: int, p: int, e: int, re: int, rm: int, em: int) -> in
 
 
 @_inline_helper
+def decode_type(code: int) -> tuple[int, int, int, int, int, int, int]:
+    """The type (m, n, p, e, re, rm, em) that :func:`encode_type` packed into ``code``."""
+    bits = code & 7
+    rest = code >> 3
+    return (rest // 98, (rest // 14) % 7, (rest // 2) % 7, rest % 2,
+            bits >> 2, (bits >> 1) & 1, bits & 1)
+
+
+@_inline_helper
 def decide(
     m: int, n: int, p: int, e: int, re: int, rm: int, em: int, ke: int, km: int, melds: int
 ) -> int:
@@ -490,21 +499,7 @@ def block_type_set(
         raise ValueError("hand and unseen must be compatible count vectors of 34")
     acc = np.zeros(_N_CODES, np.int64)
     size = _global_types(h, kb, melds_needed, acc)
-    out = []
-    for code in acc[:size].tolist():
-        bits, rest = code & 7, code >> 3
-        out.append(
-            (
-                rest // 98,
-                (rest // 14) % 7,
-                (rest // 2) % 7,
-                rest % 2,
-                bits >> 2,
-                (bits >> 1) & 1,
-                bits & 1,
-            )
-        )
-    return sorted(out)
+    return sorted(decode_type(code) for code in acc[:size].tolist())
 
 
 def _block_deficiency(hand: np.ndarray, unseen: np.ndarray, melds_needed: int) -> int:
@@ -537,21 +532,8 @@ def _block_deficiency(hand: np.ndarray, unseen: np.ndarray, melds_needed: int) -
     km = ke_km & 1
     best = PAPER_INFINITY
     for i in range(n_types):
-        code = acc[i]
-        bits = code & 7
-        rest = code >> 3
-        cost = decide(
-            rest // 98,
-            (rest // 14) % 7,
-            (rest // 2) % 7,
-            rest % 2,
-            bits >> 2,
-            (bits >> 1) & 1,
-            bits & 1,
-            ke,
-            km,
-            melds_needed,
-        )
+        m, n, p, e, re, rm, em = decode_type(acc[i])
+        cost = decide(m, n, p, e, re, rm, em, ke, km, melds_needed)
         if cost == 0:
             return 0
         if cost < best:

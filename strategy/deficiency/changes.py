@@ -230,6 +230,18 @@ def query(hand: np.ndarray, avail: np.ndarray, t: int, key_change: int, melds: i
 
 
 @njit()
+def _prepared(hand: np.ndarray, unseen: np.ndarray, melds: int, tables: np.ndarray,
+              rest: np.ndarray, keys: np.ndarray, words: np.ndarray, state: np.ndarray,
+              work: np.ndarray) -> np.ndarray:
+    """``hand + unseen`` (the tiles available), after :func:`prepare` has run on ``hand``."""
+    avail = np.empty(34, np.int8)
+    for t in range(34):
+        avail[t] = hand[t] + unseen[t]
+    prepare(hand, avail, melds, tables, rest, keys, words, state, work)
+    return avail
+
+
+@njit()
 def after_draws(hand: np.ndarray, unseen: np.ndarray, melds: int, out: np.ndarray,
                 tables: np.ndarray, rest: np.ndarray, keys: np.ndarray, words: np.ndarray,
                 state: np.ndarray, work: np.ndarray) -> None:
@@ -237,10 +249,7 @@ def after_draws(hand: np.ndarray, unseen: np.ndarray, melds: int, out: np.ndarra
 
     ``hand`` (3m+1 tiles) and ``unseen`` are valid 34-vectors; ``hand`` is changed and
     restored in place; the other arrays are a :class:`SuitCache`'s."""
-    avail = np.empty(34, np.int8)
-    for t in range(34):
-        avail[t] = hand[t] + unseen[t]
-    prepare(hand, avail, melds, tables, rest, keys, words, state, work)
+    avail = _prepared(hand, unseen, melds, tables, rest, keys, words, state, work)
     for t in range(34):
         out[t] = UNREACHABLE
         if unseen[t] <= 0:
@@ -257,10 +266,7 @@ def after_discards(hand: np.ndarray, unseen: np.ndarray, melds: int, out: np.nda
                    state: np.ndarray, work: np.ndarray) -> None:
     """out[i] = deficiency of hand-i with the same unseen (UNREACHABLE where hand[i] = 0);
     as :func:`after_draws` otherwise."""
-    avail = np.empty(34, np.int8)
-    for t in range(34):
-        avail[t] = hand[t] + unseen[t]
-    prepare(hand, avail, melds, tables, rest, keys, words, state, work)
+    avail = _prepared(hand, unseen, melds, tables, rest, keys, words, state, work)
     for i in range(34):
         out[i] = UNREACHABLE
         if hand[i] <= 0:

@@ -16,7 +16,7 @@ call :func:`strategy.fan.routes.route_table` directly.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -132,17 +132,26 @@ def route_deficiencies(hand: CountsLike, melds: Sequence[Meld] = (),
     return {r: int(out[r]) for r in Route}
 
 
+def _after_each(kernel: Callable[..., None], spare: int, made: str, hand: CountsLike,
+                melds: Sequence[Meld], unseen: CountsLike | None, seat_wind: int,
+                prevalent_wind: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The hand's and unseen counts and ``kernel``'s deficiency per kind, for a hand of
+    3m + ``spare`` tiles (``made``: how the error names the move)."""
+    h, kb, needed, rows = _inputs(hand, melds, unseen, seat_wind, prevalent_wind)
+    if int(h.sum()) != 3 * needed + spare:
+        raise FanDeficiencyError(f"{made} {3 * needed + spare} tiles, not {int(h.sum())}")
+    out = np.empty(NUM_KINDS, dtype=np.int64)
+    kernel(h, kb, needed, rows, seat_wind, prevalent_wind, out)
+    return h, kb, out
+
+
 def discard_fan_deficiencies(hand: CountsLike, melds: Sequence[Meld] = (),
                              unseen: CountsLike | None = None, *, seat_wind: int = 0,
                              prevalent_wind: int = 0) -> dict[int, int]:
     """For a hand of 3m+2 tiles: each kind it holds -> the fan-aware deficiency after
     discarding one of it (the discard does not return to ``unseen``)."""
-    h, kb, needed, rows = _inputs(hand, melds, unseen, seat_wind, prevalent_wind)
-    if int(h.sum()) != 3 * needed + 2:
-        raise FanDeficiencyError(f"a discard is made from {3 * needed + 2} tiles, not "
-                                 f"{int(h.sum())}")
-    out = np.empty(NUM_KINDS, dtype=np.int64)
-    after_each_discard(h, kb, needed, rows, seat_wind, prevalent_wind, out)
+    h, _, out = _after_each(after_each_discard, 2, "a discard is made from", hand, melds,
+                            unseen, seat_wind, prevalent_wind)
     return {t: int(out[t]) for t in range(NUM_KINDS) if h[t] > 0}
 
 
@@ -151,10 +160,6 @@ def draw_fan_deficiencies(hand: CountsLike, melds: Sequence[Meld] = (),
                           prevalent_wind: int = 0) -> dict[int, int]:
     """For a hand of 3m+1 tiles: each kind ``unseen`` holds -> the fan-aware deficiency
     after drawing one of it."""
-    h, kb, needed, rows = _inputs(hand, melds, unseen, seat_wind, prevalent_wind)
-    if int(h.sum()) != 3 * needed + 1:
-        raise FanDeficiencyError(f"a draw is made into {3 * needed + 1} tiles, not "
-                                 f"{int(h.sum())}")
-    out = np.empty(NUM_KINDS, dtype=np.int64)
-    after_each_draw(h, kb, needed, rows, seat_wind, prevalent_wind, out)
+    _, kb, out = _after_each(after_each_draw, 1, "a draw is made into", hand, melds, unseen,
+                             seat_wind, prevalent_wind)
     return {t: int(out[t]) for t in range(NUM_KINDS) if kb[t] > 0}

@@ -267,6 +267,17 @@ def pung_fan(tile: int, seat_wind: int, prevalent_wind: int) -> int:
     return 1 if tile % 9 == 0 or tile % 9 == 8 else 0
 
 
+@njit()
+def _fan_with(fan: int, group: int, used: int, pung: int, cap: int) -> int:
+    """The fan count ``fan`` after one kind's groups, capped at ``cap``: a pung (``group``
+    2) adds its ``pung`` fan, all four tiles of the kind used (not a kong) 2 for a tile hog."""
+    if group == 2:
+        fan += pung
+    if used == 4:
+        fan += 2  # tile hog
+    return fan if fan < cap else cap
+
+
 BONUS_CAP = 4
 """The pungs DP counts the fan its groups bring up to this many."""
 
@@ -327,13 +338,7 @@ def pungs_overlap(hand: np.ndarray, avail: np.ndarray, melds: int, need: int,
                                 if used > a:
                                     continue
                                 gain = used if used < h else h
-                                nb = b
-                                if g == 2:
-                                    nb += w
-                                if used == 4:
-                                    nb += 2  # tile hog
-                                if nb > cap:
-                                    nb = cap
+                                nb = _fan_with(b, g, used, w, cap)
                                 nk = k1 + (1 if g == 2 else 0)
                                 np_ = p + (1 if g == 1 else 0)
                                 if v + gain > nxt[nk, np_, nb, nc]:
@@ -396,13 +401,7 @@ def bonus_overlap(hand: np.ndarray, avail: np.ndarray, melds: int, pairs: int, n
                                     if used > av:
                                         continue
                                     gain = used if used < h else h
-                                    nf = f
-                                    if g == 2:
-                                        nf += w
-                                    if used == 4:
-                                        nf += 2  # tile hog
-                                    if nf > cap:
-                                        nf = cap
+                                    nf = _fan_with(f, g, used, w, cap)
                                     nk = k + c + (1 if g == 2 else 0)
                                     np_ = p + (1 if g == 1 else 0)
                                     if v + gain > nxt[b, c, nk, np_, nf]:

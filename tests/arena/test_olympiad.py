@@ -22,7 +22,7 @@ import pytest
 from conftest import olympiad_config as _config
 
 from arena.olympiad_match import local_mosquitto, our_agents, run_match, serving, transport_for
-from arena.olympiad_referee import Referee
+from arena.olympiad_referee import GameSummary, Referee
 from arena.record_types import Fault
 from arena.records import read_record
 from bot.olympiad_client import AgentPlayer, SessionReport, play_seat, safest_act
@@ -230,14 +230,22 @@ async def _misbehave(url: str, seat: int, errors: list[dict[str, Any]], secret: 
             await client.send(answer)
 
 
-async def test_errors_are_answered_and_the_game_goes_on(tmp_path: Path) -> None:
-    async with _table(tmp_path, decision_ms=5000) as (referee, url):
+async def _rude_game(tmp: Path, **kw: Any) -> tuple[list[GameSummary], End,
+                                                     list[dict[str, Any]]]:
+    """One game in which seat 0 misbehaves (:func:`_misbehave`) and our agents play seats 1-3:
+    the referee's summaries, seat 0's end and the errors it was sent."""
+    async with _table(tmp, decision_ms=5000, **kw) as (referee, url):
         tasks = [await _seat_task(url, s, SessionReport(), referee) for s in (1, 2, 3)]
         errors: list[dict[str, Any]] = []
         rude = asyncio.create_task(_misbehave(url, 0, errors, referee.secrets.secret("t1", 0)))
         summaries = await asyncio.wait_for(referee.run(), 120)
         end = await rude
         await asyncio.gather(*tasks)
+    return summaries, end, errors
+
+
+async def test_errors_are_answered_and_the_game_goes_on(tmp_path: Path) -> None:
+    summaries, end, errors = await _rude_game(tmp_path)
     codes = [e["code"] for e in errors]
     for code in ("not_joined", "out_of_turn", "malformed_json", "unknown_type",
                  "invalid_message", "unknown_id", "illegal_action"):
@@ -250,13 +258,7 @@ async def test_errors_are_answered_and_the_game_goes_on(tmp_path: Path) -> None:
 
 
 async def test_forfeit_policy_ends_the_game_with_the_penalty(tmp_path: Path) -> None:
-    async with _table(tmp_path, decision_ms=5000, policy="forfeit") as (referee, url):
-        tasks = [await _seat_task(url, s, SessionReport(), referee) for s in (1, 2, 3)]
-        errors: list[dict[str, Any]] = []
-        rude = asyncio.create_task(_misbehave(url, 0, errors, referee.secrets.secret("t1", 0)))
-        summaries = await asyncio.wait_for(referee.run(), 120)
-        end = await rude
-        await asyncio.gather(*tasks)
+    summaries, end, _ = await _rude_game(tmp_path, policy="forfeit")
     assert end.result == "forfeit" and end.from_seat == 0
     assert end.scores == [-90, 30, 30, 30]
     ending = summaries[0].result.ending

@@ -94,47 +94,21 @@ def certificate(tmp_path_factory: pytest.TempPathFactory) -> Tls:
 
 
 # ---------------------------------------------------------------- a takeover mid-game
-async def test_a_restarted_bot_takes_its_seat_over_and_the_old_one_is_told(
-        tmp_path: Path, undisturbed: list[str]) -> None:
+@pytest.mark.parametrize("transport", ["ws", "mqtt"])
+async def test_a_restarted_bot_takes_its_seat_over_and_only_the_old_one_stops(
+        tmp_path: Path, undisturbed: list[str], transport: str) -> None:
     """Seat 1's bot is still connected when its restarted copy joins with the secret:
-    the old one gets ``replaced`` and stops, the new one finishes the game."""
+    the old one gets ``replaced`` and stops, the new one finishes the game.  Over MQTT both
+    copies read the seat's one down topic: the ``replaced`` error carries the old session,
+    so only the old copy stops."""
     referee = Referee(_config(tmp_path))
-    async with serving(referee, "ws") as url:
-        reports = [SessionReport() for _ in range(4)]
-
-        def seat(s: int, report: SessionReport) -> asyncio.Task[SessionReport]:
-            return asyncio.create_task(play_seat(
-                WsClient(url), AgentPlayer(deterministic=True), table="t1", seat=s,
-                report=report, secret=referee.secrets.secret("t1", s)))
-
-        tasks = [seat(s, reports[s]) for s in range(4)]
-        game = asyncio.create_task(referee.run())
-        while reports[1].acts < 4:
-            await asyncio.sleep(0.002)
-        restarted = SessionReport()
-        new = seat(1, restarted)
-        old = await asyncio.wait_for(tasks[1], 30)  # the old copy stops by itself
-        tasks[1] = new
-        await asyncio.wait_for(asyncio.gather(*tasks), 120)
-        summaries = await game
-    assert old.fatal.startswith("replaced: table t1 seat 1 was taken over")
-    assert restarted.fatal == "" and restarted.games == 1
-    assert summaries[0].violations == []
-    assert _record(tmp_path / "t1-game0000.jsonl") == undisturbed
-
-
-async def test_over_mqtt_a_takeover_stops_only_the_old_session(
-        tmp_path: Path, undisturbed: list[str]) -> None:
-    """Both copies of seat 1 read the seat's one down topic: the ``replaced`` error
-    carries the old session, so the old copy stops and the new one plays on."""
-    referee = Referee(_config(tmp_path))
-    async with serving(referee, "mqtt") as url:
+    async with serving(referee, transport) as url:
         reports = [SessionReport() for _ in range(4)]
 
         def seat(s: int, report: SessionReport) -> asyncio.Task[SessionReport]:
             secret = referee.secrets.secret("t1", s)
             return asyncio.create_task(play_seat(
-                transport_for("mqtt", url, "t1", s, secret), AgentPlayer(deterministic=True),
+                transport_for(transport, url, "t1", s, secret), AgentPlayer(deterministic=True),
                 table="t1", seat=s, report=report, secret=secret))
 
         tasks = [seat(s, reports[s]) for s in range(4)]
@@ -143,7 +117,7 @@ async def test_over_mqtt_a_takeover_stops_only_the_old_session(
             await asyncio.sleep(0.002)
         restarted = SessionReport()
         new = seat(1, restarted)
-        old = await asyncio.wait_for(tasks[1], 30)
+        old = await asyncio.wait_for(tasks[1], 30)  # the old copy stops by itself
         tasks[1] = new
         await asyncio.wait_for(asyncio.gather(*tasks), 120)
         summaries = await game

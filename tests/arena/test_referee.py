@@ -35,8 +35,9 @@ from game.events import (
     SeatAssigned,
     WallExhausted,
     Won,
+    as_seen_by,
 )
-from game.table import as_seen_by, play_game, random_walltiles
+from game.table import play_game, random_walltiles
 from game.tiles import Notation, tile_name
 from protocols.botzone_codec import decode_response, format_request
 from protocols.botzone_envelope import (

@@ -11,7 +11,6 @@ mid-game step and of the end go to ``$MJBOT_ARTIFACTS`` (default ``tests/artifac
 
 from __future__ import annotations
 
-import json
 import os
 import threading
 from collections.abc import Iterator
@@ -19,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ROOT, SHARED
+from conftest import ROOT, SHARED, botzone_judge_mock
 
 from arena.cli import main as mjbot
 from arena.viewer.build import seen_indices
@@ -28,8 +27,7 @@ from arena.viewer.model import table_steps
 from arena.viewer.sources import read_botzone_log, reask
 from game.events import Won
 from game.melds import ConcealedKong
-from game.table import BotzoneTable
-from game.tiles import parse_tile, parse_tiles, tile_name
+from game.tiles import parse_tiles, tile_name
 from protocols.botzone_codec import decode_response
 
 CHROMIUM = Path(os.environ.get("MJBOT_CHROMIUM", "/usr/bin/chromium"))
@@ -96,15 +94,12 @@ def current_step(pg: Any) -> int:
 
 
 def test_the_page_shows_the_replays_state_at_given_turns(page: Any) -> None:
-    data = json.loads(LOG.read_text())
-    init = json.loads(data["initdata"])
-    table = BotzoneTable([parse_tile(x) for x in init["walltiles"].split()], init["quan"])
-    game = read_botzone_log(LOG)
+    table, logs, game = botzone_judge_mock(LOG)
     _, step_of = table_steps(game.rules, game.history, game.result)
     where = seen_indices(game.history, SEAT)
     # the replay's seat view, turn by turn (a tiny budget: only its hands are read)
     turns = reask(game.seat_steps(SEAT), game.rules, budget=50)
-    stages = [k for k in range(1, len(data["logs"]), 2)]
+    stages = [k for k in range(1, len(logs), 2)]
     targets = {10, 35, 61, 90, len(stages) - 1}
     checked = 0
     page.goto(page.url.split("#")[0] + f"#step=0&seat={SEAT}")
@@ -143,7 +138,7 @@ def test_the_page_shows_the_replays_state_at_given_turns(page: Any) -> None:
             checked += 1
             if n == 61:
                 save(page, "viewer-mid-game.png")
-        table.respond([decode_response(data["logs"][k][str(s)]["response"]) for s in range(4)])
+        table.respond([decode_response(logs[k][str(s)]["response"]) for s in range(4)])
     assert checked == len(targets)
 
 

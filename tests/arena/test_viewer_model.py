@@ -11,12 +11,11 @@
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from pathlib import Path
 
 import pytest
-from conftest import SHARED
+from conftest import SHARED, botzone_judge_mock
 
 from arena.viewer.build import (
     BuildOptions,
@@ -34,23 +33,10 @@ from arena.viewer.model import (
     ViewerError,
     table_steps,
 )
-from arena.viewer.sources import GameSource, load_games, read_botzone_log
-from game.events import (
-    ActionKind,
-    Dealt,
-    Discarded,
-    Drew,
-    Event,
-    FlowerReplaced,
-    GameResult,
-    KongAdded,
-    Melded,
-    Punged,
-    Won,
-)
+from arena.viewer.sources import GameSource, load_games
+from game import events as ev
 from game.melds import ConcealedKong
 from game.rules import MCR_BOTZONE, TAIWAN_16
-from game.table import BotzoneTable
 from game.tiles import Notation, parse_tile, parse_tiles
 from protocols.botzone_codec import decode_response
 
@@ -64,13 +50,10 @@ def t(name: str) -> int:
 
 @pytest.mark.parametrize("path", LOGS, ids=lambda p: p.name[:10])
 def test_steps_equal_the_judge_mocks_views_at_every_stage(path: Path) -> None:
-    data = json.loads(path.read_text())
-    init = json.loads(data["initdata"])
-    table = BotzoneTable([parse_tile(x) for x in init["walltiles"].split()], init["quan"])
-    game = read_botzone_log(path)
+    table, logs, game = botzone_judge_mock(path)
     steps, step_of = table_steps(game.rules, game.history, game.result)
     checked = 0
-    for k in range(1, len(data["logs"]), 2):
+    for k in range(1, len(logs), 2):
         if table.history:
             step = steps[step_of[len(table.history) - 1]]
             for seat in range(4):
@@ -85,7 +68,7 @@ def test_steps_equal_the_judge_mocks_views_at_every_stage(path: Path) -> None:
                 assert tuple(r.tile for r in shown.river if r.claimed_by is None) == public.river
                 assert step.wall[seat] == public.wall_remaining
             checked += 1
-        table.respond([decode_response(data["logs"][k][str(s)]["response"]) for s in range(4)])
+        table.respond([decode_response(logs[k][str(s)]["response"]) for s in range(4)])
     assert checked > 20
     assert game.result is not None and game.result == table.result
     assert steps[-1].index == len(steps) - 1 and "wins" in steps[-1].event
@@ -125,23 +108,23 @@ def test_a_taiwan_history_with_flowers_and_claims() -> None:
     deal = [parse_tiles(x, Notation.COMPACT) for x in (
         "1m2m3m4m5m6m7m8m9m1p2p3p4p5p6p7p", "1s2s3s4s5s6s7s8s9s1z1z2z3z4z5z6z",
         "2m2m3m3m5p5p8p8p7s7s8s8s9s9s7z7z", "1p1p2p2p3p3p4s4s5s5s6s6s1z2z3z4z")]
-    base: list[Event] = [Dealt(s, tuple(deal[s]), (0, 1, 0, 1), (34, 36)) for s in range(4)]
-    base += [Drew(0, 38), FlowerReplaced(0, 38), Drew(0, t("9p"), replacement=True),
-             Discarded(0, t("9p")), Drew(1, t("8p")), Discarded(1, t("8p"))]
-    wrong: dict[Event, str] = {
-        Melded(2, ActionKind.PUNG, (t("1z"),) * 3, t("1z"), 1):
+    base: list[ev.Event] = [ev.Dealt(s, tuple(deal[s]), (0, 1, 0, 1), (34, 36)) for s in range(4)]
+    base += [ev.Drew(0, 38), ev.FlowerReplaced(0, 38), ev.Drew(0, t("9p"), replacement=True),
+             ev.Discarded(0, t("9p")), ev.Drew(1, t("8p")), ev.Discarded(1, t("8p"))]
+    wrong: dict[ev.Event, str] = {
+        ev.Melded(2, ev.ActionKind.PUNG, (t("1z"),) * 3, t("1z"), 1):
             "event 11 .*claims 1z but the last discard is seat 1's 8p",
-        Punged(2, t("7z"), t("9s")): "claims 7z but the last discard is seat 1's 8p",
-        Melded(3, ActionKind.PUNG, (t("8p"),) * 3, t("8p"), 1): "8p is not in the hand",
-        Melded(2, ActionKind.CHOW, (t("7p"), t("8p"), t("9p")), t("8p"), 1):
+        ev.Punged(2, t("7z"), t("9s")): "claims 7z but the last discard is seat 1's 8p",
+        ev.Melded(3, ev.ActionKind.PUNG, (t("8p"),) * 3, t("8p"), 1): "8p is not in the hand",
+        ev.Melded(2, ev.ActionKind.CHOW, (t("7p"), t("8p"), t("9p")), t("8p"), 1):
             "7p is not in the hand",
-        Melded(2, ActionKind.PUNG, (t("8p"),) * 3, t("8p"), 0): "names seat 0",
+        ev.Melded(2, ev.ActionKind.PUNG, (t("8p"),) * 3, t("8p"), 0): "names seat 0",
     }
     for event, message in wrong.items():
         with pytest.raises(ViewerError, match=message):
             table_steps(TAIWAN_16, [*base, event], None)
-    history = [*base, Melded(2, ActionKind.PUNG, (t("8p"),) * 3, t("8p"), 1),
-               Discarded(2, t("9s"))]
+    history = [*base, ev.Melded(2, ev.ActionKind.PUNG, (t("8p"),) * 3, t("8p"), 1),
+               ev.Discarded(2, t("9s"))]
     steps, step_of = table_steps(TAIWAN_16, history, None)
     assert step_of == [0, 0, 0, 0, *range(1, len(history) - 3)]
     first = steps[0]
@@ -160,7 +143,7 @@ def test_a_taiwan_history_with_flowers_and_claims() -> None:
     assert census(last).total() == census(first).total() + 3 == 64 + 2 + 3
     tracker = TableTracker(MCR_BOTZONE)
     with pytest.raises(ViewerError, match="claims no discard"):
-        tracker.apply(Punged(1, t("1m"), t("2m")))
+        tracker.apply(ev.Punged(1, t("1m"), t("2m")))
 
 
 def test_candidate_texts_parse_into_rows() -> None:
@@ -255,12 +238,14 @@ def test_a_robbed_kong_goes_back_to_a_pung_and_its_tile_to_the_winner() -> None:
     deal = [parse_tiles(x, Notation.COMPACT) for x in (
         "5p5p9s1m2m3m4m5m6m7m8m9m1z", "5p2s3s4s5s6s7s8s9s2z2z3z3z",
         "3p4p6p7p8p1s1s2s3s4s5s6s7s", "1p1p1p2p2p2p6m6m6m7m7m7m4z")]
-    history: list[Event] = [Dealt(s, tuple(deal[s])) for s in range(4)]
-    history += [Drew(0, t("1z")), Discarded(0, t("1z")), Drew(1, t("2z")),
-                Discarded(1, t("5p")), Punged(0, t("5p"), t("9s")),
-                Drew(1, t("3z")), Discarded(1, t("3z")), Drew(2, t("4z")), Discarded(2, t("4z")),
-                Drew(3, t("7z")), Discarded(3, t("7z")), Drew(0, t("5p")), KongAdded(0, t("5p"))]
-    robbed = GameResult(Won(2, t("5p"), self_drawn=False, robbed_kong=True, payer=0, fans=()),
+    history: list[ev.Event] = [ev.Dealt(s, tuple(deal[s])) for s in range(4)]
+    history += [ev.Drew(0, t("1z")), ev.Discarded(0, t("1z")), ev.Drew(1, t("2z")),
+                ev.Discarded(1, t("5p")), ev.Punged(0, t("5p"), t("9s")),
+                ev.Drew(1, t("3z")), ev.Discarded(1, t("3z")),
+                ev.Drew(2, t("4z")), ev.Discarded(2, t("4z")),
+                ev.Drew(3, t("7z")), ev.Discarded(3, t("7z")),
+                ev.Drew(0, t("5p")), ev.KongAdded(0, t("5p"))]
+    robbed = ev.GameResult(ev.Won(2, t("5p"), self_drawn=False, robbed_kong=True, payer=0, fans=()),
                         (-8, 0, 8, 0))
     steps, _ = table_steps(MCR_BOTZONE, history, robbed)
     kong, end = steps[-2], steps[-1]
@@ -271,8 +256,8 @@ def test_a_robbed_kong_goes_back_to_a_pung_and_its_tile_to_the_winner() -> None:
     assert census(end) == census(kong)
     assert "robbing the kong" in end.event and end.actor == 2
     # a win on a discard marks the discard as taken by the winner
-    history[-2:] = [Drew(0, t("2p")), Discarded(0, t("2p"))]
-    ron = GameResult(Won(3, t("2p"), self_drawn=False, robbed_kong=False, payer=0, fans=()),
+    history[-2:] = [ev.Drew(0, t("2p")), ev.Discarded(0, t("2p"))]
+    ron = ev.GameResult(ev.Won(3, t("2p"), self_drawn=False, robbed_kong=False, payer=0, fans=()),
                      (-8, 0, 0, 8))
     steps, _ = table_steps(MCR_BOTZONE, history, ron)
     end = steps[-1]

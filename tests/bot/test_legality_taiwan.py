@@ -11,29 +11,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from arena.games import table_action
 from bot.seat import SeatView
-from game.events import (
-    Action,
-    CallChow,
-    CallPung,
-    ClaimChow,
-    ClaimPung,
-    DeclareWin,
-    Melded,
-    history_seen_by,
-)
+from game.events import DeclareWin, Melded, history_seen_by
 from game.rules import TAIWAN_16
 from game.taiwan import TaiwanTable
 from game.walls import shuffled_wall
 from protocols.olympiad_codec import joined_claims
-
-
-def _as_call(action: Action) -> Action:
-    if isinstance(action, ClaimPung):
-        return CallPung()
-    if isinstance(action, ClaimChow):
-        return CallChow(action.middle)
-    return action
 
 
 def test_seat_views_follow_the_taiwan_table() -> None:
@@ -58,7 +42,7 @@ def test_seat_views_follow_the_taiwan_table() -> None:
                 if table.finished or seat not in table.asked_seats:
                     continue
                 accepted = set(table.legal_actions(seat))
-                ours = [_as_call(a) for a in view.ask.legal if a != DeclareWin()]
+                ours = [table_action(a) for a in view.ask.legal if a != DeclareWin()]
                 extra = [a for a in ours if a not in accepted]
                 assert not extra, (game, seat, view.ask.kind, extra)
                 checked += len(ours)

@@ -11,7 +11,12 @@ from collections.abc import Mapping
 
 import numpy as np
 import pytest
-from conftest import arrange_taiwan_wall, compact_tiles, crude_taiwan_action
+from conftest import (
+    arrange_taiwan_wall,
+    check_taiwan_invariants,
+    compact_tiles,
+    crude_taiwan_action,
+)
 
 from game.draw_consistency import (
     DrawConsistency,
@@ -27,7 +32,6 @@ from game.events import (
     ClaimKong,
     Drew,
     WallExhausted,
-    Won,
 )
 from game.rules import TAIWAN_16
 from game.stable_wall import (
@@ -38,7 +42,7 @@ from game.stable_wall import (
     construct_subwalls,
     redistribute,
 )
-from game.taiwan import Stage, TaiwanTable
+from game.taiwan import TaiwanTable
 from game.walls import shuffled_wall
 
 LABELS = tuple(range(144))
@@ -283,30 +287,15 @@ def test_the_single_wall_mode_is_the_default() -> None:
 
 
 # ---------------------------------------------------------------- whole games
-def check_invariants(table: TaiwanTable) -> None:
-    where = Counter(table.wall_tiles)
-    for s in range(4):
-        where.update(table.hand(s))
-        where.update(x for m in table.melds(s) for x in m.tiles)
-        where.update(table.river(s))
-        where.update(table.flowers(s))
-    assert all(where[k] == 4 for k in range(34)) and all(where[f] == 1 for f in range(34, 42))
-    assert sum(where.values()) == 144 and len(table.wall_tiles) == table.wall_remaining
-    ending = table.result.ending if table.result else None
-    for s in range(4):
-        won = isinstance(ending, Won) and ending.seat == s
-        to_discard = not table.finished and table.stage in (Stage.DRAWN, Stage.CALLED)
-        holding = won or (to_discard and s == table.current_seat)
-        assert len(table.hand(s)) + 3 * len(table.melds(s)) == (17 if holding else 16), s
 
 
 def play(wall: tuple[int, ...], dealer: int, mode: WallMode, seed: int) -> TaiwanTable:
     rng = np.random.default_rng(seed)
     table = TaiwanTable(wall, dealer % 4, dealer, wall_mode=mode)
-    check_invariants(table)
+    check_taiwan_invariants(table)
     while not table.finished:
         table.respond({s: crude_taiwan_action(table, s, rng) for s in table.asked_seats})
-        check_invariants(table)
+        check_taiwan_invariants(table)
     return table
 
 
@@ -358,14 +347,14 @@ def test_random_legal_play_on_the_sdw_keeps_every_invariant() -> None:
         table = TaiwanTable(
             wall, seed % 4, (seed // 4) % 4, wall_mode=WallMode.SDW, reshuffle_seed=seed
         )
-        check_invariants(table)
+        check_taiwan_invariants(table)
         while not table.finished:
             answers = {}
             for s in table.asked_seats:
                 legal = table.legal_actions(s)
                 answers[s] = legal[int(rng.integers(len(legal)))]
             table.respond(answers)
-            check_invariants(table)
+            check_taiwan_invariants(table)
         result = table.result
         assert result is not None and sum(result.scores) == 0
         if isinstance(result.ending, WallExhausted):

@@ -13,31 +13,7 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
-from game.events import (
-    Action,
-    ActionKind,
-    ClaimChow,
-    ClaimKong,
-    ClaimPung,
-    ConcealedKonged,
-    Dealt,
-    DeclareAddedKong,
-    DeclareConcealedKong,
-    DeclareWin,
-    Discard,
-    Drew,
-    InvalidAction,
-    KongAdded,
-    Konged,
-    Pass,
-    Penalized,
-    PlatformFault,
-    Punged,
-    Response,
-    SeatAssigned,
-    WallExhausted,
-    Won,
-)
+from game import events as ev
 from game.melds import ConcealedKong, Kong, Pung
 from game.scoring.mcr import WinContext, mcr_fans
 from game.table import (
@@ -84,21 +60,31 @@ def build_walls(deals: Sequence[str], draws: Sequence[str] = ("", "", "", "")) -
 FILLER = "W1 W2 W3 B4 B5 B6 T7 T8 T9 F1 F2 F3 F4"
 
 
-def auto(table: BotzoneTable, **override: Response) -> list[Response]:
+def auto(table: BotzoneTable, **override: ev.Response) -> list[ev.Response]:
     """Everyone passes; a drawer discards what it drew; ``s0=..`` etc. override seats."""
-    answers: list[Response] = [Pass()] * 4
+    answers: list[ev.Response] = [ev.Pass()] * 4
     if table.stage is Stage.DRAWN:
         drawer = table.view(0).current_seat
         drawn = table.view(drawer).drawn
         assert drawn is not None
-        answers[drawer] = Discard(drawn)
+        answers[drawer] = ev.Discard(drawn)
     for key, response in override.items():
         answers[int(key[1:])] = response
     return answers
 
 
-def step(table: BotzoneTable, **override: Response) -> None:
+def step(table: BotzoneTable, **override: ev.Response) -> None:
     table.respond(auto(table, **override))
+
+
+def first_discard(tile: str, seat1: str = FILLER, seat2: str = FILLER, seat3: str = FILLER,
+                  draws: Sequence[str] = ("F4", "", "", "")) -> BotzoneTable:
+    """A table just after seat 0, dealt ``tile`` and W1-W3 B4-B6 T7-T9 F1-F3, has drawn
+    (F4 unless ``draws`` says) and discarded ``tile``; seats 1-3 are dealt ``seat1``-``seat3``."""
+    table = start(build_walls([f"{tile} W1 W2 W3 B4 B5 B6 T7 T8 T9 F1 F2 F3", seat1, seat2, seat3],
+                              draws))
+    step(table, s0=ev.Discard(t(tile)))
+    return table
 
 
 def start(walls: Sequence[int], prevalent_wind: int = 0) -> BotzoneTable:
@@ -111,7 +97,7 @@ def start(walls: Sequence[int], prevalent_wind: int = 0) -> BotzoneTable:
 
 
 def draws_of(table: BotzoneTable, seat: int) -> int:
-    return sum(1 for e in table.history if isinstance(e, Drew) and e.seat == seat)
+    return sum(1 for e in table.history if isinstance(e, ev.Drew) and e.seat == seat)
 
 
 def until_draw(table: BotzoneTable, seat: int, nth: int) -> None:
@@ -134,15 +120,16 @@ def result_of(table: BotzoneTable) -> tuple[object, tuple[int, int, int, int]]:
 def test_seats_deal_and_draw_from_the_back_of_their_own_wall() -> None:
     walls = random_walltiles(np.random.default_rng(7))
     table = BotzoneTable(walls, 2)
-    assert table.requests == tuple(SeatAssigned(s, 2) for s in range(4))
+    assert table.requests == tuple(ev.SeatAssigned(s, 2) for s in range(4))
     step(table)
     for seat, request in enumerate(table.requests):
-        assert request == Dealt(seat, tuple(walls[34 * seat + 33 - k] for k in range(13)))
+        assert request == ev.Dealt(seat, tuple(walls[34 * seat + 33 - k] for k in range(13)))
     step(table)
-    assert table.requests == (Drew(0, walls[20]), Drew(0, None), Drew(0, None), Drew(0, None))
+    assert table.requests == (ev.Drew(0, walls[20]), ev.Drew(0, None),
+                              ev.Drew(0, None), ev.Drew(0, None))
     step(table)
     step(table)
-    assert table.requests[1] == Drew(1, walls[34 + 20])
+    assert table.requests[1] == ev.Drew(1, walls[34 + 20])
 
 
 def test_walltiles_are_checked() -> None:
@@ -166,25 +153,25 @@ def test_random_walls_come_only_from_the_generator() -> None:
 def test_driving_a_finished_game_is_an_error() -> None:
     table = BotzoneTable(random_walltiles(np.random.default_rng(3)), 0)
     with pytest.raises(TableError, match="expected 4 responses"):
-        table.respond([Pass()] * 3)
-    table.respond([InvalidAction("x", "bad"), Pass(), Pass(), Pass()])
+        table.respond([ev.Pass()] * 3)
+    table.respond([ev.InvalidAction("x", "bad"), ev.Pass(), ev.Pass(), ev.Pass()])
     assert table.finished
     with pytest.raises(TableError, match="over"):
-        table.respond([Pass()] * 4)
+        table.respond([ev.Pass()] * 4)
     with pytest.raises(TableError, match="over"):
         _ = table.requests
 
 
 def test_play_game_with_a_responder_that_only_passes() -> None:
-    table = play_game(random_walltiles(np.random.default_rng(11)), 1, lambda seat, req: Pass())
+    table = play_game(random_walltiles(np.random.default_rng(11)), 1, lambda seat, req: ev.Pass())
     ending, scores = result_of(table)
-    assert isinstance(ending, Penalized) and (ending.seat, ending.reason) == (0, "WA")
+    assert isinstance(ending, ev.Penalized) and (ending.seat, ending.reason) == (0, "WA")
     assert scores == (-30, 10, 10, 10)
 
 
 def test_play_game_with_stages_that_run_out() -> None:
     with pytest.raises(TableError, match="ran out"):
-        play_game(random_walltiles(np.random.default_rng(11)), 1, [[Pass()] * 4])
+        play_game(random_walltiles(np.random.default_rng(11)), 1, [[ev.Pass()] * 4])
 
 
 def test_a_game_where_nobody_claims_ends_in_a_draw_after_84_draws() -> None:
@@ -192,7 +179,7 @@ def test_a_game_where_nobody_claims_ends_in_a_draw_after_84_draws() -> None:
     while not table.finished:
         step(table)
     ending, scores = result_of(table)
-    assert ending == WallExhausted() and scores == (0, 0, 0, 0)
+    assert ending == ev.WallExhausted() and scores == (0, 0, 0, 0)
     assert [draws_of(table, s) for s in range(4)] == [21, 21, 21, 21]
     assert table.history[-1].seat == 3  # seat 3 discarded; seat 0's wall was empty
 
@@ -205,10 +192,10 @@ KANCHAN_T5 = "W1 W2 W3 W4 W5 W6 W7 W8 W9 B1 B1 T4 T6"
 def test_self_drawn_win_scores_three_times_eight_plus_fan() -> None:
     walls = build_walls([DRAGON_STRAIGHT, FILLER, FILLER, FILLER], ["T5", "", "", ""])
     table = start(walls)
-    assert DeclareWin() in table.legal_actions(0)
-    step(table, s0=DeclareWin())
+    assert ev.DeclareWin() in table.legal_actions(0)
+    step(table, s0=ev.DeclareWin())
     ending, scores = result_of(table)
-    assert isinstance(ending, Won) and ending.self_drawn and ending.payer is None
+    assert isinstance(ending, ev.Won) and ending.self_drawn and ending.payer is None
     expected = mcr_fans(parse_tiles(DRAGON_STRAIGHT, Notation.BOTZONE), [], t("T5"),
                         WinContext(seat=0, prevalent_wind=0, self_drawn=True))
     assert expected is not None and ending.fans == expected
@@ -218,13 +205,10 @@ def test_self_drawn_win_scores_three_times_eight_plus_fan() -> None:
 
 
 def test_win_on_a_discard_discarder_pays_eight_plus_fan_others_eight() -> None:
-    seat0 = "T5 W1 W2 W3 B4 B5 B6 T7 T8 T9 F1 F2 F3"
-    walls = build_walls([seat0, DRAGON_STRAIGHT, FILLER, FILLER], ["F4", "", "", ""])
-    table = start(walls)
-    step(table, s0=Discard(t("T5")))
-    step(table, s1=DeclareWin())
+    table = first_discard("T5", DRAGON_STRAIGHT)
+    step(table, s1=ev.DeclareWin())
     ending, scores = result_of(table)
-    assert isinstance(ending, Won) and ending.seat == 1 and ending.payer == 0
+    assert isinstance(ending, ev.Won) and ending.seat == 1 and ending.payer == 0
     assert not ending.self_drawn
     fan = ending.fan_total
     assert scores == (-(8 + fan), 24 + fan, -8, -8)
@@ -237,32 +221,29 @@ def test_a_win_below_eight_fan_is_a_false_win() -> None:
     assert fans is not None and sum(f.total for f in fans) < 8
     seat0 = "B5 W1 W2 W3 B4 B6 B7 T7 T8 T9 F1 F2 F3"
     table = start(build_walls([seat0, cheap, FILLER, FILLER], ["F4", "", "", ""]))
-    step(table, s0=Discard(t("B5")))
-    assert DeclareWin() not in table.legal_actions(1)
-    step(table, s1=DeclareWin())
+    step(table, s0=ev.Discard(t("B5")))
+    assert ev.DeclareWin() not in table.legal_actions(1)
+    step(table, s1=ev.DeclareWin())
     ending, scores = result_of(table)
-    assert isinstance(ending, Penalized) and (ending.seat, ending.reason) == (1, "WH")
+    assert isinstance(ending, ev.Penalized) and (ending.seat, ending.reason) == (1, "WH")
     assert scores == (10, -30, 10, 10)
 
 
 def test_declaring_a_win_without_a_winning_hand_is_penalised() -> None:
     table = start(random_walltiles(np.random.default_rng(5)))
-    step(table, s0=DeclareWin())
+    step(table, s0=ev.DeclareWin())
     ending, scores = result_of(table)
-    assert isinstance(ending, Penalized) and ending.reason == "WH"
+    assert isinstance(ending, ev.Penalized) and ending.reason == "WH"
     assert scores == (-30, 10, 10, 10)
 
 
 # ---------------------------------------------------------------- claim priority
 def test_win_beats_pung_and_the_first_winner_after_the_discarder_takes_it() -> None:
-    seat0 = "T5 W1 W2 W3 B4 B5 B6 T7 T8 T9 F1 F2 F3"
     pair = "T5 T5 W1 W2 W3 B4 B5 B6 T7 T8 T9 F1 F2"
-    walls = build_walls([seat0, pair, KANCHAN_T5, KANCHAN_T5], ["F4", "", "", ""])
-    table = start(walls)
-    step(table, s0=Discard(t("T5")))
-    step(table, s1=ClaimPung(t("F1")), s2=DeclareWin(), s3=DeclareWin())
+    table = first_discard("T5", pair, KANCHAN_T5, KANCHAN_T5)
+    step(table, s1=ev.ClaimPung(t("F1")), s2=ev.DeclareWin(), s3=ev.DeclareWin())
     ending, _ = result_of(table)
-    assert isinstance(ending, Won) and ending.seat == 2
+    assert isinstance(ending, ev.Won) and ending.seat == 2
 
 
 def test_among_winners_turn_order_from_the_discarder_decides_not_seat_order() -> None:
@@ -270,32 +251,28 @@ def test_among_winners_turn_order_from_the_discarder_decides_not_seat_order() ->
     walls = build_walls([FILLER, DRAGON_STRAIGHT, seat2, DRAGON_STRAIGHT], ["", "", "F4", ""])
     table = start(walls)
     until_draw(table, 2, 1)
-    step(table, s2=Discard(t("T5")))
-    step(table, s1=DeclareWin(), s3=DeclareWin())
+    step(table, s2=ev.Discard(t("T5")))
+    step(table, s1=ev.DeclareWin(), s3=ev.DeclareWin())
     ending, _ = result_of(table)
-    assert isinstance(ending, Won) and ending.seat == 3 and ending.payer == 2
+    assert isinstance(ending, ev.Won) and ending.seat == 3 and ending.payer == 2
 
 
 def test_pung_beats_chow_and_the_request_names_the_discard_after_it() -> None:
-    seat0 = "W5 W1 W2 W3 B4 B5 B6 T7 T8 T9 F1 F2 F3"
     chow = "W4 W6 B1 B2 B3 B7 B8 B9 T1 T2 T3 J1 J2"
     pung = "W5 W5 B1 B2 B3 B7 B8 B9 T1 T2 T3 J1 J3"
-    table = start(build_walls([seat0, chow, pung, FILLER], ["F4", "", "", ""]))
-    step(table, s0=Discard(t("W5")))
-    assert ClaimChow(t("W5"), t("J1")) in table.legal_actions(1)
-    assert not any(isinstance(a, ClaimChow) for a in table.legal_actions(2))
-    step(table, s1=ClaimChow(t("W5"), t("J1")), s2=ClaimPung(t("J3")))
-    assert table.requests == (Punged(2, t("W5"), t("J3")),) * 4
+    table = first_discard("W5", chow, pung)
+    assert ev.ClaimChow(t("W5"), t("J1")) in table.legal_actions(1)
+    assert not any(isinstance(a, ev.ClaimChow) for a in table.legal_actions(2))
+    step(table, s1=ev.ClaimChow(t("W5"), t("J1")), s2=ev.ClaimPung(t("J3")))
+    assert table.requests == (ev.Punged(2, t("W5"), t("J3")),) * 4
     assert table.view(2).melds == (Pung(t("W5"), 0),)
     assert table.view(3).table[0].river == ()  # the claimed discard left seat 0's river
 
 
 def test_chow_by_the_next_seat_when_nobody_pungs() -> None:
-    seat0 = "W5 W1 W2 W3 B4 B5 B6 T7 T8 T9 F1 F2 F3"
     chow = "W4 W6 B1 B2 B3 B7 B8 B9 T1 T2 T3 J1 J2"
-    table = start(build_walls([seat0, chow, FILLER, FILLER], ["F4", "", "", ""]))
-    step(table, s0=Discard(t("W5")))
-    step(table, s1=ClaimChow(t("W5"), t("J1")))
+    table = first_discard("W5", chow)
+    step(table, s1=ev.ClaimChow(t("W5"), t("J1")))
     view = table.view(1)
     assert view.melds[0].tiles == (t("W4"), t("W5"), t("W6"))
     assert view.melds[0].pack_entry(1) == ("CHI", "W5", 2)
@@ -305,80 +282,70 @@ def test_chow_by_the_next_seat_when_nobody_pungs() -> None:
 # ---------------------------------------------------------------- wrong actions and blame
 def test_passing_after_ones_own_draw_is_a_wrong_action() -> None:
     table = start(random_walltiles(np.random.default_rng(2)))
-    step(table, s0=Pass())
+    step(table, s0=ev.Pass())
     ending, scores = result_of(table)
-    assert isinstance(ending, Penalized) and (ending.seat, ending.reason) == (0, "WA")
+    assert isinstance(ending, ev.Penalized) and (ending.seat, ending.reason) == (0, "WA")
     assert scores == (-30, 10, 10, 10)
 
 
 def test_during_a_draw_the_other_seats_are_checked_before_the_drawer() -> None:
     table = start(random_walltiles(np.random.default_rng(2)))
-    step(table, s0=Pass(), s3=ClaimKong())
+    step(table, s0=ev.Pass(), s3=ev.ClaimKong())
     ending, _ = result_of(table)
-    assert isinstance(ending, Penalized) and ending.seat == 3
+    assert isinstance(ending, ev.Penalized) and ending.seat == 3
 
 
 def test_first_wrong_seat_in_seat_order_is_blamed_when_all_must_pass() -> None:
     table = BotzoneTable(random_walltiles(np.random.default_rng(2)), 0)
-    step(table, s1=InvalidAction("PAS", "unknown action"), s3=DeclareWin())
+    step(table, s1=ev.InvalidAction("PAS", "unknown action"), s3=ev.DeclareWin())
     ending, scores = result_of(table)
-    assert isinstance(ending, Penalized) and ending.seat == 1
+    assert isinstance(ending, ev.Penalized) and ending.seat == 1
     assert scores == (10, -30, 10, 10)
 
 
 def test_platform_faults_are_blamed_before_wrong_answers() -> None:
     table = BotzoneTable(random_walltiles(np.random.default_rng(2)), 0)
-    step(table, s1=InvalidAction("PAS", "unknown action"), s2=PlatformFault("TLE"))
+    step(table, s1=ev.InvalidAction("PAS", "unknown action"), s2=ev.PlatformFault("TLE"))
     ending, _ = result_of(table)
-    assert ending == Penalized(2, "TLE", "platform verdict")
+    assert ending == ev.Penalized(2, "TLE", "platform verdict")
 
 
 def test_a_failed_pung_is_penalised_even_if_a_later_seat_could_pung() -> None:
-    seat0 = "W5 W1 W2 W3 B4 B5 B6 T7 T8 T9 F1 F2 F3"
     pung = "W5 W5 B1 B2 B3 B7 B8 B9 T1 T2 T3 J1 J3"
-    table = start(build_walls([seat0, FILLER, FILLER, pung], ["F4", "", "", ""]))
-    step(table, s0=Discard(t("W5")))
-    step(table, s2=ClaimPung(t("F1")), s3=ClaimPung(t("J3")))
+    table = first_discard("W5", FILLER, FILLER, pung)
+    step(table, s2=ev.ClaimPung(t("F1")), s3=ev.ClaimPung(t("J3")))
     ending, _ = result_of(table)
-    assert isinstance(ending, Penalized) and (ending.seat, ending.reason) == (2, "WA")
+    assert isinstance(ending, ev.Penalized) and (ending.seat, ending.reason) == (2, "WA")
 
 
 def test_an_unreadable_pung_counts_as_a_failed_pung() -> None:
-    seat0 = "W5 W1 W2 W3 B4 B5 B6 T7 T8 T9 F1 F2 F3"
-    table = start(build_walls([seat0, FILLER, FILLER, FILLER], ["F4", "", "", ""]))
-    step(table, s0=Discard(t("W5")))
-    step(table, s1=InvalidAction("PENG X1", "unknown tile 'X1'", ActionKind.PUNG))
+    table = first_discard("W5")
+    step(table, s1=ev.InvalidAction("PENG X1", "unknown tile 'X1'", ev.ActionKind.PUNG))
     ending, _ = result_of(table)
-    assert isinstance(ending, Penalized) and ending.seat == 1 and "X1" in ending.detail
+    assert isinstance(ending, ev.Penalized) and ending.seat == 1 and "X1" in ending.detail
 
 
 def test_wrong_answers_are_ignored_when_a_claim_succeeds() -> None:
-    seat0 = "W5 W1 W2 W3 B4 B5 B6 T7 T8 T9 F1 F2 F3"
     pung = "W5 W5 B1 B2 B3 B7 B8 B9 T1 T2 T3 J1 J3"
-    table = start(build_walls([seat0, FILLER, pung, FILLER], ["F4", "", "", ""]))
-    step(table, s0=Discard(t("W5")))
-    step(table, s0=ClaimKong(), s2=ClaimPung(t("J3")), s3=ClaimChow(t("W5"), t("F1")))
-    assert not table.finished and table.requests[0] == Punged(2, t("W5"), t("J3"))
+    table = first_discard("W5", FILLER, pung)
+    step(table, s0=ev.ClaimKong(), s2=ev.ClaimPung(t("J3")), s3=ev.ClaimChow(t("W5"), t("F1")))
+    assert not table.finished and table.requests[0] == ev.Punged(2, t("W5"), t("J3"))
 
 
 def test_a_chow_by_a_seat_that_is_not_next_is_a_wrong_action_if_nobody_claims() -> None:
-    seat0 = "W5 W1 W2 W3 B4 B5 B6 T7 T8 T9 F1 F2 F3"
     chow = "W4 W6 B1 B2 B3 B7 B8 B9 T1 T2 T3 J1 J2"
-    table = start(build_walls([seat0, FILLER, FILLER, chow], ["F4", "", "", ""]))
-    step(table, s0=Discard(t("W5")))
-    step(table, s3=ClaimChow(t("W5"), t("J1")))
+    table = first_discard("W5", FILLER, FILLER, chow)
+    step(table, s3=ev.ClaimChow(t("W5"), t("J1")))
     ending, _ = result_of(table)
-    assert isinstance(ending, Penalized) and ending.seat == 3
+    assert isinstance(ending, ev.Penalized) and ending.seat == 3
 
 
 def test_a_chow_must_use_the_discard() -> None:
-    seat0 = "W5 W1 W2 W3 B4 B5 B6 T7 T8 T9 F1 F2 F3"
     chow = "T2 T3 T4 B1 B2 B3 B7 B8 B9 T1 J1 J2 J3"
-    table = start(build_walls([seat0, chow, FILLER, FILLER], ["F4", "", "", ""]))
-    step(table, s0=Discard(t("W5")))
-    step(table, s1=ClaimChow(t("T3"), t("J1")))
+    table = first_discard("W5", chow)
+    step(table, s1=ev.ClaimChow(t("T3"), t("J1")))
     ending, _ = result_of(table)
-    assert isinstance(ending, Penalized) and ending.seat == 1 and "does not use" in ending.detail
+    assert isinstance(ending, ev.Penalized) and ending.seat == 1 and "does not use" in ending.detail
 
 
 # ---------------------------------------------------------------- kongs
@@ -386,60 +353,54 @@ def test_concealed_kong_replacement_from_own_wall_and_win_on_it() -> None:
     seat0 = "J1 J1 J1 B1 B2 B3 B4 B5 B6 B7 B8 B9 T5"
     walls = build_walls([seat0, FILLER, FILLER, FILLER], ["J1 T5", "", "", ""])
     table = start(walls)
-    assert DeclareConcealedKong(t("J1")) in table.legal_actions(0)
-    step(table, s0=DeclareConcealedKong(t("J1")))
+    assert ev.DeclareConcealedKong(t("J1")) in table.legal_actions(0)
+    step(table, s0=ev.DeclareConcealedKong(t("J1")))
     assert table.requests == (
-        ConcealedKonged(0, t("J1")),
-        ConcealedKonged(0, None),
-        ConcealedKonged(0, None),
-        ConcealedKonged(0, None),
+        ev.ConcealedKonged(0, t("J1")),
+        ev.ConcealedKonged(0, None),
+        ev.ConcealedKonged(0, None),
+        ev.ConcealedKonged(0, None),
     )
     public = table.view(2).table[0]
     assert public.concealed_kongs == 1 and public.exposed_melds == ()
     assert table.view(0).melds == (ConcealedKong(t("J1")),)
     step(table)
-    assert table.requests[0] == Drew(0, walls[19])
-    step(table, s0=DeclareWin())
+    assert table.requests[0] == ev.Drew(0, walls[19])
+    step(table, s0=ev.DeclareWin())
     ending, scores = result_of(table)
-    assert isinstance(ending, Won) and ending.self_drawn
+    assert isinstance(ending, ev.Won) and ending.self_drawn
     assert "杠上开花" in {f.name for f in ending.fans}
     assert scores[0] == 3 * (8 + ending.fan_total)
 
 
 def test_exposed_kong_on_a_discard_then_replacement() -> None:
-    seat0 = "T5 W1 W2 W3 B4 B5 B6 T7 T8 T9 F1 F2 F3"
     kong = "T5 T5 T5 B1 B2 B3 B7 B8 B9 T1 T2 T3 J1"
-    walls = build_walls([seat0, kong, FILLER, FILLER], ["F4", "J2", "", ""])
-    table = start(walls)
-    step(table, s0=Discard(t("T5")))
-    step(table, s1=ClaimKong())
-    assert table.requests == (Konged(1, t("T5")),) * 4
+    table = first_discard("T5", kong, draws=["F4", "J2", "", ""])
+    step(table, s1=ev.ClaimKong())
+    assert table.requests == (ev.Konged(1, t("T5")),) * 4
     assert table.view(1).melds == (Kong(t("T5"), 0),)
     step(table)
-    assert table.requests[1] == Drew(1, t("J2")) and table.requests[0] == Drew(1, None)
+    assert table.requests[1] == ev.Drew(1, t("J2")) and table.requests[0] == ev.Drew(1, None)
 
 
 def rob_setup() -> BotzoneTable:
     """Seat 1 pungs seat 0's T5, later draws the fourth T5; seat 3 waits on T5."""
-    seat0 = "T5 W1 W2 W3 B4 B5 B6 T7 T8 T9 F1 F2 F3"
     pung = "T5 T5 B1 B2 B3 B7 B8 B9 T1 T2 T3 J1 J2"
-    walls = build_walls([seat0, pung, FILLER, KANCHAN_T5], ["F4 ?", "T5 J3", "", ""])
-    table = start(walls)
-    step(table, s0=Discard(t("T5")))
-    step(table, s1=ClaimPung(t("J1")))
+    table = first_discard("T5", pung, FILLER, KANCHAN_T5, draws=["F4 ?", "T5 J3", "", ""])
+    step(table, s1=ev.ClaimPung(t("J1")))
     until_draw(table, 1, 1)
-    step(table, s1=DeclareAddedKong(t("T5")))
-    assert table.requests == (KongAdded(1, t("T5")),) * 4
+    step(table, s1=ev.DeclareAddedKong(t("T5")))
+    assert table.requests == (ev.KongAdded(1, t("T5")),) * 4
     assert table.view(1).melds == (Kong(t("T5"), 0, added=True),)
     return table
 
 
 def test_robbing_an_added_kong_the_konger_pays() -> None:
     table = rob_setup()
-    assert DeclareWin() in table.legal_actions(3)
-    step(table, s3=DeclareWin())
+    assert ev.DeclareWin() in table.legal_actions(3)
+    step(table, s3=ev.DeclareWin())
     ending, scores = result_of(table)
-    assert isinstance(ending, Won) and ending.robbed_kong and ending.payer == 1
+    assert isinstance(ending, ev.Won) and ending.robbed_kong and ending.payer == 1
     assert "抢杠和" in {f.name for f in ending.fans}
     fan = ending.fan_total
     assert scores == (-8, -(8 + fan), -8, 24 + fan)
@@ -448,14 +409,14 @@ def test_robbing_an_added_kong_the_konger_pays() -> None:
 def test_an_added_kong_nobody_robs_draws_a_replacement() -> None:
     table = rob_setup()
     step(table)
-    assert table.requests[1] == Drew(1, t("J3"))
+    assert table.requests[1] == ev.Drew(1, t("J3"))
 
 
 def test_the_konger_cannot_rob_its_own_kong() -> None:
     table = rob_setup()
-    step(table, s1=DeclareWin())
+    step(table, s1=ev.DeclareWin())
     ending, _ = result_of(table)
-    assert isinstance(ending, Penalized) and (ending.seat, ending.reason) == (1, "WA")
+    assert isinstance(ending, ev.Penalized) and (ending.seat, ending.reason) == (1, "WA")
 
 
 # ---------------------------------------------------------------- the end of the walls
@@ -475,7 +436,7 @@ def late_table(seat3_round20: str, seat1_deal: str = LATE_FILLER) -> BotzoneTabl
         ["F1", "", "", " ".join(["?"] * 19 + [seat3_round20])],
     )
     table = start(walls)
-    step(table, s0=DeclareConcealedKong(t("F1")))
+    step(table, s0=ev.DeclareConcealedKong(t("F1")))
     step(table)
     until_draw(table, 3, 20)
     assert table.view(0).table[0].wall_remaining == 0
@@ -485,10 +446,10 @@ def late_table(seat3_round20: str, seat1_deal: str = LATE_FILLER) -> BotzoneTabl
 
 def test_no_kong_when_the_next_seats_wall_is_empty() -> None:
     table = late_table("F2")
-    assert DeclareConcealedKong(t("F2")) not in table.legal_actions(3)
-    step(table, s3=DeclareConcealedKong(t("F2")))
+    assert ev.DeclareConcealedKong(t("F2")) not in table.legal_actions(3)
+    step(table, s3=ev.DeclareConcealedKong(t("F2")))
     ending, _ = result_of(table)
-    assert isinstance(ending, Penalized) and ending.seat == 3 and "wall" in ending.detail
+    assert isinstance(ending, ev.Penalized) and ending.seat == 3 and "wall" in ending.detail
 
 
 def test_an_unclaimed_discard_before_an_empty_wall_ends_the_game() -> None:
@@ -496,7 +457,7 @@ def test_an_unclaimed_discard_before_an_empty_wall_ends_the_game() -> None:
     step(table)
     step(table)
     ending, scores = result_of(table)
-    assert ending == WallExhausted() and scores == (0, 0, 0, 0)
+    assert ending == ev.WallExhausted() and scores == (0, 0, 0, 0)
     assert [table.view(0).table[s].wall_remaining for s in range(4)] == [0, 1, 1, 1]
 
 
@@ -505,54 +466,55 @@ def test_the_judge_allows_a_pung_of_the_last_discard() -> None:
     seat1 = "W9 W9 B1 B2 B3 B7 B8 B9 T1 T2 T3 J1 J2"
     table = late_table("W9", seat1_deal=seat1)
     step(table)
-    assert ClaimKong() not in table.legal_actions(1)
-    assert ClaimPung(t("J1")) in table.legal_actions(1)
-    step(table, s1=ClaimPung(t("J1")))
-    assert table.requests[0] == Punged(1, t("W9"), t("J1"))
+    assert ev.ClaimKong() not in table.legal_actions(1)
+    assert ev.ClaimPung(t("J1")) in table.legal_actions(1)
+    step(table, s1=ev.ClaimPung(t("J1")))
+    assert table.requests[0] == ev.Punged(1, t("W9"), t("J1"))
     step(table)
-    assert table.requests[2] == Drew(2, table.walltiles[68])
+    assert table.requests[2] == ev.Drew(2, table.walltiles[68])
 
 
 def test_no_kong_claim_on_the_last_discard() -> None:
     seat1 = "W9 W9 W9 B2 B3 B7 B8 B9 T1 T2 T3 J1 J2"
     table = late_table("W9", seat1_deal=seat1)
-    assert ClaimKong() not in table.legal_actions(1)
+    assert ev.ClaimKong() not in table.legal_actions(1)
     step(table)
-    step(table, s1=ClaimKong())
+    step(table, s1=ev.ClaimKong())
     ending, _ = result_of(table)
-    assert isinstance(ending, Penalized) and ending.seat == 1
+    assert isinstance(ending, ev.Penalized) and ending.seat == 1
 
 
 # ---------------------------------------------------------------- legal actions, cross-checked
-def all_actions(rng: np.random.Generator) -> Action | InvalidAction:
+def all_actions(rng: np.random.Generator) -> ev.Action | ev.InvalidAction:
     """A random answer from the whole action space."""
     pick = int(rng.integers(9))
     tile = int(rng.integers(34))
     other = int(rng.integers(34))
-    choices: list[Action | InvalidAction] = [
-        Pass(),
-        DeclareWin(),
-        Discard(tile),
-        ClaimPung(tile),
-        ClaimKong(),
-        ClaimChow(tile, other),
-        DeclareConcealedKong(tile),
-        DeclareAddedKong(tile),
-        InvalidAction("??", "unreadable"),
+    choices: list[ev.Action | ev.InvalidAction] = [
+        ev.Pass(),
+        ev.DeclareWin(),
+        ev.Discard(tile),
+        ev.ClaimPung(tile),
+        ev.ClaimKong(),
+        ev.ClaimChow(tile, other),
+        ev.DeclareConcealedKong(tile),
+        ev.DeclareAddedKong(tile),
+        ev.InvalidAction("??", "unreadable"),
     ]
     return choices[pick]
 
 
-def legal_play(rng: np.random.Generator, table: BotzoneTable, seat: int) -> Action:
+def legal_play(rng: np.random.Generator, table: BotzoneTable, seat: int) -> ev.Action:
     """A random legal answer that always wins, mostly konged and often claims."""
     legal = table.legal_actions(seat)
-    if DeclareWin() in legal:
-        return DeclareWin()
-    kongs = [a for a in legal if isinstance(a, ClaimKong | DeclareConcealedKong | DeclareAddedKong)]
+    if ev.DeclareWin() in legal:
+        return ev.DeclareWin()
+    kongs = [a for a in legal
+             if isinstance(a, ev.ClaimKong | ev.DeclareConcealedKong | ev.DeclareAddedKong)]
     if kongs and rng.random() < 0.8:
         return kongs[int(rng.integers(len(kongs)))]
     if table.stage is Stage.DISCARDED and rng.random() < 0.5:
-        return Pass()
+        return ev.Pass()
     return legal[int(rng.integers(len(legal)))]
 
 
@@ -567,20 +529,15 @@ def test_legal_actions_are_exactly_what_the_judge_accepts(seed: int) -> None:
         if rng.random() < 0.5:
             legal = table.legal_actions(seat)
             probe = legal[int(rng.integers(len(legal)))]
-        answers: list[Response] = [Pass()] * 4
-        if table.stage is Stage.DRAWN:
-            drawer = table.view(0).current_seat
-            drawn = table.view(drawer).drawn
-            assert drawn is not None
-            answers[drawer] = Discard(drawn)
-        answers[seat] = probe
+        answers = auto(table)  # everyone passes, a drawer discards its draw...
+        answers[seat] = probe  # ...but the probed seat
         trial = copy.deepcopy(table)
         trial.respond(answers)
-        penalised = trial.result is not None and isinstance(trial.result.ending, Penalized)
+        penalised = trial.result is not None and isinstance(trial.result.ending, ev.Penalized)
         assert penalised == (probe not in table.legal_actions(seat)), (table.stage, seat, probe)
         if penalised:
             assert trial.result is not None and trial.result.ending.seat == seat  # type: ignore[union-attr]
         table.respond([legal_play(rng, table, s) for s in range(4)])
     assert table.result is not None
-    assert not isinstance(table.result.ending, Penalized)
+    assert not isinstance(table.result.ending, ev.Penalized)
     assert sum(table.result.scores) == 0

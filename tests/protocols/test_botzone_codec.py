@@ -8,28 +8,7 @@ from pathlib import Path
 import pytest
 from conftest import SHARED
 
-from game.events import (
-    ActionKind,
-    Chowed,
-    ClaimChow,
-    ClaimKong,
-    ClaimPung,
-    ConcealedKonged,
-    Dealt,
-    DeclareAddedKong,
-    DeclareConcealedKong,
-    DeclareWin,
-    Discard,
-    Discarded,
-    Drew,
-    FlowerReplaced,
-    InvalidAction,
-    KongAdded,
-    Konged,
-    Pass,
-    Punged,
-    SeatAssigned,
-)
+from game import events as ev
 from game.tiles import Notation, parse_tile
 from protocols.botzone_codec import (
     ProtocolError,
@@ -55,14 +34,14 @@ HAND = "W1 W1 B2 B3 B4 T5 T6 T7 F1 F2 J1 J2 J3"
 @pytest.mark.parametrize(
     ("text", "action"),
     [
-        ("PASS", Pass()),
-        ("HU", DeclareWin()),
-        ("PLAY W1", Discard(t("W1"))),
-        ("PENG J3", ClaimPung(t("J3"))),
-        ("GANG", ClaimKong()),
-        ("GANG T9", DeclareConcealedKong(t("T9"))),
-        ("BUGANG F4", DeclareAddedKong(t("F4"))),
-        ("CHI B2 W7", ClaimChow(t("B2"), t("W7"))),
+        ("PASS", ev.Pass()),
+        ("HU", ev.DeclareWin()),
+        ("PLAY W1", ev.Discard(t("W1"))),
+        ("PENG J3", ev.ClaimPung(t("J3"))),
+        ("GANG", ev.ClaimKong()),
+        ("GANG T9", ev.DeclareConcealedKong(t("T9"))),
+        ("BUGANG F4", ev.DeclareAddedKong(t("F4"))),
+        ("CHI B2 W7", ev.ClaimChow(t("B2"), t("W7"))),
     ],
 )
 def test_responses_round_trip(text: str, action: object) -> None:
@@ -81,72 +60,72 @@ def test_responses_round_trip(text: str, action: object) -> None:
         ("PLAY W1 W2", "got 2", None),
         ("PASS W1", "PASS takes 0", None),
         ("CHI W2", "CHI takes 2", None),
-        ("PLAY X1", "'X1'", ActionKind.DISCARD),
-        ("PENG W0", "'W0'", ActionKind.PUNG),
-        ("CHI W2 Z9", "'Z9'", ActionKind.CHOW),
-        ("GANG w1", "'w1'", ActionKind.CONCEALED_KONG),
-        ("BUGANG 12", "'12'", ActionKind.ADDED_KONG),
+        ("PLAY X1", "'X1'", ev.ActionKind.DISCARD),
+        ("PENG W0", "'W0'", ev.ActionKind.PUNG),
+        ("CHI W2 Z9", "'Z9'", ev.ActionKind.CHOW),
+        ("GANG w1", "'w1'", ev.ActionKind.CONCEALED_KONG),
+        ("BUGANG 12", "'12'", ev.ActionKind.ADDED_KONG),
     ],
 )
 def test_malformed_responses_name_the_bad_token(
-    text: str, names: str, attempted: ActionKind | None
+    text: str, names: str, attempted: ev.ActionKind | None
 ) -> None:
     with pytest.raises(ProtocolError, match=names):
         parse_response(text)
     decoded = decode_response(text)
-    assert isinstance(decoded, InvalidAction)
+    assert isinstance(decoded, ev.InvalidAction)
     assert decoded.text == text and names in decoded.reason
     assert decoded.attempted is attempted
 
 
 def test_decode_response_passes_good_answers_through() -> None:
-    assert decode_response("PENG W1") == ClaimPung(t("W1"))
+    assert decode_response("PENG W1") == ev.ClaimPung(t("W1"))
 
 
 # ---------------------------------------------------------------- requests
 def test_requests_format_as_botzone_sends_them() -> None:
     hand = tuple(t(x) for x in HAND.split())
-    assert format_request(SeatAssigned(2, 1), 2) == "0 2 1"
-    assert format_request(Dealt(2, hand), 2) == "1 0 0 0 0 " + HAND
-    assert format_request(Drew(2, t("T3")), 2) == "2 T3"
-    assert format_request(Drew(1, None), 2) == "3 1 DRAW"
-    assert format_request(Drew(1, t("T3")), 2) == "3 1 DRAW"  # never leaks another's draw
-    assert format_request(Discarded(1, t("B9")), 2) == "3 1 PLAY B9"
-    assert format_request(Punged(3, t("B9"), t("F1")), 2) == "3 3 PENG F1"
-    assert format_request(Chowed(2, t("B8"), t("B9"), t("W1")), 0) == "3 2 CHI B8 W1"
-    assert format_request(Konged(0, t("B9")), 1) == "3 0 GANG"
-    assert format_request(ConcealedKonged(0, t("B9")), 1) == "3 0 GANG"
-    assert format_request(KongAdded(0, t("B9")), 1) == "3 0 BUGANG B9"
-    assert format_request(FlowerReplaced(0, t("H3")), 1) == "3 0 BUHUA H3"
-    dealt = Dealt(0, hand, (1, 0, 0, 1), (t("H1"), t("H8")))
+    assert format_request(ev.SeatAssigned(2, 1), 2) == "0 2 1"
+    assert format_request(ev.Dealt(2, hand), 2) == "1 0 0 0 0 " + HAND
+    assert format_request(ev.Drew(2, t("T3")), 2) == "2 T3"
+    assert format_request(ev.Drew(1, None), 2) == "3 1 DRAW"
+    assert format_request(ev.Drew(1, t("T3")), 2) == "3 1 DRAW"  # never leaks another's draw
+    assert format_request(ev.Discarded(1, t("B9")), 2) == "3 1 PLAY B9"
+    assert format_request(ev.Punged(3, t("B9"), t("F1")), 2) == "3 3 PENG F1"
+    assert format_request(ev.Chowed(2, t("B8"), t("B9"), t("W1")), 0) == "3 2 CHI B8 W1"
+    assert format_request(ev.Konged(0, t("B9")), 1) == "3 0 GANG"
+    assert format_request(ev.ConcealedKonged(0, t("B9")), 1) == "3 0 GANG"
+    assert format_request(ev.KongAdded(0, t("B9")), 1) == "3 0 BUGANG B9"
+    assert format_request(ev.FlowerReplaced(0, t("H3")), 1) == "3 0 BUHUA H3"
+    dealt = ev.Dealt(0, hand, (1, 0, 0, 1), (t("H1"), t("H8")))
     assert format_request(dealt, 0) == "1 1 0 0 1 " + HAND + " H1 H8"
 
 
 def test_a_seat_is_never_sent_another_seats_hand() -> None:
     with pytest.raises(ProtocolError, match="seat 1's deal"):
-        format_request(Dealt(1, (0,) * 13), 2)
+        format_request(ev.Dealt(1, (0,) * 13), 2)
     with pytest.raises(ProtocolError, match="needs its tile"):
-        format_request(Drew(2, None), 2)
+        format_request(ev.Drew(2, None), 2)
 
 
 def test_decoder_fills_in_claimed_tiles_and_tells_the_two_kongs_apart() -> None:
     decoder = RequestDecoder()
     lines = [
-        ("0 1 3", SeatAssigned(1, 3)),
-        ("1 0 0 0 0 " + HAND, Dealt(1, tuple(t(x) for x in HAND.split()))),
-        ("3 0 DRAW", Drew(0, None)),
-        ("3 0 PLAY W5", Discarded(0, t("W5"))),
-        ("3 1 CHI W5 F1", Chowed(1, t("W5"), t("W5"), t("F1"))),
-        ("3 3 PENG J1", Punged(3, t("F1"), t("J1"))),
-        ("3 1 GANG", Konged(1, t("J1"))),
-        ("2 B3", Drew(1, t("B3"))),
-        ("3 1 GANG", ConcealedKonged(1, None)),
-        ("2 B4", Drew(1, t("B4"))),
-        ("3 1 BUGANG B4", KongAdded(1, t("B4"))),
-        ("2 B5", Drew(1, t("B5"))),
-        ("3 1 PLAY B5", Discarded(1, t("B5"))),
-        ("3 2 DRAW", Drew(2, None)),
-        ("3 2 GANG", ConcealedKonged(2, None)),
+        ("0 1 3", ev.SeatAssigned(1, 3)),
+        ("1 0 0 0 0 " + HAND, ev.Dealt(1, tuple(t(x) for x in HAND.split()))),
+        ("3 0 DRAW", ev.Drew(0, None)),
+        ("3 0 PLAY W5", ev.Discarded(0, t("W5"))),
+        ("3 1 CHI W5 F1", ev.Chowed(1, t("W5"), t("W5"), t("F1"))),
+        ("3 3 PENG J1", ev.Punged(3, t("F1"), t("J1"))),
+        ("3 1 GANG", ev.Konged(1, t("J1"))),
+        ("2 B3", ev.Drew(1, t("B3"))),
+        ("3 1 GANG", ev.ConcealedKonged(1, None)),
+        ("2 B4", ev.Drew(1, t("B4"))),
+        ("3 1 BUGANG B4", ev.KongAdded(1, t("B4"))),
+        ("2 B5", ev.Drew(1, t("B5"))),
+        ("3 1 PLAY B5", ev.Discarded(1, t("B5"))),
+        ("3 2 DRAW", ev.Drew(2, None)),
+        ("3 2 GANG", ev.ConcealedKonged(2, None)),
     ]
     for line, event in lines:
         assert decoder.decode(line) == event, line
@@ -193,7 +172,7 @@ def test_a_bad_line_leaves_the_decoder_as_it_was() -> None:
     decoder.decode("3 1 PLAY W3")
     with pytest.raises(ProtocolError):
         decoder.decode("3 2 PENG X3")
-    assert decoder.decode("3 2 PENG W4") == Punged(2, t("W3"), t("W4"))
+    assert decoder.decode("3 2 PENG W4") == ev.Punged(2, t("W3"), t("W4"))
 
 
 @pytest.mark.parametrize("path", LOGS, ids=lambda p: p.name[:24])

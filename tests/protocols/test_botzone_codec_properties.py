@@ -11,29 +11,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from game.events import (
-    Action,
-    Chowed,
-    ClaimChow,
-    ClaimKong,
-    ClaimPung,
-    ConcealedKonged,
-    Dealt,
-    DeclareAddedKong,
-    DeclareConcealedKong,
-    DeclareWin,
-    Discard,
-    Discarded,
-    Drew,
-    Event,
-    FlowerReplaced,
-    InvalidAction,
-    KongAdded,
-    Konged,
-    Pass,
-    Punged,
-    SeatAssigned,
-)
+from game import events as ev
 from game.tiles import NUM_KINDS
 from protocols.botzone_codec import (
     ProtocolError,
@@ -57,7 +35,7 @@ protocolish = st.lists(st.sampled_from(TOKENS) | st.text(max_size=4), max_size=2
 any_line = st.text(max_size=80) | protocolish
 
 
-def decoded_or_refused(decoder: RequestDecoder, line: str) -> Event | None:
+def decoded_or_refused(decoder: RequestDecoder, line: str) -> ev.Event | None:
     """Decode ``line``; a refusal must be a ProtocolError that leaves the decoder untouched."""
     before = copy.deepcopy(vars(decoder))
     try:
@@ -86,8 +64,8 @@ def test_any_lines_decode_to_events_or_a_protocol_error(lines: list[str],
 @example("CHI W1 W3")
 def test_any_answer_is_an_action_or_an_invalid_action(text: str) -> None:
     answer = decode_response(text)
-    assert isinstance(answer, Action | InvalidAction)
-    if isinstance(answer, InvalidAction):
+    assert isinstance(answer, ev.Action | ev.InvalidAction)
+    if isinstance(answer, ev.InvalidAction):
         assert answer.reason and answer.text == text
         try:
             parse_response(text)
@@ -102,30 +80,30 @@ def test_any_answer_is_an_action_or_an_invalid_action(text: str) -> None:
 
 chow_middle = st.integers(0, 26).filter(lambda t: t % 9 not in (0, 8))
 actions = st.one_of(
-    st.just(Pass()), st.just(DeclareWin()), st.just(ClaimKong()),
-    suited.map(Discard), suited.map(ClaimPung), suited.map(DeclareConcealedKong),
-    suited.map(DeclareAddedKong), st.builds(ClaimChow, chow_middle, suited),
+    st.just(ev.Pass()), st.just(ev.DeclareWin()), st.just(ev.ClaimKong()),
+    suited.map(ev.Discard), suited.map(ev.ClaimPung), suited.map(ev.DeclareConcealedKong),
+    suited.map(ev.DeclareAddedKong), st.builds(ev.ClaimChow, chow_middle, suited),
 )
 
 
 @SETTINGS
 @given(actions)
-def test_every_action_survives_format_and_parse(action: Action) -> None:
+def test_every_action_survives_format_and_parse(action: ev.Action) -> None:
     text = format_response(action)
     assert parse_response(text) == action
     assert parse_response(f"  {text.replace(' ', '   ')} \n") == action
 
 
 @st.composite
-def games(draw: st.DrawFn) -> tuple[int, list[Event]]:
+def games(draw: st.DrawFn) -> tuple[int, list[ev.Event]]:
     """A viewer and a sequence of events as Botzone would send them to it: the seat, the
     deal, then draws, discards, claims, kongs and flowers in an order the decoder can
     follow (a claim answers the last discard of another seat)."""
     viewer = draw(seat)
     counts = draw(st.tuples(*[st.integers(0, 2)] * 4))
-    events: list[Event] = [
-        SeatAssigned(viewer, draw(seat)),
-        Dealt(viewer, tuple(draw(st.lists(suited, min_size=13, max_size=13))), counts,
+    events: list[ev.Event] = [
+        ev.SeatAssigned(viewer, draw(seat)),
+        ev.Dealt(viewer, tuple(draw(st.lists(suited, min_size=13, max_size=13))), counts,
               tuple(draw(st.lists(flower, min_size=sum(counts), max_size=sum(counts))))),
     ]
     last_discard: tuple[int, int] | None = None
@@ -138,40 +116,40 @@ def games(draw: st.DrawFn) -> tuple[int, list[Event]]:
         if last_drawer == who:
             options.append("concealed kong")
         kind = draw(st.sampled_from(options))
-        event: Event
+        event: ev.Event
         if kind == "draw":
             tile = draw(suited)
-            event = Drew(who, tile if who == viewer else None)
+            event = ev.Drew(who, tile if who == viewer else None)
         elif kind == "discard":
-            event = Discarded(who, draw(suited))
+            event = ev.Discarded(who, draw(suited))
         elif kind == "flower":
-            event = FlowerReplaced(who, draw(flower))
+            event = ev.FlowerReplaced(who, draw(flower))
         elif kind == "added kong":
-            event = KongAdded(who, draw(suited))
+            event = ev.KongAdded(who, draw(suited))
         elif kind == "concealed kong":
-            event = ConcealedKonged(who, None)
+            event = ev.ConcealedKonged(who, None)
         elif kind == "pung":
             assert last_discard is not None
-            event = Punged(who, last_discard[1], draw(suited))
+            event = ev.Punged(who, last_discard[1], draw(suited))
         elif kind == "chow":
             assert last_discard is not None
             claimed = last_discard[1]
             middles = [m for m in (claimed - 1, claimed, claimed + 1)
                        if 0 <= m < 27 and m % 9 not in (0, 8) and m // 9 == claimed // 9]
             if not middles:
-                event = Punged(who, claimed, draw(suited))
+                event = ev.Punged(who, claimed, draw(suited))
             else:
-                event = Chowed(who, draw(st.sampled_from(middles)), claimed, draw(suited))
+                event = ev.Chowed(who, draw(st.sampled_from(middles)), claimed, draw(suited))
         else:
             assert last_discard is not None
-            event = Konged(who, last_discard[1])
+            event = ev.Konged(who, last_discard[1])
         events.append(event)
-        last_drawer = who if isinstance(event, Drew) else None
-        if isinstance(event, Discarded):
+        last_drawer = who if isinstance(event, ev.Drew) else None
+        if isinstance(event, ev.Discarded):
             last_discard = (who, event.tile)
-        elif isinstance(event, Punged | Chowed):
+        elif isinstance(event, ev.Punged | ev.Chowed):
             last_discard = (who, event.discard)
-        elif not isinstance(event, FlowerReplaced):
+        elif not isinstance(event, ev.FlowerReplaced):
             last_discard = None
     return viewer, events
 
@@ -179,7 +157,7 @@ def games(draw: st.DrawFn) -> tuple[int, list[Event]]:
 @SETTINGS
 @given(games())
 def test_every_request_line_decodes_to_the_event_it_was_made_from(
-        game: tuple[int, list[Event]]) -> None:
+        game: tuple[int, list[ev.Event]]) -> None:
     viewer, events = game
     decoder = RequestDecoder()
     for event in events:
@@ -190,7 +168,7 @@ def test_every_request_line_decodes_to_the_event_it_was_made_from(
 @SETTINGS
 @given(games(), st.data())
 def test_a_damaged_line_in_a_game_is_refused_or_read_and_the_game_goes_on(
-        game: tuple[int, list[Event]], data: st.DataObject) -> None:
+        game: tuple[int, list[ev.Event]], data: st.DataObject) -> None:
     """Truncated, doubled, reordered or garbled lines: each is refused with a ProtocolError
     or read as some event; the decoder then reads the remaining lines as before or refuses
     them too, never raising anything else."""

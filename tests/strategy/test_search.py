@@ -62,6 +62,17 @@ def near_complete(rng: np.random.Generator, melds: int, changed: int) -> np.ndar
     return None if hand.max() > 4 else hand.astype(np.int8)
 
 
+def near_complete_draw(rng: np.random.Generator, melds: int, changed: int) -> np.ndarray | None:
+    """A :func:`near_complete` hand with one random tile drawn: 3m+2 tiles (None where a
+    kind would hold more than four)."""
+    s = near_complete(rng, melds, changed)
+    if s is None:
+        return None
+    hand = s.copy()
+    hand[int(rng.integers(0, NUM_KINDS))] += 1
+    return None if hand.max() > 4 else hand
+
+
 def cache_args(c: SuitCache) -> tuple[np.ndarray, ...]:
     return c.tables, c.rest, c.keys, c.words, c.state, c.work
 
@@ -226,12 +237,8 @@ def test_the_jitted_walk_matches_the_reference_node_for_node(seed: int) -> None:
     compared = cut = valued = 0
     for i in range(120):
         melds = [4, 4, 3, 2, 1][i % 5]
-        s = near_complete(rng, melds, 1 + i % 2)
-        if s is None:
-            continue
-        hand = s.copy()
-        hand[int(rng.integers(0, NUM_KINDS))] += 1
-        if hand.max() > 4:
+        hand = near_complete_draw(rng, melds, 1 + i % 2)
+        if hand is None:
             continue
         kb = np.minimum(rng.integers(0, 5, NUM_KINDS), 4 - hand).astype(np.int8)
         d = int(kernel_deficiency(hand, kb, melds))
@@ -254,12 +261,8 @@ def test_the_jitted_walk_reads_the_clock_where_the_reference_does() -> None:
     rng = np.random.default_rng(4)
     stopped = 0
     for i in range(60):
-        s = near_complete(rng, 4, 2)
-        if s is None:
-            continue
-        hand = s.copy()
-        hand[int(rng.integers(0, NUM_KINDS))] += 1
-        if hand.max() > 4:
+        hand = near_complete_draw(rng, 4, 2)
+        if hand is None:
             continue
         kb = np.minimum(rng.integers(1, 5, NUM_KINDS), 4 - hand).astype(np.int8)
         reference, jitted = both_walks(hand, kb, 4, [2, 3], 10**9, parity_check, 1024,
