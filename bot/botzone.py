@@ -124,19 +124,22 @@ def _lines(stream: TextIO) -> Iterator[str]:
 
 def run(stdin: TextIO, stdout: TextIO, stderr: TextIO, *, rules: Ruleset = MCR_BOTZONE,
         keep_running: bool = True, think_seconds: float = THINK_SECONDS,
-        log: Callable[[str], None] | None = None, sample: bool = False) -> int:
+        log: Callable[[str], None] | None = None, sample: bool = False,
+        work_budget: int | None = None) -> int:
     """Serve one Botzone bot process until stdin ends (or after one turn without keep-running).
 
     Every request gets exactly one answer line (and the keep-running marker in that
     mode), whatever the input: unreadable input is answered safely and said once on
     stderr, clipped.  ``sample``: the sampling planner spends the thinking time
-    (:func:`bot.sampling_planner.sampling_strategy`), else the default strategy."""
+    (:func:`bot.sampling_planner.sampling_strategy`), else the default strategy.
+    ``work_budget``: decide on this many kernel calls instead of the clock, so the same
+    requests get the same answers on any machine and load (reproducible local games)."""
     strategy: Strategy | None = None
     if sample:  # imported only when asked: the default bot never loads the sampler
         from bot.sampling_planner import sampling_strategy
 
         strategy = sampling_strategy(rules)
-    seat = BotzoneSeat(rules, think_seconds, strategy)
+    seat = BotzoneSeat(rules, think_seconds, strategy, work_budget=work_budget)
     lines = _lines(stdin)
     first = next(lines, None)
     while first is not None and not first.strip():
@@ -187,6 +190,6 @@ def run(stdin: TextIO, stdout: TextIO, stderr: TextIO, *, rules: Ruleset = MCR_B
 
 
 def main(keep_running: bool = True, think_seconds: float = THINK_SECONDS,
-         sample: bool = False) -> int:
+         sample: bool = False, work_budget: int | None = None) -> int:
     return run(sys.stdin, sys.stdout, sys.stderr, keep_running=keep_running,
-               think_seconds=think_seconds, sample=sample)
+               think_seconds=think_seconds, sample=sample, work_budget=work_budget)

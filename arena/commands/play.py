@@ -7,7 +7,7 @@ import os
 import sys
 from pathlib import Path
 
-from arena.commands.options import fraction, positive_float, seat_index
+from arena.commands.options import fraction, positive_float, positive_int, seat_index
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -21,6 +21,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     bz.add_argument("--sample", action="store_true",
                     help="spend the thinking time on the sampling search at the top "
                     "(bot.sampling_planner; needs numba) instead of the fast planner alone")
+    bz.add_argument("--work-budget", type=positive_int, default=None, metavar="CALLS",
+                    help="decide on this many kernel calls instead of the clock: the same "
+                    "answers on any machine and load (reproducible local games; the "
+                    "platform's time limit still applies)")
     ol = sub.add_parser("olympiad", help="Olympiad-style taiwan-16 over WebSocket or MQTT")
     add_seat_arguments(ol)
     ol.add_argument("--name", default="mjbot", help="the name sent in join")
@@ -65,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
         from bot.botzone import main
 
         return main(keep_running=not args.no_keep_running, think_seconds=args.think,
-                    sample=args.sample)
+                    sample=args.sample, work_budget=args.work_budget)
     if args.platform == "olympiad":
         import asyncio
 

@@ -95,3 +95,18 @@ def test_the_sampling_planner_answers_every_request_with_a_legal_line() -> None:
     assert len(answers) == 30 and lines.count(KEEP_RUNNING) == 30
     assert all(a.split()[0] in ("PASS", "PLAY", "PENG", "CHI", "GANG", "BUGANG", "HU")
                for a in answers)
+
+
+def test_a_work_budget_gives_the_same_answers_whatever_the_clock() -> None:
+    """``mjbot play botzone --work-budget N``: decisions on kernel calls, not on time, so a
+    seat answers a whole game's requests the same with a tiny or a large thinking time."""
+    _, requests, _ = play_with_sessions(14)
+    seat = 3
+    stream = "\n".join([json.dumps({"requests": requests[seat][:1], "responses": []}),
+                        *requests[seat][1:]]) + "\n"
+    answers = []
+    for think in (0.001, 5.0):
+        out = io.StringIO()
+        run(io.StringIO(stream), out, io.StringIO(), think_seconds=think, work_budget=3000)
+        answers.append([line for line in out.getvalue().splitlines() if line != KEEP_RUNNING])
+    assert len(answers[0]) == len(requests[seat]) and answers[0] == answers[1]
