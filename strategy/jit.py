@@ -63,17 +63,22 @@ if HAVE_NUMBA:
     numba.config.CACHE_DIR = cache_dir()  # type: ignore[attr-defined]
 
 
-def njit(cache: bool = True, inline: bool = False) -> Callable[[F], F]:
+def njit(cache: bool = True, inline: bool = False,
+         signature: str | None = None) -> Callable[[F], F]:
     """``numba.njit(cache=cache, nogil=True)``, or the function itself with ``py_func``.
 
     ``inline=True`` inlines a small helper into its jitted callers (numba's
     ``inline="always"``): a call that passes arrays costs reference counting,
-    which dominates a helper that does little."""
+    which dominates a helper that does little.  ``signature`` compiles that one
+    signature only: a call with other argument types raises ``TypeError`` at once
+    (no compilation), which lets a public function skip checking types itself."""
 
     def wrap(func: F) -> F:
         if HAVE_NUMBA:
-            return numba.njit(cache=cache, nogil=True,  # type: ignore[return-value]
-                              inline="always" if inline else "never")(func)
+            args = () if signature is None else (signature,)
+            jit = numba.njit(*args, cache=cache, nogil=True,  # type: ignore[call-overload]
+                             inline="always" if inline else "never")
+            return jit(func)  # type: ignore[no-any-return]
         func.py_func = func  # type: ignore[attr-defined]
         return func
 

@@ -24,7 +24,7 @@ import numpy as np
 from game.rules import Ruleset
 from game.tiles import NUM_KINDS, NUM_SUITED, Counts, TileError, tile_name
 from strategy.deficiency import shapes
-from strategy.deficiency.kernel import ERR_SIZE, UNREACHABLE, kernel_deficiency
+from strategy.deficiency.kernel import ERR_SIZE, UNREACHABLE, kernel_deficiency, public_deficiency
 
 __all__ = [
     "UNREACHABLE",
@@ -38,8 +38,6 @@ __all__ = [
 
 CountsLike = Sequence[int] | Counts
 _FULL = np.zeros(0, dtype=np.int8)
-_INT8 = np.dtype(np.int8)
-_SHAPE = (NUM_KINDS,)
 
 
 class DeficiencyError(TileError):
@@ -117,14 +115,15 @@ def deficiency(
     the hand.  Raises :class:`DeficiencyError` naming the tile when hand and
     unseen hold more than four of it (or a count is negative).
     """
-    # Fast path: int8 34-vectors go straight to the kernel, which checks every count and
-    # the size itself and answers a negative code for bad input; only then is the input
-    # looked at again, slowly, to say what was wrong.
-    if (type(hand) is np.ndarray and hand.dtype is _INT8 and hand.shape == _SHAPE
-            and type(melds_needed) is int and honours
-            and (unseen is None or (type(unseen) is np.ndarray and unseen.dtype is _INT8
-                                    and unseen.shape == _SHAPE))):
-        d: int = kernel_deficiency(hand, _FULL if unseen is None else unseen, melds_needed)
+    # Fast path: the kernel compiled for int8 vectors only; numba's dispatcher refuses other
+    # types (TypeError), and the kernel checks every count and the size itself and answers
+    # a negative code for bad input; only then is the input looked at again, slowly, to
+    # say what was wrong.
+    if honours and type(hand) is np.ndarray and (unseen is None or type(unseen) is np.ndarray):
+        try:
+            d: int = public_deficiency(hand, _FULL if unseen is None else unseen, melds_needed)
+        except TypeError:
+            d = -1
         if d >= 0:
             return d
     h, kb = _prepare(hand, melds_needed, unseen, honours)

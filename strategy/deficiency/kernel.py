@@ -150,6 +150,46 @@ def _overlap_words(hand: np.ndarray, avail: np.ndarray, max_melds: int, work: np
 
 
 @njit()
+def _full_kb_overlap(hand: np.ndarray, melds: int, work: np.ndarray) -> int:
+    """Max |C ∩ H| over complete hands C (``melds`` melds and a pair) when every copy not in
+    the hand is unseen (a full KB); -1 for a bad count.
+
+    With a full KB any group of tiles the hand does not hold can be added for free: a
+    partial structure (at most ``melds`` melds, at most one pair) covers at most 17 kinds,
+    so pungs and a pair of untouched kinds (4 copies available each) complete it without
+    lowering the overlap.  So the answer is the best partial structure, and a group that
+    touches no tile of the hand adds nothing to it: honours the hand lacks are skipped,
+    no chow begins where the hand holds none of its three tiles, and a rank with no tile
+    and no chow pending is passed over.  The same rank DP (:func:`_rank_step`) otherwise.
+    """
+    keep = (1 << (7 * (melds + 1))) - 1
+    work[0] = _BIAS
+    work[9] = _BIAS  # a pair may be added for free
+    cur = 0
+    active = 1
+    for r in range(34):
+        h = int(hand[r])
+        if h < 0 or h > 4:
+            return -1
+        kmax = 0
+        if r < 27 and r % 9 <= 6 and (h > 0 or hand[r + 1] > 0 or hand[r + 2] > 0):
+            kmax = 2
+        if h == 0 and kmax == 0 and active == 1:
+            continue
+        nxt = 18 - cur
+        active = _rank_step(h, 4, 4, kmax, active, work, cur, nxt, keep)
+        cur = nxt
+    best = -1
+    for pair in range(2):
+        w = work[cur + 9 * pair]
+        for j in range(melds + 1):
+            v = (w >> (7 * j)) & 63
+            if v >= _BIAS and v - _BIAS > best:
+                best = v - _BIAS
+    return best
+
+
+@njit()
 def regular_overlap(
     hand: np.ndarray, avail: np.ndarray, melds: int, pairs: int, work: np.ndarray
 ) -> int:
@@ -171,6 +211,21 @@ def hand_size_ok(total: int, melds_needed: int) -> bool:
 
 
 @njit()
+def _full_kb_deficiency(hand: np.ndarray, melds_needed: int) -> int:
+    """:func:`kernel_deficiency` with a full KB (``hand`` has 34 entries)."""
+    total = 0
+    for t in range(34):
+        h = int(hand[t])
+        if h < 0 or h > 4:
+            return -(1 + t)
+        total += h
+    if melds_needed < 0 or melds_needed > 5 or not hand_size_ok(total, melds_needed):
+        return ERR_SIZE
+    work = np.empty(36, np.int64)
+    return 3 * melds_needed + 2 - _full_kb_overlap(hand, melds_needed, work)
+
+
+@njit()
 def kernel_deficiency(hand: np.ndarray, unseen: np.ndarray, melds_needed: int) -> int:
     """Exact knowledge-aware deficiency of the regular shape (m melds + a pair).
 
@@ -183,8 +238,12 @@ def kernel_deficiency(hand: np.ndarray, unseen: np.ndarray, melds_needed: int) -
     """
     if hand.shape[0] != 34:
         return ERR_SIZE
-    avail = np.empty(34, _INT8)
-    err = _availability(hand, unseen, unseen.shape[0] == 0, avail)
+    if unseen.shape[0] == 0:
+        return _full_kb_deficiency(hand, melds_needed)
+    scratch = np.empty(36 + 34, np.int64)  # one allocation: the DP's words, then avail
+    work = scratch[:36]
+    avail = scratch[36:]
+    err = _availability(hand, unseen, False, avail)
     if err != 0:
         return err
     total = 0
@@ -192,11 +251,16 @@ def kernel_deficiency(hand: np.ndarray, unseen: np.ndarray, melds_needed: int) -
         total += int(hand[t])
     if melds_needed < 0 or melds_needed > 5 or not hand_size_ok(total, melds_needed):
         return ERR_SIZE
-    work = np.empty(36, np.int64)
     best = regular_overlap(hand, avail, melds_needed, 1, work)
     if best < 0:
         return UNREACHABLE
     return 3 * melds_needed + 2 - best
+
+
+public_deficiency = njit(signature="int64(int8[::1], int8[::1], int64)")(
+    kernel_deficiency.py_func)  # type: ignore[attr-defined]
+"""``kernel_deficiency`` compiled for int8 C-contiguous vectors and an integer only: other
+argument types raise ``TypeError`` in the dispatcher (the public API's fast path)."""
 
 
 @njit()

@@ -177,6 +177,47 @@ def test_mean_shanten_of_random_hands() -> None:
 
 
 # ---------------------------------------------------------------- jitted against plain Python
+@pytest.mark.parametrize("jitted", [True, False], ids=["numba", "plain"])
+def test_a_full_kb_gives_what_its_explicit_counts_give(jitted: bool) -> None:
+    """The full-KB kernel (groups that touch no tile of the hand passed over, free fillers)
+    against the general rank DP given every copy not in the hand as its KB: random hands of
+    every size, single-suit and honour-heavy ones, four of a kind, 0-4 melds needed."""
+    rng = np.random.default_rng(2026)
+    run = kernel_deficiency if jitted else kernel_deficiency.py_func
+    cases = 6_000 if jitted else 600
+    for i in range(cases):
+        melds = int(rng.integers(0, 5))
+        size = 3 * melds + int(rng.integers(1, 3))
+        style = i % 4
+        if style == 0:
+            pool = np.repeat(np.arange(NUM_KINDS), 4)
+        elif style == 1:
+            pool = np.repeat(np.arange(9 * (i % 3), 9 * (i % 3) + 9), 4)
+        elif style == 2:
+            pool = np.repeat(np.r_[np.arange(27, 34), np.arange(9 * (i % 3), 9 * (i % 3) + 9)], 4)
+        else:
+            pool = np.repeat(rng.choice(NUM_KINDS, 5, replace=False), 4)
+        hand = np.bincount(rng.choice(pool, size, replace=False),
+                           minlength=NUM_KINDS).astype(np.int8)
+        explicit = (4 - hand).astype(np.int8)
+        assert run(hand, FULL, melds) == kernel_deficiency(hand, explicit, melds), hand
+    assert run(parse_counts("11112222333344m"), FULL, 4) == 0  # 123m x4 + 44m
+    assert run(parse_counts("11112222333345m"), FULL, 4) == 0  # 111 123 222 345 + 33
+    assert run(parse_counts("1112345678999m"), FULL, 4) == 1  # nine gates: 13 tiles, waiting
+
+
+def test_the_public_call_refuses_other_types_into_the_checked_path() -> None:
+    hand = parse_counts("1112345678999m")
+    assert deficiency(hand, 4) == 1
+    assert deficiency(hand.astype(np.int64), 4) == 1  # not int8: the checked path
+    assert deficiency(hand.tolist(), 4) == 1
+    assert deficiency(hand[::-1][::-1].copy(), 4) == 1
+    with pytest.raises(DeficiencyError, match=r"five copies|at most four"):
+        bad = hand.copy()
+        bad[0] = 5
+        deficiency(bad, 4)
+
+
 def test_jitted_and_plain_python_agree() -> None:
     rng = np.random.default_rng(11)
     plain = kernel_deficiency.py_func
