@@ -10,7 +10,7 @@ from game.tiles import Notation, parse_tile
 
 def test_own_concealed_kong_tile_comes_from_our_answer() -> None:
     """'3 0 GANG' does not name the tile; the seat fills it in from what it answered."""
-    seat = BotzoneSeat()
+    seat = BotzoneSeat(work_budget=4_000)  # kernel calls, not the clock: no load can time it out
     seat.answer("0 0 0")
     seat.answer("1 0 0 0 0 W1 W1 W1 W1 B2 B3 B4 T5 T6 T7 F1 F1 J1")
     seat.answer("2 J2")
