@@ -27,7 +27,9 @@
                        ``think=SECONDS`` (wall clock; the rollout count then
                        depends on the machine, so games do not replay;
                        ``rollouts`` given too caps it); ``seed=S`` mixes into
-                       the sampler's seeds; the planner's options as well
+                       the sampler's seeds; ``z=Z`` the standard errors of
+                       sampled gain a rival needs to replace the planner's
+                       choice (default 1.0); the planner's options as well
                        (``planner-think:rollouts=200``)
 ``greedy``             discards to the least hand-only deficiency, never claims
 ``random``             a random discard, never claims (Botzone's sample bot)
@@ -129,6 +131,9 @@ class PlayerSpec:
     think: float | None = None
     """``planner-think``: seconds of wall clock per decision."""
     sample_seed: int = 0
+    z: float | None = None
+    """``planner-think``: standard errors of the sampled gain a rival needs (None: the
+    sampler's default)."""
 
     @property
     def in_process(self) -> bool:
@@ -161,7 +166,7 @@ def parse_player(text: str) -> PlayerSpec:
     if kind in (PlayerKind.PLANNER, PlayerKind.PLANNER_CALLS, PlayerKind.PLANNER_THINK):
         allowed |= set(VALUE_OPTIONS)
     if kind is PlayerKind.PLANNER_THINK:
-        allowed |= {"rollouts", "think", "seed"}
+        allowed |= {"rollouts", "think", "seed", "z"}
     if kind in (PlayerKind.GREEDY, PlayerKind.RANDOM):
         allowed = set()
     unknown = set(options) - allowed
@@ -190,8 +195,13 @@ def parse_player(text: str) -> PlayerSpec:
         if not think > 0.0:
             raise PlayerSpecError(f"player {text!r}: think {think} must be positive")
     sample_seed = _number(text, options.get("seed"), int, 0)
+    z = None
+    if "z" in options:
+        z = _number(text, options["z"], float, 0.0)
+        if not z >= 0.0:
+            raise PlayerSpecError(f"player {text!r}: z {z} must not be negative")
     return PlayerSpec(kind, text, budget=budget, epsilon=epsilon, value=numbers,
-                      rollouts=rollouts, think=think, sample_seed=sample_seed)
+                      rollouts=rollouts, think=think, sample_seed=sample_seed, z=z)
 
 
 def _number(text: str, value: str | None, kind: type[int] | type[float],
@@ -236,8 +246,9 @@ class ArenaSeat:
             rollouts = self.spec.rollouts
             if rollouts is None and self.spec.think is None:
                 rollouts = DEFAULT_ROLLOUTS
+            z = SamplingPlanner.z if self.spec.z is None else self.spec.z
             self.agent = SamplingPlanner(self.rules, model=model, rollouts=rollouts,
-                                         seed=self.spec.sample_seed)
+                                         seed=self.spec.sample_seed, z=z)
         elif kind in (PlayerKind.PLANNER, PlayerKind.PLANNER_CALLS):
             self.agent = Planner(self.rules, plain_claims=kind is PlayerKind.PLANNER_CALLS,
                                  model=model)

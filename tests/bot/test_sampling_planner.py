@@ -10,7 +10,7 @@ import pytest
 
 from arena.bench.planner import play_timed
 from arena.games import GameSpec, Rules
-from arena.lineup import PlayerSpecError, parse_player
+from arena.lineup import ArenaSeat, PlayerSpecError, parse_player
 from bot.sampling_planner import SamplingPlanner, seat_seed
 from bot.seat import SeatView
 from game.events import Dealt, Discard, Discarded, Drew, SeatAssigned
@@ -76,6 +76,13 @@ def test_the_arena_player_takes_a_rollout_or_a_clock_budget() -> None:
         parse_player("planner-think:rollouts=1")
     with pytest.raises(PlayerSpecError):
         parse_player("planner:rollouts=32")
+    spec = parse_player("planner-think:rollouts=32,z=2.5")
+    assert spec.z == 2.5
+    assert ArenaSeat(spec, MCR_BOTZONE, [1]).agent.z == 2.5  # type: ignore[attr-defined]
+    assert ArenaSeat(parse_player("planner-think"), MCR_BOTZONE, [1]).agent.z == \
+        SamplingPlanner.z  # type: ignore[attr-defined]
+    with pytest.raises(PlayerSpecError, match="z -1"):
+        parse_player("planner-think:z=-1")
 
 
 def test_a_whole_game_has_only_legal_answers() -> None:
