@@ -268,7 +268,8 @@ class ArenaSeat:
         asked = view.ask.kind
         if asked is AskKind.NOTHING:
             return Pass()
-        if self._can_win(asked):
+        weighed = self.agent.weighs_wins() and asked in (AskKind.DRAW, AskKind.DISCARD)
+        if not weighed and self._can_win(asked):
             self.last = SeatChoice("win", "win")
             return DeclareWin()
         if kind in (PlayerKind.MJBOT, PlayerKind.BASELINE_V1, PlayerKind.PLANNER,
