@@ -15,7 +15,9 @@
                        P(win) by the fan-aware distance and the turns left, less
                        the expected cost of dealing in); ``budget`` as mjbot's;
                        ``win``, ``deal``, ``margin`` its value's points
-                       (``planner:deal=24``)
+                       (``planner:deal=24``); ``ready``, ``step``, ``end`` its
+                       chain's rates; under taiwan-16 also ``wait``: the points a
+                       wait must gain over declaring a win (:mod:`strategy.tai`)
 ``planner-calls``      the planner that also makes today's claims (the plain
                        deficiency falls) where the distance to 8 fan holds
 ``planner-think``      the planner with the sampling search at the top
@@ -85,10 +87,13 @@ from game.events import (
 from game.rules import Ruleset
 from strategy.policy import shape_deficiency_fast
 from strategy.stepvalue import Deadline
+from strategy.tai import TaiModel
 from strategy.value import ValueModel
 
 DEFAULT_BUDGET = 4_000
-VALUE_OPTIONS = {"win": "win_points", "deal": "deal_in_points", "margin": "margin"}
+VALUE_OPTIONS = {"win": "win_points", "deal": "deal_in_points", "margin": "margin",
+                 "ready": "ready_rate", "step": "step_rate", "end": "end_rate",
+                 "wait": "win_margin"}
 """The planner's options: its :class:`strategy.value.ValueModel` fields."""
 
 
@@ -241,7 +246,9 @@ class ArenaSeat:
         if not self.spec.in_process:
             raise ValueError(f"{self.spec.text!r} is not an in-process player")
         kind = self.spec.kind
-        model = ValueModel(**dict(self.spec.value))
+        numbers = dict(self.spec.value)
+        model = ValueModel(**{k: v for k, v in numbers.items() if k != "win_margin"})
+        tai_model = TaiModel(**numbers)
         if kind is PlayerKind.PLANNER_THINK:
             rollouts = self.spec.rollouts
             if rollouts is None and self.spec.think is None:
@@ -251,7 +258,7 @@ class ArenaSeat:
                                          seed=self.spec.sample_seed, z=z)
         elif kind in (PlayerKind.PLANNER, PlayerKind.PLANNER_CALLS):
             self.agent = Planner(self.rules, plain_claims=kind is PlayerKind.PLANNER_CALLS,
-                                 model=model)
+                                 model=model, tai_model=tai_model)
         else:
             self.agent = Agent(self.rules, "mjbot")
         self.view = SeatView(self.rules)
@@ -279,7 +286,8 @@ class ArenaSeat:
         asked = view.ask.kind
         if asked is AskKind.NOTHING:
             return Pass()
-        if self._can_win(asked):
+        weighed = self.agent.weighs_wins() and asked in (AskKind.DRAW, AskKind.DISCARD)
+        if not weighed and self._can_win(asked):
             self.last = SeatChoice("win", "win")
             return DeclareWin()
         if kind in (PlayerKind.MJBOT, PlayerKind.BASELINE_V1, PlayerKind.PLANNER,

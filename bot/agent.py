@@ -140,6 +140,11 @@ class Agent:
             wall_last=wall_last, flower_count=v.kb.flowers[v.seat])
         return fan_total(mcr_fans(hand, v.melds, tile, context))
 
+    def weighs_wins(self) -> bool:
+        """Does :meth:`decide` weigh a legal win against passing it (so a caller must ask
+        it rather than declare every win itself)?  Today's agent declares them all."""
+        return False
+
     def can_win(
         self, v: SeatView, tile: int, self_drawn: bool, robbing: bool = False
     ) -> tuple[bool, int | None]:

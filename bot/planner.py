@@ -17,6 +17,12 @@ alone).  What it adds:
 - wins are declared whenever they count (under mcr-botzone a later win is worth little
   more than 8 fan, so waiting for more fan is never worth the risk in this model).
 
+Under taiwan-16 the same comparisons use the tai value of :mod:`strategy.tai` (the best
+route's distance and tai, its points from the tai; its numbers in every candidate's
+reasons), kongs are taken when their value is no lower than the best discard's, and a win
+is declared or passed by its worth (:func:`strategy.tai.win_choice`: the points now
+against keeping the waiting hand; the table allows winning later on any tile).
+
 Every candidate lists its numbers (:class:`strategy.value.ValuedCandidate`).
 """
 
@@ -31,12 +37,14 @@ from bot.agent import Agent, Decision, Strategy
 from bot.seat import SeatView
 from game import events as ev
 from game.melds import Chow, ConcealedKong, Kong, Meld, Pung
-from game.rules import Ruleset, WallLayout
+from game.rules import TAIWAN_16, Ruleset, WallLayout
+from game.scoring.tai import own_flowers, tai_items, tai_total
 from game.tiles import tile_name
 from strategy.danger import SeatSigns, danger
 from strategy.jit import HAVE_NUMBA
 from strategy.policy import Method, choose_claim, choose_discard, shape_deficiency_fast
 from strategy.stepvalue import Deadline
+from strategy.tai import TAI_MODEL, TaiModel, TaiSeat, WinChoice, outs, tai_outlook, win_choice
 from strategy.value import (
     DEFAULT_MODEL,
     FanInputs,
@@ -54,6 +62,8 @@ from strategy.value import (
 class Planner(Agent):
     name: str = "planner"
     model: ValueModel = field(default=DEFAULT_MODEL)
+    tai_model: TaiModel = field(default=TAI_MODEL)
+    """The value's numbers under taiwan-16 (:mod:`strategy.tai`)."""
     plain_claims: bool = False
     """Also make today's claims (the plain deficiency falls) where the distance to 8 fan
     holds and the value loses at most the margin (arena player ``planner-calls``)."""
@@ -61,6 +71,45 @@ class Planner(Agent):
     # ------------------------------------------------------------------ inputs
     def _fan_rules(self) -> bool:
         return self.rules.special_shapes and self.rules.min_fan > 0
+
+    def _tai_rules(self) -> bool:
+        return self.rules == TAIWAN_16
+
+    def weighs_wins(self) -> bool:
+        return self._tai_rules()
+
+    def _vm(self) -> ValueModel:
+        """The value's numbers under these rules."""
+        return self.tai_model if self._tai_rules() else self.model
+
+    def _tai_seat(self, v: SeatView) -> TaiSeat:
+        wind = (v.seat - v.dealer) % 4 if v.dealer is not None else 1
+        mine = sum(1 for f in v.own_flowers if f in own_flowers(wind))
+        return TaiSeat(wind, v.prevalent_wind, mine)
+
+    def _hand_outlook(self, v: SeatView, hand: np.ndarray, melds: Sequence[Meld], turns: int,
+                      deal_in: float) -> Outlook:
+        """The outlook of holding the 3m+1 ``hand`` beside all of ``melds`` (the declared
+        ones and any being weighed)."""
+        if self._tai_rules():
+            return tai_outlook(hand, v.unseen, melds, self._tai_seat(v), turns, deal_in,
+                               self.tai_model)
+        extra = tuple(melds)[len(v.melds):]
+        return outlook(self._distance(v, hand, extra), turns, deal_in, self.model)
+
+    def _discard_outlooks(self, v: SeatView, hand: np.ndarray, extra: Sequence[Meld],
+                          turns: int, dz: np.ndarray) -> dict[int, Outlook]:
+        """Each kind the 3m+2 ``hand`` holds -> the outlook after discarding it."""
+        if self._tai_rules():
+            melds = (*v.melds, *extra)
+            out: dict[int, Outlook] = {}
+            for t in np.flatnonzero(hand):
+                h = hand.copy()
+                h[t] -= 1
+                out[int(t)] = self._hand_outlook(v, h, melds, turns, float(dz[t]))
+            return out
+        distances = self._discard_distances(v, hand, extra)
+        return {t: outlook(d, turns, float(dz[t]), self.model) for t, d in distances.items()}
 
     def _turns(self, v: SeatView) -> int:
         """Draws this seat has left (a shared wall is drawn by four seats)."""
@@ -112,17 +161,16 @@ class Planner(Agent):
             method = choice.method
         else:
             ranked, method = [], Method.DP
-        distances = self._discard_distances(v, hand, extra)
-        outlooks = {t: outlook(d, turns, float(dz[t]), self.model) for t, d in distances.items()}
+        outlooks = self._discard_outlooks(v, hand, extra, turns, dz)
         order = [c.tile for c in ranked if c.tile is not None]
         order += sorted(t for t in outlooks if t not in order)
-        chosen = best_by_value(outlooks, order, self.model)
+        chosen = best_by_value(outlooks, order, self._vm())
         by_tile = {c.tile: c for c in ranked}
         cands = []
         for t in order:
             c = by_tile.get(t)
             if c is None:
-                cands.append(ValuedCandidate(ev.ActionKind.DISCARD, t, distances[t],
+                cands.append(ValuedCandidate(ev.ActionKind.DISCARD, t, outlooks[t].distance,
                                              outlook=outlooks[t]))
             else:
                 cands.append(ValuedCandidate(c.action, c.tile, c.deficiency, c.value, c.chance,
@@ -134,9 +182,17 @@ class Planner(Agent):
     def _after_draw(self, v: SeatView, deadline: Deadline | None) -> Decision:
         assert v.drawn is not None
         ok, fan = self.can_win(v, v.drawn, self_drawn=True)
-        if ok:
+        dz, turns, hand, legal = None, self._turns(v), v.hand, v.ask.legal
+        if ok and self._tai_rules():
+            dz = self._danger(v)
+            wc = self._win_choice(v, v.drawn, True, dz, turns)
+            if wc.declare:
+                return Decision(ev.DeclareWin(), Method.WIN, note=f"self-drawn: {wc.describe()}",
+                                fan=wc.tai)
+        elif ok:
             return Decision(ev.DeclareWin(), Method.WIN, note="self-drawn", fan=fan)
-        dz, turns, hand, legal = self._danger(v), self._turns(v), v.hand, v.ask.legal
+        if dz is None:
+            dz = self._danger(v)
         chosen, cands, best, method = self._discard_plan(v, hand, (), deadline, dz, turns)
         for kind in np.flatnonzero(hand >= 4):
             t = int(kind)
@@ -144,9 +200,9 @@ class Planner(Agent):
                 continue
             h = hand.copy()
             h[t] -= 4
-            d = self._distance(v, h, (ConcealedKong(t),))
-            o = outlook(d, turns, 0.0, self.model)
-            if d <= best.distance:
+            o = self._hand_outlook(v, h, (*v.melds, ConcealedKong(t)), turns, 0.0)
+            d = o.distance
+            if self._kong_keeps(o, best):
                 c = ValuedCandidate(ev.ActionKind.CONCEALED_KONG, t, d, outlook=o,
                                     note="keeps the distance to a win")
                 return Decision(ev.DeclareConcealedKong(t), Method.KONG, (c, *cands), c.note)
@@ -155,25 +211,73 @@ class Planner(Agent):
                 continue
             h = hand.copy()
             h[t] -= 1
-            if self._fan_rules():
-                melds = tuple(Kong(m.tile, m.provider, added=True)
-                              if isinstance(m, Pung) and m.tile == t else m for m in v.melds)
-                d = fan_distance(h, FanInputs(v.unseen, melds, v.seat, v.prevalent_wind))
+            melds = tuple(Kong(m.tile, m.provider, added=True)
+                          if isinstance(m, Pung) and m.tile == t else m for m in v.melds)
+            if self._tai_rules():
+                o = self._hand_outlook(v, h, melds, turns, 0.0)
+                d = o.distance
             else:
-                d = shape_deficiency_fast(h, v.unseen, v.melds_needed, self.rules)
-            o = outlook(d, turns, 0.0, self.model)
-            if d <= best.distance:
+                if self._fan_rules():
+                    d = fan_distance(h, FanInputs(v.unseen, melds, v.seat, v.prevalent_wind))
+                else:
+                    d = shape_deficiency_fast(h, v.unseen, v.melds_needed, self.rules)
+                o = outlook(d, turns, 0.0, self.model)
+            if self._kong_keeps(o, best):
                 c = ValuedCandidate(ev.ActionKind.ADDED_KONG, t, d, outlook=o,
                                     note="the fourth tile of a pung, distance kept")
                 return Decision(ev.DeclareAddedKong(t), Method.KONG, (c, *cands), c.note)
         return Decision(ev.Discard(chosen), method, cands,
                         note=f"by value: {tile_name(chosen)} {best.describe()}")
 
+    def _kong_keeps(self, o: Outlook, best: Outlook) -> bool:
+        """A kong is taken when the distance to a win holds (mcr; the plain deficiency
+        elsewhere) or, under taiwan-16, when its value is no lower than the best
+        discard's (the replacement draw comes on top)."""
+        if self._tai_rules():
+            return o.value >= best.value
+        return o.distance <= best.distance
+
+    def _win_choice(self, v: SeatView, tile: int, self_drawn: bool, dz: np.ndarray,
+                    turns: int) -> WinChoice:
+        """taiwan-16: declare the win on ``tile`` now or keep the waiting hand
+        (:func:`strategy.tai.win_choice`; the tai from the scorer, game.scoring.tai)."""
+        seat = self._tai_seat(v)
+        concealed = v.concealed_tiles()
+        if not self_drawn:
+            concealed.append(tile)
+        provider_deals = not self_drawn and v.provider is not None and v.provider == v.dealer
+        flowers = tuple(f for f in v.own_flowers if f in own_flowers(seat.seat_wind))
+        now = tai_items(concealed, v.melds, winning_tile=tile, self_drawn=self_drawn,
+                        seat_wind=seat.seat_wind, prevalent_wind=v.prevalent_wind,
+                        dealer_involved=seat.dealer or provider_deals, flowers=flowers,
+                        replacement_win=self_drawn and v.after_kong)
+        later = tai_items(concealed, v.melds, winning_tile=tile, self_drawn=False,
+                          seat_wind=seat.seat_wind, prevalent_wind=v.prevalent_wind,
+                          dealer_involved=seat.dealer, flowers=flowers)
+        now_tai = tai_total(now) if now is not None else 0
+        wait_tai = tai_total(later) if later is not None else 0
+        hand = v.hand.copy()
+        if self_drawn:
+            hand[tile] -= 1
+        unseen = v.unseen
+        n_out = outs(hand, unseen, v.melds_needed)
+        total = int(unseen.sum())
+        risk = float((dz * unseen).sum() / total) if total else 0.0
+        return win_choice(now_tai, self_drawn, wait_tai, n_out, total, turns, seat, risk,
+                          self.tai_model)
+
     # ------------------------------------------------------------------ claims
     def _on_discard(self, v: SeatView, deadline: Deadline | None) -> Decision:
         assert v.tile_in_play is not None and v.provider is not None
         t, provider = v.tile_in_play, v.provider
         ok, fan = self.can_win(v, t, self_drawn=False)
+        if ok and self._tai_rules():
+            wc = self._win_choice(v, t, False, self._danger(v), self._turns(v))
+            if wc.declare:
+                return Decision(ev.DeclareWin(), Method.WIN,
+                                note=f"on {tile_name(t)}: {wc.describe()}", fan=wc.tai)
+            return Decision(ev.Pass(), Method.PASS, note=f"win on {tile_name(t)} passed: "
+                            f"{wc.describe()}")
         if ok:
             return Decision(ev.DeclareWin(), Method.WIN, note=f"on {tile_name(t)}", fan=fan)
         legal = v.ask.legal
@@ -181,8 +285,8 @@ class Planner(Agent):
             return Decision(ev.Pass(), Method.PASS, note="no claim is legal")
         dz, turns, hand = self._danger(v), self._turns(v), v.hand
         held = np.flatnonzero(hand)
-        d_pass = self._distance(v, hand)
-        pass_o = outlook(d_pass, turns, float(dz[held].min()), self.model)
+        pass_o = self._hand_outlook(v, hand, v.melds, turns, float(dz[held].min()))
+        d_pass = pass_o.distance
         pass_c = ValuedCandidate(ev.ActionKind.PASS, None, d_pass, outlook=pass_o)
         cands: list[ValuedCandidate] = [pass_c]
         options: list[tuple[Meld, tuple[int, ...]]] = []
@@ -201,21 +305,21 @@ class Planner(Agent):
             for x in taken:
                 h[x] -= 1
             if isinstance(meld, Kong):  # a replacement draw follows, not a discard
-                d = self._distance(v, h, (meld,))
-                o = outlook(d, turns, pass_o.deal_in, self.model)
+                o = self._hand_outlook(v, h, (*v.melds, meld), turns, pass_o.deal_in)
+                d = o.distance
                 cands.append(ValuedCandidate(ev.ActionKind.KONG, t, d, outlook=o,
                                              note="then a replacement draw"))
                 if best is None or o.value > best[0]:
                     best = (o.value, ev.ClaimKong(), taken, meld)
                 per_meld[meld] = (o.value, ev.ClaimKong(), taken, meld, d)
                 continue
-            distances = self._discard_distances(v, h, (meld,))
-            for x, d in sorted(distances.items()):
+            after = self._discard_outlooks(v, h, (meld,), turns, dz)
+            for x, o in sorted(after.items()):
+                d = o.distance
                 claim = (ev.ClaimPung(x) if isinstance(meld, Pung)
                          else ev.ClaimChow(meld.middle, x) if isinstance(meld, Chow) else None)
                 if claim is None or claim not in legal:
                     continue
-                o = outlook(d, turns, float(dz[x]), self.model)
                 kind = ev.ActionKind.PUNG if isinstance(meld, Pung) else ev.ActionKind.CHOW
                 cands.append(ValuedCandidate(
                     kind, x, d, outlook=o,
@@ -227,7 +331,7 @@ class Planner(Agent):
                     per_meld[meld] = (o.value, claim, taken, meld, d)
         cands.sort(key=lambda c: -c.outlook.value if c.outlook else 0.0)
         note = f"claim by value over pass {pass_o.value:+.2f}"
-        if best is None or best[0] < pass_o.value + self.model.margin:
+        if best is None or best[0] < pass_o.value + self._vm().margin:
             plain = self._plain_claim(v, deadline, per_meld, pass_o) if self.plain_claims \
                 else None
             if plain is None:
@@ -271,7 +375,8 @@ class Planner(Agent):
         else:
             return None
         ours = per_meld.get(meld)
-        if ours is None or ours[4] > pass_o.distance or ours[0] < pass_o.value - self.model.margin:
+        if ours is None or ours[4] > pass_o.distance \
+                or ours[0] < pass_o.value - self._vm().margin:
             return None
         return ours
 

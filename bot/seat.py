@@ -103,6 +103,11 @@ class SeatView:
     """Per seat: the tiles the others discarded since its hand last changed."""
     hidden_kongs: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     """Per seat: its concealed kongs whose tile this seat was not shown."""
+    dealer: int | None = None
+    """The seat that made the first normal draw of the game (taiwan-16's dealer; the seat
+    winds are counted from it)."""
+    own_flowers: list[int] = field(default_factory=list)
+    """The flower tiles this seat has set aside (taiwan-16 scores its own-seat flowers)."""
 
     # ------------------------------------------------------------------ events
     def observe(self, event: ev.Event) -> None:
@@ -119,6 +124,8 @@ class SeatView:
                 kb.deal(event.tiles)
             for s, n in enumerate(event.flower_counts):
                 kb.flowers[s] = n
+            start = sum(event.flower_counts[:me])
+            self.own_flowers = list(event.flowers[start:start + event.flower_counts[me]])
             self.dealt = True
             if self.rules.wall_layout is WallLayout.SINGLE:
                 # normal draws left: what the deal leaves in the wall, less the dead wall
@@ -126,10 +133,14 @@ class SeatView:
                 self.wall_left = [max(0, left)] * 4
         elif isinstance(event, ev.Drew):
             self._wall_draw(event.seat)
+            if self.dealer is None and not event.replacement:
+                self.dealer = event.seat
             if event.seat == me and event.tile is not None and not is_flower(event.tile):
                 kb.draw(event.tile)
         elif isinstance(event, ev.FlowerReplaced):
             kb.flower(event.seat, event.flower)
+            if event.seat == me:
+                self.own_flowers.append(event.flower)
         elif isinstance(event, ev.Discarded):
             (kb.discard if event.seat == me else kb.seen_discard)(event.tile)
         elif isinstance(event, ev.Punged):

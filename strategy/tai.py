@@ -1,0 +1,366 @@
+"""Tai-aware value for taiwan-16: the chance of a win times what it is worth in points.
+
+Taiwan-16 (:mod:`game.scoring.tai`, :mod:`game.taiwan`) has no minimum: every complete
+hand may be declared, and a win is worth ``1 + tai`` from each payer: the discarder alone
+on a discard win, all three others on a self-draw (which adds its own tai).  So where the
+mcr value (:mod:`strategy.value`) asks how far an 8-fan hand is, this one asks how far each
+*route* to more tai is and what the hand reached by it is worth at least:
+
+==============  ==========================================================  ==========
+route           the complete hands it covers                                its tai
+==============  ==========================================================  ==========
+PLAIN           every complete hand                                         0
+FULL_FLUSH s    every tile (declared melds too) of suit s                   8
+HALF_FLUSH s    every tile of suit s or an honour                           4
+ALL_PUNGS       five pungs or kongs (none of them a chow) and a pair        4
+HONOUR_PUNG t   a pung (or kong) of the honour t, a dragon or a valued      1 or 2
+                wind (:func:`honour_tai`)
+FLUSH_HONOUR    HALF_FLUSH s and HONOUR_PUNG t at once                      4 + t's
+==============  ==========================================================  ==========
+
+Each route's distance is exact: the knowledge-aware deficiency of definition 9 of Yan,
+Li & Li, "A Fast Algorithm for Computing the Deficiency Number of a Mahjong Hand",
+restricted to the route's hands, as :mod:`strategy.fan.routes` computes its mcr routes:
+
+    distance = (3m + 2) - max over the route's complete hands C <= hand + unseen of |C ∩ hand|
+
+- a flush zeroes the hand and the available counts outside its tiles and runs the rank DP
+  (:func:`strategy.deficiency.kernel.regular_overlap`): the other tiles never overlap;
+- a forced honour pung is taken out first (with F its three tiles,
+  ``min(F + c, h) = min(F, h) + min(c, h - min(F, h))`` tile by tile), the DP answers the
+  rest with one meld fewer;
+- all pungs is the pungs-only DP of :func:`strategy.fan.routes.pungs_overlap` (no chows,
+  no fan needed).
+
+The same formula serves 3m+1 hands (the distance then counts the winning tile: 1 is a
+waiting hand) and 3m+2 hands (0 is complete).  A route a declared meld closes (a chow for
+all pungs, a tile of another suit for a flush) is left out.  The tai of a route is a lower
+bound on what :func:`game.scoring.tai.tai_items` gives each hand it covers (a hand of one
+suit is a full flush, not a half flush; the routes do not add all pungs to a dragon pung,
+nor the small/big dragons and winds); the tai the seat holds whatever the shape are added to
+every route (:func:`base_tai`: the dealer, its own flowers, a concealed hand while it
+claims nothing, its declared honour pungs).
+
+The value of an action leaving a 3m+1 hand (in points for this seat):
+
+    V = max over routes of P(win by the route's distance, turns) * W(route's tai)
+    value = V - P(deal in) * (L + V)
+
+with W(T) the expected points of a win of T tai (:func:`win_points`): a self-draw (share
+``self_draw_share`` of the wins) brings 3 * (1 + T + 1), a discard win 1 + T (and the
+dealer's tai when the dealer discards, one time in three for a seat that is not the
+dealer); L (``deal_in_points``) what dealing in costs: the discarder pays the winner's
+1 + tai alone.  P(win) is the chain of :func:`strategy.value.win_chance` (its rates in
+:class:`TaiModel`).
+
+Declaring or passing a win: the table lets a seat pass a winning discard and win later on
+any tile (no furiten, :mod:`game.taiwan`).  :func:`win_choice` weighs declaring now against
+:func:`wait_value`, the worth of keeping the waiting hand: each turn the game goes on, the
+seat's own draw is an out (a self-draw: three payers) or another seat's discard is (one
+payer), its own discard may deal in, and another seat's self-draw costs it a share.
+Pure: no clock, no randomness.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+from functools import lru_cache
+
+import numpy as np
+
+from game.melds import Chow, ConcealedKong, Kong, Meld, Pung
+from game.scoring.tai import is_complete
+from game.tiles import DRAGONS, NUM_KINDS, NUM_SUITED, WINDS, Counts, tile_name
+from strategy.deficiency.kernel import UNREACHABLE, regular_overlap
+from strategy.fan.routes import pungs_overlap
+from strategy.value import Outlook, ValueModel, win_chance
+
+
+class TaiRoute(Enum):
+    PLAIN = "plain"
+    FULL_FLUSH = "full flush"
+    HALF_FLUSH = "half flush"
+    ALL_PUNGS = "all pungs"
+    HONOUR_PUNG = "honour pung"
+    FLUSH_HONOUR = "half flush with an honour pung"
+
+
+ROUTE_TAI: dict[TaiRoute, int] = {
+    TaiRoute.PLAIN: 0, TaiRoute.FULL_FLUSH: 8, TaiRoute.HALF_FLUSH: 4, TaiRoute.ALL_PUNGS: 4,
+    TaiRoute.HONOUR_PUNG: 0, TaiRoute.FLUSH_HONOUR: 4,
+}
+"""The tai a route's shape brings (an honour pung adds :func:`honour_tai` of its tile)."""
+
+
+@dataclass(frozen=True)
+class TaiModel(ValueModel):
+    """The round numbers of the tai value (not fitted; the arena measures the whole).
+
+    ``win_points`` of :class:`strategy.value.ValueModel` is not used: the points of a win
+    come from its tai (:func:`win_points`)."""
+
+    ready_rate: float = 0.18
+    """Chance per turn that a waiting hand wins (any complete hand counts here)."""
+    end_rate: float = 0.04
+    """Chance per turn that another seat wins first (no minimum: games end sooner)."""
+    self_draw_share: float = 0.3
+    """Share of wins by self-draw (one of the four tile sources a turn, the others'
+    discards somewhat guarded)."""
+    deal_in_points: float = 3.0
+    """The discarder pays 1 + the winner's tai (about 2) alone."""
+    margin: float = 0.25
+    """Points a claim or kong must gain; discards this close count as equal."""
+    discard_release: float = 0.5
+    """For :func:`wait_value`: how often another seat lets an out go, per copy, relative
+    to this seat's own draw of it."""
+    other_self_draw_points: float = 4.0
+    """For :func:`wait_value`: what another seat's self-draw costs this seat (1 + its tai
+    and the self-draw's)."""
+    win_margin: float = 1.0
+    """Points the wait must gain over declaring a win now."""
+
+
+TAI_MODEL = TaiModel()
+
+
+@dataclass(frozen=True)
+class TaiSeat:
+    """What the worth of this seat's win depends on besides its tiles."""
+
+    seat_wind: int
+    """Relative to the dealer (0: the dealer)."""
+    prevalent_wind: int
+    own_flowers: int
+
+    @property
+    def dealer(self) -> bool:
+        return self.seat_wind == 0
+
+
+def honour_tai(tile: int, seat: TaiSeat) -> int:
+    """The tai a pung of ``tile`` brings (dragon 1; seat and prevalent wind 1 each)."""
+    if tile in DRAGONS:
+        return 1
+    if tile in WINDS:
+        w = tile - WINDS[0]
+        return int(w == seat.seat_wind) + int(w == seat.prevalent_wind)
+    return 0
+
+
+def base_tai(melds: Sequence[Meld], seat: TaiSeat) -> int:
+    """The tai a win of this seat holds whatever its shape: dealer, own flowers, a
+    concealed hand, its declared honour pungs (not the self-draw)."""
+    tai = int(seat.dealer) + seat.own_flowers
+    if all(m.is_concealed for m in melds):
+        tai += 1
+    for m in melds:
+        if isinstance(m, Pung | Kong | ConcealedKong):
+            tai += honour_tai(m.tile, seat)
+    return tai
+
+
+def win_points(tai: float, seat: TaiSeat, model: TaiModel = TAI_MODEL) -> float:
+    """Expected points of a win of ``tai`` (without the self-draw's own tai)."""
+    self_draw = 3.0 * (1.0 + tai + 1.0)
+    on_discard = 1.0 + tai + (0.0 if seat.dealer else 1.0 / 3.0)
+    s = model.self_draw_share
+    return s * self_draw + (1.0 - s) * on_discard
+
+
+# ---------------------------------------------------------------- route distances
+@dataclass(frozen=True)
+class RouteDistance:
+    route: TaiRoute
+    distance: int
+    tai: int
+    """The route's own tai (its shape and a forced pung), without :func:`base_tai`."""
+    suit: int = -1
+    honour: int = -1
+
+    def describe(self) -> str:
+        where = f" {'mps'[self.suit]}" if self.suit >= 0 else ""
+        pung = f" {tile_name(self.honour)}" if self.honour >= 0 else ""
+        return f"{self.route.value}{where}{pung} (+{self.tai})"
+
+
+def _overlap(hand: np.ndarray, avail: np.ndarray, melds: int, work: np.ndarray) -> int:
+    if melds < 0:
+        return -1
+    return int(regular_overlap(hand, avail, melds, 1, work))
+
+
+def _forced_pung(hand: np.ndarray, avail: np.ndarray, tile: int, melds: int,
+                 work: np.ndarray) -> int:
+    """Max overlap of a complete hand holding a pung of ``tile`` (exact: the pung's tiles
+    taken out first)."""
+    if melds < 1 or avail[tile] < 3:
+        return -1
+    took = min(3, int(hand[tile]))
+    h = hand.copy()
+    a = avail.copy()
+    h[tile] -= took
+    a[tile] -= 3
+    rest = _overlap(h, a, melds - 1, work)
+    return -1 if rest < 0 else took + rest
+
+
+def route_distances(hand: Counts, unseen: Counts, melds: Sequence[Meld], seat: TaiSeat
+                    ) -> tuple[RouteDistance, ...]:
+    """Every route's least tile changes from a 3m+1 or 3m+2 concealed ``hand`` (with the
+    declared ``melds``) to a complete hand of the route (routes the melds close are left
+    out; a distance of :data:`UNREACHABLE` where the unseen tiles cannot make it)."""
+    h = np.asarray(hand).astype(np.int8)
+    avail = (h + np.asarray(unseen).astype(np.int8)).astype(np.int8)
+    needed = 5 - len(melds)
+    total = 3 * needed + 2
+    if int(h.sum()) not in (total - 1, total):
+        raise ValueError(f"beside {len(melds)} declared melds a hand holds {total - 1} or "
+                         f"{total} tiles, not {int(h.sum())}")
+    work = np.empty(36, np.int64)
+    out: list[RouteDistance] = []
+
+    def add(route: TaiRoute, overlap: int, tai: int, suit: int = -1, honour: int = -1) -> None:
+        out.append(RouteDistance(route, UNREACHABLE if overlap < 0 else total - overlap, tai,
+                                 suit, honour))
+
+    add(TaiRoute.PLAIN, _overlap(h, avail, needed, work), 0)
+    meld_kinds = {t // 9 if t < NUM_SUITED else 3 for m in melds for t in m.tiles}
+    declared_pungs = {m.tile for m in melds if isinstance(m, Pung | Kong | ConcealedKong)}
+    honours = [t for t in (*DRAGONS, *WINDS)
+               if t not in declared_pungs and honour_tai(t, seat) > 0]
+    for suit in range(3):
+        lo = 9 * suit
+        if meld_kinds <= {suit}:
+            m = np.zeros(NUM_KINDS, np.int8)
+            m[lo:lo + 9] = 1
+            add(TaiRoute.FULL_FLUSH, _overlap(h * m, avail * m, needed, work), 8, suit)
+        if meld_kinds <= {suit, 3}:
+            m = np.zeros(NUM_KINDS, np.int8)
+            m[lo:lo + 9] = 1
+            m[NUM_SUITED:] = 1
+            hm, am = h * m, avail * m
+            add(TaiRoute.HALF_FLUSH, _overlap(hm, am, needed, work), 4, suit)
+            for t in honours:
+                add(TaiRoute.FLUSH_HONOUR, _forced_pung(hm, am, t, needed, work),
+                    4 + honour_tai(t, seat), suit, t)
+    if not any(isinstance(m, Chow) for m in melds):
+        add(TaiRoute.ALL_PUNGS,
+            int(pungs_overlap(h, avail, needed, 0, seat.seat_wind, seat.prevalent_wind, 0))
+            if needed >= 0 else -1, 4)
+    for t in honours:
+        add(TaiRoute.HONOUR_PUNG, _forced_pung(h, avail, t, needed, work),
+            honour_tai(t, seat), honour=t)
+    return tuple(out)
+
+
+# ---------------------------------------------------------------- the value
+@dataclass(frozen=True)
+class TaiOutlook(Outlook):
+    """An :class:`strategy.value.Outlook` whose win is the best route's."""
+
+    tai: int = 0
+    """The tai of the hand the best route reaches (its base included)."""
+    route: str = ""
+
+    def describe(self) -> str:
+        return f"by {self.route}: {self.tai} tai; {super().describe()}"
+
+
+@lru_cache(maxsize=1 << 12)
+def _win_chance(distance: int, turns: int, model: TaiModel) -> float:
+    return win_chance(distance, turns, model)
+
+
+def tai_outlook(hand: Counts, unseen: Counts, melds: Sequence[Meld], seat: TaiSeat,
+                turns: int, deal_in: float, model: TaiModel = TAI_MODEL) -> TaiOutlook:
+    """The value of holding the 3m+1 ``hand`` (see the module docstring); the best route
+    by value, the first in :func:`route_distances`' order among equals."""
+    base = base_tai(melds, seat)
+    best: tuple[float, RouteDistance] | None = None
+    for r in route_distances(hand, unseen, melds, seat):
+        if r.distance >= UNREACHABLE:
+            continue
+        v = _win_chance(r.distance, turns, model) * win_points(base + r.tai, seat, model)
+        if best is None or v > best[0]:
+            best = (v, r)
+    if best is None:
+        return TaiOutlook(UNREACHABLE, turns, 0.0, deal_in, -deal_in * model.deal_in_points,
+                          base, "no route")
+    v, r = best
+    win = _win_chance(r.distance, turns, model)
+    value = v - deal_in * (model.deal_in_points + v)
+    return TaiOutlook(r.distance, turns, win, deal_in, value, base + r.tai, r.describe())
+
+
+# ---------------------------------------------------------------- declare or wait
+def outs(hand: Counts, unseen: Counts, melds_needed: int) -> int:
+    """Unseen copies of the tiles that complete the 3m+1 ``hand``."""
+    h = [int(x) for x in np.asarray(hand)]
+    n = 0
+    for t in range(NUM_KINDS):
+        if unseen[t] <= 0 or h[t] >= 4:
+            continue
+        h[t] += 1
+        if is_complete(h, melds_needed):
+            n += int(unseen[t])
+        h[t] -= 1
+    return n
+
+
+def wait_value(outs: int, unseen_total: int, turns: int, tai: int, seat: TaiSeat,
+               risk: float, model: TaiModel = TAI_MODEL) -> float:
+    """Expected points of keeping a waiting hand of ``tai`` (its base included, not the
+    self-draw) instead of declaring a win now.  Per turn the game goes on
+    (``1 - end_rate``; the other seats' wins end it, a share ``self_draw_share`` of them
+    self-drawn, costing ``other_self_draw_points``); then the seat's own draw is an out with
+    chance outs / unseen (a self-draw: 3 * (2 + tai)), another seat's discard one with
+    ``3 * discard_release`` times that (1 + tai), and its own discard deals in with chance
+    ``risk`` (costing ``deal_in_points`` and the hand).  ``turns`` are the seat's draws
+    left."""
+    if outs <= 0 or unseen_total <= 0 or turns <= 0:
+        return 0.0
+    p_self = min(1.0, outs / unseen_total)
+    p_discard = min(1.0 - p_self, 3.0 * model.discard_release * p_self)
+    self_points = 3.0 * (2.0 + tai)
+    discard_points = 1.0 + tai + (0.0 if seat.dealer else 1.0 / 3.0)
+    other = model.end_rate * model.self_draw_share * model.other_self_draw_points
+    alive, value = 1.0, 0.0
+    for _ in range(turns):
+        value -= alive * other
+        alive *= 1.0 - model.end_rate
+        value += alive * (p_self * self_points + p_discard * discard_points
+                          - risk * model.deal_in_points)
+        alive *= max(0.0, 1.0 - p_self - p_discard - risk)
+    return value
+
+
+@dataclass(frozen=True)
+class WinChoice:
+    """Declaring a win now against keeping the hand (:func:`win_choice`)."""
+
+    declare: bool
+    now: float
+    """Points of the win now (1 + tai from each payer)."""
+    wait: float
+    tai: int
+    outs: int
+
+    def describe(self) -> str:
+        what = "declare" if self.declare else "wait"
+        return (f"{what}: now {self.tai} tai = {self.now:+.2f}, "
+                f"wait on {self.outs} outs {self.wait:+.2f}")
+
+
+def win_choice(now_tai: int, self_drawn: bool, wait_tai: int, outs_left: int,
+               unseen_total: int, turns: int, seat: TaiSeat, risk: float,
+               model: TaiModel = TAI_MODEL) -> WinChoice:
+    """Declare now (``now_tai`` as :func:`game.scoring.tai.tai_items` counts it: three
+    payers on a self-draw, one on a discard) or keep the waiting hand worth ``wait_tai``
+    (its tai without the self-draw) on ``outs_left`` outs: wait only when
+    :func:`wait_value` gains ``win_margin`` points.  A self-drawn win is always worth more
+    than its wait in this model (the wait's best case is the same self-draw later)."""
+    now = (3.0 if self_drawn else 1.0) * (1.0 + now_tai)
+    wait = wait_value(outs_left, unseen_total, turns, wait_tai, seat, risk, model)
+    return WinChoice(wait < now + model.win_margin, now, wait, now_tai, outs_left)
