@@ -2,8 +2,8 @@
 
 A :class:`SeatSession` owns one seat's :class:`bot.seat.SeatView` (every event goes
 to it) and the seat's strategy (:class:`bot.agent.Strategy`, our
-:func:`bot.planner.default_strategy` in play: the planner under mcr-botzone with numba,
-else :class:`bot.agent.Agent`; tests bring their own), which it hands the view.
+:func:`bot.planner.default_strategy` in play: the planner under mcr-botzone, else
+:class:`bot.agent.Agent`; tests bring their own), which it hands the view.
 It is the only place where a decision is asked for, timed and made safe:
 
 - the agent decides in one worker thread under a :class:`Deadline` (a wall

@@ -60,6 +60,12 @@ class Deadline:
         if self.clock is not None and (self.spent & 63) == 0 and self.clock() > self.until:
             raise OutOfTime
 
+    def check_clock(self) -> None:
+        """Raise :class:`OutOfTime` if the clock (if any) has passed ``until``; spends no
+        budget (for work measured in whole steps, not kernel calls)."""
+        if self.clock is not None and self.clock() > self.until:
+            raise OutOfTime
+
 
 @njit()
 def delta_vector(hand: np.ndarray, unseen: np.ndarray, melds: int, out: np.ndarray,

@@ -37,6 +37,7 @@ from strategy.deficiency.kernel import UNREACHABLE
 from strategy.fan import declared_rows
 from strategy.fan.routes import NUM_ROUTES, after_each_discard, route_table
 from strategy.policy import Candidate
+from strategy.stepvalue import Deadline
 
 
 @dataclass(frozen=True)
@@ -135,9 +136,13 @@ class FanInputs:
         return declared_rows((*self.melds, *extra))
 
 
-def fan_distance(hand: Counts, fan: FanInputs, extra: Sequence[Meld] = ()) -> int:
+def fan_distance(hand: Counts, fan: FanInputs, extra: Sequence[Meld] = (),
+                 watch: Deadline | None = None) -> int:
     """The fan-aware deficiency of a 3m+1 or 3m+2 hand with the declared melds (and
-    ``extra`` ones, for a claim or kong being weighed)."""
+    ``extra`` ones, for a claim or kong being weighed).  With ``watch``, its clock is
+    checked first (:class:`strategy.stepvalue.OutOfTime` when it has passed)."""
+    if watch is not None:
+        watch.check_clock()
     rows = fan.rows(extra)
     out = np.empty(NUM_ROUTES, dtype=np.int64)
     return int(route_table(hand.astype(np.int8), fan.unseen.astype(np.int8),
@@ -145,14 +150,32 @@ def fan_distance(hand: Counts, fan: FanInputs, extra: Sequence[Meld] = ()) -> in
                            True))
 
 
-def discard_distances(hand: Counts, fan: FanInputs, extra: Sequence[Meld] = ()
-                      ) -> dict[int, int]:
-    """Each kind a 3m+2 hand holds -> the fan-aware deficiency after discarding it."""
+def discard_distances(hand: Counts, fan: FanInputs, extra: Sequence[Meld] = (),
+                      watch: Deadline | None = None) -> dict[int, int]:
+    """Each kind a 3m+2 hand holds -> the fan-aware deficiency after discarding it.
+
+    With ``watch`` the discards are tried one by one and its clock is checked before each
+    (:class:`strategy.stepvalue.OutOfTime` when it has passed): the same numbers as the
+    one kernel call without it, for callers whose routes run in plain Python, where one
+    discard's routes can take a tenth of a second."""
     rows = fan.rows(extra)
-    out = np.empty(34, dtype=np.int64)
-    after_each_discard(hand.astype(np.int8), fan.unseen.astype(np.int8), 4 - rows.shape[0],
-                       rows, fan.seat_wind, fan.prevalent_wind, out)
-    return {int(t): int(out[t]) for t in np.flatnonzero(hand)}
+    h = hand.astype(np.int8)
+    unseen = fan.unseen.astype(np.int8)
+    needed = 4 - rows.shape[0]
+    if watch is None:
+        out = np.empty(34, dtype=np.int64)
+        after_each_discard(h, unseen, needed, rows, fan.seat_wind, fan.prevalent_wind, out)
+        return {int(t): int(out[t]) for t in np.flatnonzero(hand)}
+    table = np.empty(NUM_ROUTES, dtype=np.int64)
+    found: dict[int, int] = {}
+    for kind in np.flatnonzero(hand):
+        t = int(kind)
+        watch.check_clock()
+        h[t] -= 1
+        found[t] = int(route_table(h, unseen, needed, rows, fan.seat_wind, fan.prevalent_wind,
+                                   table, True))
+        h[t] += 1
+    return found
 
 
 def best_by_value(outlooks: dict[int, Outlook], order: Sequence[int],

@@ -100,7 +100,30 @@ def test_the_default_strategy_is_the_planner_only_where_it_was_measured(monkeypa
     assert type(planner_module.default_strategy(MCR_BOTZONE)) is Planner
     assert type(planner_module.default_strategy(TAIWAN_16)) is Agent
     monkeypatch.setattr(planner_module, "HAVE_NUMBA", False)  # the Botzone zip
-    assert type(planner_module.default_strategy(MCR_BOTZONE)) is Agent
+    assert type(planner_module.default_strategy(MCR_BOTZONE)) is Planner
+    assert type(planner_module.default_strategy(TAIWAN_16)) is Agent
+
+
+def test_without_numba_a_planner_out_of_time_lets_todays_agent_answer(monkeypatch) -> None:
+    """The Botzone zip runs the fan routes in plain Python: the planner checks the turn's
+    clock between discards and, when it has passed, today's agent answers (a legal
+    discard, its note saying so).  With a clock that never runs out, or compiled, the
+    planner's own answer."""
+    import bot.planner as planner_module
+    from bot.agent import Agent
+    from strategy.stepvalue import Deadline
+
+    v = view_of("1155m2299p55s3z4z6z", Drew(0, tile("7z")))
+    compiled = Planner(MCR_BOTZONE).decide(v, Deadline(budget=4000))
+    monkeypatch.setattr(planner_module, "HAVE_NUMBA", False)
+    ticks = iter(range(10**6))
+    passed = Deadline(budget=4000, clock=lambda: float(next(ticks)), until=0.5)
+    d = Planner(MCR_BOTZONE).decide(v, passed)
+    today = Agent(MCR_BOTZONE).decide(v, Deadline(budget=planner_module.QUICK_BUDGET))
+    assert d.action == today.action and d.action in v.ask.legal
+    assert d.note.startswith("the value ran out of time")
+    forever = Deadline(budget=4000, clock=lambda: 0.0, until=1.0)
+    assert Planner(MCR_BOTZONE).decide(v, forever).action == compiled.action
 
 
 def test_planner_calls_makes_todays_pung_where_the_distance_to_8_fan_holds() -> None:

@@ -101,3 +101,35 @@ def test_extra_melds_count_as_declared() -> None:
     with_pung = fan_distance(hand, fan, (Pung(red, 1),))
     assert with_pung == fan_deficiency(hand, [Pung(red, 1)], unseen)
     assert with_pung == 1  # waits on 1p with a pure straight
+
+
+def test_watched_distances_are_the_same_numbers_and_stop_when_the_clock_passes() -> None:
+    """With a deadline to watch, the discards are tried one by one (the Botzone zip, plain
+    Python): the same distances as the one kernel call, on seeded hands with and without
+    a declared pung, four of a kind and honours; a passed clock raises OutOfTime."""
+    from strategy.stepvalue import Deadline, OutOfTime
+
+    rng = np.random.default_rng(7)
+    never = Deadline(clock=lambda: 0.0, until=1.0)
+    for i in range(60):
+        melds = (Pung(27 + i % 7, 1),) if i % 2 else ()
+        size = 14 - 3 * len(melds)
+        pool = np.repeat(np.arange(34), 4)
+        pool = pool[pool != 27 + i % 7] if melds else pool
+        hand = np.bincount(rng.choice(pool, size, replace=False), minlength=34).astype(np.int8)
+        if i % 10 == 0:  # four of a kind twice: 1111m 1111p 111s (+ 222z without a meld)
+            hand[:] = 0
+            hand[0], hand[9], hand[18], hand[28] = 4, 4, 3, size - 11
+        unseen = (4 - hand).astype(np.int8)
+        for m in melds:
+            unseen[m.tile] = 0
+        fan = FanInputs(unseen, melds, i % 4, (i // 4) % 4)
+        assert discard_distances(hand, fan, watch=never) == discard_distances(hand, fan), hand
+    passed = Deadline(clock=lambda: 2.0, until=1.0)
+    with pytest.raises(OutOfTime):
+        discard_distances(parse_counts("123m456m789m11p2z3z5z"),
+                          FanInputs((4 - parse_counts("123m456m789m11p2z3z5z")).astype(np.int8),
+                                    (), 0, 0), watch=passed)
+    with pytest.raises(OutOfTime):
+        fan_distance(parse_counts("123m456m789m11p2z3z"), FanInputs(
+            (4 - parse_counts("123m456m789m11p2z3z")).astype(np.int8), (), 0, 0), watch=passed)
