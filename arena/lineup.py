@@ -17,7 +17,9 @@
                        ``win``, ``deal``, ``margin`` its value's points
                        (``planner:deal=24``); ``ready``, ``step``, ``end`` its
                        chain's rates; under taiwan-16 also ``wait``: the points a
-                       wait must gain over declaring a win (:mod:`strategy.tai`)
+                       wait must gain over declaring a win (:mod:`strategy.tai`);
+                       ``useful=D``: from fan-aware distance D on, close discards
+                       are ranked by their useful draws first
 ``planner-calls``      the planner that also makes today's claims (the plain
                        deficiency falls) where the distance to 8 fan holds
 ``planner-think``      the planner with the sampling search at the top
@@ -93,7 +95,7 @@ from strategy.value import ValueModel
 DEFAULT_BUDGET = 4_000
 VALUE_OPTIONS = {"win": "win_points", "deal": "deal_in_points", "margin": "margin",
                  "ready": "ready_rate", "step": "step_rate", "end": "end_rate",
-                 "wait": "win_margin"}
+                 "wait": "win_margin", "useful": "useful_from"}
 """The planner's options: its :class:`strategy.value.ValueModel` fields."""
 
 

@@ -42,6 +42,7 @@ from game.rules import TAIWAN_16, Ruleset, WallLayout
 from game.scoring.tai import own_flowers, tai_items, tai_total
 from game.tiles import tile_name
 from strategy.danger import SeatSigns, danger
+from strategy.deficiency.kernel import UNREACHABLE
 from strategy.jit import HAVE_NUMBA
 from strategy.policy import Method, choose_claim, choose_discard, shape_deficiency_fast
 from strategy.stepvalue import Deadline, OutOfTime
@@ -56,6 +57,7 @@ from strategy.value import (
     discard_distances,
     fan_distance,
     outlook,
+    useful_draws,
 )
 
 QUICK_BUDGET = 2_000
@@ -196,6 +198,7 @@ class Planner(Agent):
         outlooks = self._discard_outlooks(v, hand, extra, turns, dz)
         order = [c.tile for c in ranked if c.tile is not None]
         order += sorted(t for t in outlooks if t not in order)
+        order = self._useful_first(v, hand, extra, outlooks, order)
         chosen = best_by_value(outlooks, order, self._vm())
         by_tile = {c.tile: c for c in ranked}
         cands = []
@@ -210,6 +213,22 @@ class Planner(Agent):
                                              outlook=outlooks[t]))
         cands.sort(key=lambda c: -c.outlook.value if c.outlook else 0.0)
         return chosen, tuple(cands), outlooks[chosen], method
+
+    def _useful_first(self, v: SeatView, hand: np.ndarray, extra: Sequence[Meld],
+                      outlooks: dict[int, Outlook], order: list[int]) -> list[int]:
+        """``order`` with the discards within the margin ranked first by their useful draws
+        toward 8 fan, where the best distance is at least ``model.useful_from`` (mcr)."""
+        least = min(o.distance for o in outlooks.values())
+        if not self._fan_rules() or least < self.model.useful_from or least >= UNREACHABLE:
+            return order
+        top = max(o.value for o in outlooks.values())
+        close = [t for t in order if outlooks[t].value >= top - self.model.margin]
+        useful = {}
+        for t in close:
+            h = hand.copy()
+            h[t] -= 1
+            useful[t] = useful_draws(h, self._inputs(v), outlooks[t].distance, extra)
+        return sorted(close, key=lambda t: -useful[t]) + [t for t in order if t not in useful]
 
     def _after_draw(self, v: SeatView, deadline: Deadline | None) -> Decision:
         assert v.drawn is not None

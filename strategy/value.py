@@ -35,7 +35,7 @@ from game.melds import Meld
 from game.tiles import Counts, tile_name
 from strategy.deficiency.kernel import UNREACHABLE
 from strategy.fan import declared_rows
-from strategy.fan.routes import NUM_ROUTES, after_each_discard, route_table
+from strategy.fan.routes import NUM_ROUTES, after_each_discard, after_each_draw, route_table
 from strategy.policy import Candidate
 from strategy.stepvalue import Deadline
 
@@ -63,6 +63,9 @@ class ValueModel:
     margin: float = 1.5
     """Points a claim or kong must gain over passing, and the width within which discards
     count as equal and the step-value ranking decides."""
+    useful_from: float = float(UNREACHABLE)
+    """From this fan-aware distance on, discards within the margin are ranked by their
+    useful draws (:func:`useful_draws`) before the step-value ranking (default: never)."""
 
 
 DEFAULT_MODEL = ValueModel()
@@ -176,6 +179,18 @@ def discard_distances(hand: Counts, fan: FanInputs, extra: Sequence[Meld] = (),
                                    table, True))
         h[t] += 1
     return found
+
+
+def useful_draws(hand: Counts, fan: FanInputs, distance: int, extra: Sequence[Meld] = ()
+                 ) -> int:
+    """The unseen copies whose draw lowers a 3m+1 hand's fan-aware ``distance`` (its
+    *ukeire* toward 8 fan)."""
+    rows = fan.rows(extra)
+    unseen = fan.unseen.astype(np.int8)
+    out = np.empty(34, dtype=np.int64)
+    after_each_draw(hand.astype(np.int8), unseen, 4 - rows.shape[0], rows, fan.seat_wind,
+                    fan.prevalent_wind, out)
+    return int(unseen[out < distance].sum())
 
 
 def best_by_value(outlooks: dict[int, Outlook], order: Sequence[int],

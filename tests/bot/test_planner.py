@@ -139,3 +139,27 @@ def test_planner_calls_makes_todays_pung_where_the_distance_to_8_fan_holds() -> 
     after[d.action.discard] -= 1
     assert (shape_deficiency_fast(after, v.unseen, 3, MCR_BOTZONE)
             < shape_deficiency_fast(v.hand, v.unseen, 4, MCR_BOTZONE))
+
+
+def test_useful_from_ranks_close_discards_by_their_useful_draws() -> None:
+    """With ``useful_from`` 3, a discard far from 8 fan is, among those within the margin
+    of the best value, one with the most useful draws (strategy.value.useful_draws)."""
+    from strategy.value import FanInputs, ValueModel, useful_draws
+
+    v = view_of("5m8m1p1p4p4p7p3s6s6s3z4z7z", Drew(0, tile("5z")))
+    model = ValueModel(useful_from=3)
+    d = Planner(MCR_BOTZONE, model=model).decide(v)
+    outs = {c.tile: c.outlook for c in d.reasons
+            if isinstance(c, ValuedCandidate) and c.outlook is not None and c.tile is not None}
+    assert min(o.distance for o in outs.values()) >= 3
+    top = max(o.value for o in outs.values())
+    fan = FanInputs(v.unseen, tuple(v.melds), v.seat, v.prevalent_wind)
+
+    def useful(t: int) -> int:
+        h = v.hand.copy()
+        h[t] -= 1
+        return useful_draws(h, fan, outs[t].distance)
+
+    close = [t for t, o in outs.items() if o.value >= top - model.margin]
+    assert d.action.tile in close  # type: ignore[attr-defined]
+    assert useful(d.action.tile) == max(useful(t) for t in close)  # type: ignore[attr-defined]

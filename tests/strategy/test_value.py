@@ -133,3 +133,31 @@ def test_watched_distances_are_the_same_numbers_and_stop_when_the_clock_passes()
     with pytest.raises(OutOfTime):
         fan_distance(parse_counts("123m456m789m11p2z3z"), FanInputs(
             (4 - parse_counts("123m456m789m11p2z3z")).astype(np.int8), (), 0, 0), watch=passed)
+
+
+def test_useful_draws_count_the_unseen_copies_that_lower_the_distance() -> None:
+    """Against the distance after each draw, one draw at a time (fan_distance), on seeded
+    13-tile hands (with a declared pung for half of them)."""
+    from strategy.value import useful_draws
+
+    rng = np.random.default_rng(3)
+    for i in range(20):
+        melds = (Pung(31, 2),) if i % 2 else ()
+        pool = np.repeat(np.arange(34), 4)
+        pool = pool[pool != 31] if melds else pool
+        hand = np.bincount(rng.choice(pool, 13 - 3 * len(melds), replace=False),
+                           minlength=34).astype(np.int8)
+        unseen = (4 - hand).astype(np.int8)
+        if melds:
+            unseen[31] = 0
+        fan = FanInputs(unseen, melds, 0, 1)
+        d = fan_distance(hand, fan)
+        expected = 0
+        for t in np.flatnonzero(unseen):
+            h = hand.copy()
+            h[t] += 1
+            kb = unseen.copy()
+            kb[t] -= 1
+            if fan_distance(h, FanInputs(kb, melds, 0, 1)) < d:
+                expected += int(unseen[t])
+        assert useful_draws(hand, fan, d) == expected, hand
