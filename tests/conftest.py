@@ -18,8 +18,9 @@ import numpy as np
 
 from arena.olympiad_referee import RefereeConfig
 from arena.viewer.sources import GameSource, read_botzone_log
-from game.events import Action, DeclareWin, Discard, Pass, Won
-from game.rules import TAIWAN_16
+from bot.seat import SeatView
+from game.events import Action, Dealt, DeclareWin, Discard, Pass, SeatAssigned, Won
+from game.rules import TAIWAN_16, Ruleset
 from game.table import BotzoneTable
 from game.taiwan import Stage, TaiwanTable
 from game.tiles import NUM_KINDS, Notation, parse_tile, parse_tiles
@@ -125,3 +126,13 @@ def crude_taiwan_action(table: TaiwanTable, seat: int, rng: np.random.Generator,
         return Pass()
     hand = table.hand(seat)
     return min(discards, key=lambda a: (_usefulness(hand, a.tile), rng.random()))
+
+
+def dealt_view(rules: Ruleset, hand: str, *events: object) -> SeatView:
+    """Seat 0's view (seat 0, prevalent east) dealt ``hand``, then shown ``events``."""
+    v = SeatView(rules)
+    v.observe(SeatAssigned(0, 0))
+    v.observe(Dealt(0, tuple(parse_tiles(hand))))
+    for e in events:
+        v.observe(e)  # type: ignore[arg-type]
+    return v

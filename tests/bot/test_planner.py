@@ -4,18 +4,18 @@ and the view's record of what every seat shows."""
 
 from __future__ import annotations
 
+from conftest import dealt_view
+
 from bot.planner import Planner
 from bot.seat import AskKind, SeatView
 from game.events import (
     ClaimPung,
-    Dealt,
     DeclareWin,
     Discard,
     Discarded,
     Drew,
     Pass,
     Punged,
-    SeatAssigned,
 )
 from game.melds import Pung
 from game.rules import MCR_BOTZONE
@@ -24,12 +24,7 @@ from strategy.value import ValuedCandidate
 
 
 def view_of(hand: str, *events: object) -> SeatView:
-    v = SeatView(MCR_BOTZONE)
-    v.observe(SeatAssigned(0, 0))
-    v.observe(Dealt(0, tuple(parse_tiles(hand))))
-    for e in events:
-        v.observe(e)  # type: ignore[arg-type]
-    return v
+    return dealt_view(MCR_BOTZONE, hand, *events)
 
 
 def tile(name: str) -> int:

@@ -3,9 +3,11 @@ declared or passed by its worth (the tai from game.scoring.tai)."""
 
 from __future__ import annotations
 
+from conftest import dealt_view
+
 from bot.planner import Planner
 from bot.seat import SeatView
-from game.events import Dealt, DeclareWin, Discard, Discarded, Drew, Pass, SeatAssigned
+from game.events import DeclareWin, Discard, Discarded, Drew, Pass
 from game.rules import TAIWAN_16
 from game.tiles import parse_tiles
 from strategy.value import ValuedCandidate
@@ -18,12 +20,7 @@ def tile(name: str) -> int:
 
 
 def view_of(hand: str, *events: object) -> SeatView:
-    v = SeatView(TAIWAN_16)
-    v.observe(SeatAssigned(0, 0))
-    v.observe(Dealt(0, tuple(parse_tiles(hand))))
-    for e in events:
-        v.observe(e)  # type: ignore[arg-type]
-    return v
+    return dealt_view(TAIWAN_16, hand, *events)
 
 
 def test_discards_show_the_tai_numbers() -> None:
