@@ -63,9 +63,14 @@ class ValueModel:
     margin: float = 1.5
     """Points a claim or kong must gain over passing, and the width within which discards
     count as equal and the step-value ranking decides."""
-    useful_from: float = float(UNREACHABLE)
+    useful_from: float = 3.0
     """From this fan-aware distance on, discards within the margin are ranked by their
-    useful draws (:func:`useful_draws`) before the step-value ranking (default: never)."""
+    useful draws (:func:`useful_draws`) before the step-value ranking.  Far from 8 fan the
+    values of most discards lie within the margin and the step-value order alone agreed
+    with the rank-1 Botzone bot on 45 % of its discards; head to head over 1,583 walls
+    (each twice, the teams swapped) 3 beat never by +1.17 ± 0.89 points per game (SPRT
+    (0, +1.5) accepted), and against three ``baseline-v1`` it gained +1.05 [−0.06, +2.16]
+    over 900 walls paired.  ``UNREACHABLE`` turns it off."""
 
 
 DEFAULT_MODEL = ValueModel()

@@ -28,6 +28,7 @@ from bot.planner import Planner
 from bot.seat import AskKind, SeatView
 from game.events import ClaimChow, ClaimPung, Discard, Pass
 from game.rules import MCR_BOTZONE
+from strategy.deficiency.kernel import UNREACHABLE
 from strategy.stepvalue import Deadline
 from strategy.value import ValueModel
 
@@ -38,7 +39,8 @@ STRATEGIES: dict[str, Callable[[], Strategy]] = {
     "baseline-v1": lambda: Agent(MCR_BOTZONE),
     "planner": lambda: Planner(MCR_BOTZONE),
     "planner-calls": lambda: Planner(MCR_BOTZONE, plain_claims=True),
-    "planner:useful=3": lambda: Planner(MCR_BOTZONE, model=ValueModel(useful_from=3)),
+    "planner:useful=never": lambda: Planner(MCR_BOTZONE,
+                                            model=ValueModel(useful_from=UNREACHABLE)),
 }
 """The strategies this bench can compare, by the arena's player names."""
 
@@ -117,10 +119,10 @@ def main(args: argparse.Namespace) -> int:
                           "rows": rows}))
         return 0
     print(f"agreement with the rank-1 bot of {len(logs)} Botzone logs (work budget {budget})")
-    print(f"{'strategy':<16} {'discards':>8} {'same %':>7} {'calls':>6} {'same %':>7} "
+    print(f"{'strategy':<20} {'discards':>8} {'same %':>7} {'calls':>6} {'same %':>7} "
           f"{'passes':>7} {'same %':>7}")
     for r in rows:
-        print(f"{r['strategy']:<16} {r['discards']:>8} {r['discard_agreement_pct']:>7} "
+        print(f"{r['strategy']:<20} {r['discards']:>8} {r['discard_agreement_pct']:>7} "
               f"{r['calls']:>6} {r['call_agreement_pct']:>7} {r['passes']:>7} "
               f"{r['pass_agreement_pct']:>7}")
     return 0
