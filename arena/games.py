@@ -27,6 +27,7 @@ the same game in this process, in another, or on another machine.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
@@ -175,21 +176,38 @@ def play(spec: GameSpec) -> PlayedGame:
 
 
 # ---------------------------------------------------------------- mcr-botzone
-def _play_mcr(spec: GameSpec) -> PlayedGame:
-    walls = spec.wall_tiles()
+def seat_answer(seat: int, player: ArenaSeat) -> Action:
+    """An in-process seat's answer to the request it was just shown (pass if not asked)."""
+    return player.decide() if player.asked else Pass()
+
+
+def play_mcr_table(spec: GameSpec, answer: Callable[[int, ArenaSeat], Action] = seat_answer
+                   ) -> BotzoneTable:
+    """Play ``spec``'s mcr-botzone game in this process to its end: every seat is shown
+    its request, then ``answer(seat, player)`` gives what it answers (the benchmarks time
+    it or look at the view first)."""
     seats = _seats(spec)
-    table = BotzoneTable(walls, spec.prevalent_wind)
-    decisions: list[DecisionRecord] = []
+    table = BotzoneTable(spec.wall_tiles(), spec.prevalent_wind)
     while not table.finished:
         answers: list[Action] = []
         for s, request in enumerate(table.requests):
-            player = seats[s]
-            player.observe(request)
-            answers.append(player.decide() if player.asked else Pass())
-            if spec.record and player.last is not None:
-                decisions.append(player.last.at(s, spec.labels[s]))
+            seats[s].observe(request)
+            answers.append(answer(s, seats[s]))
         table.respond(answers)
-    return finish_mcr(spec, walls, table.history, table.result, decisions)
+    return table
+
+
+def _play_mcr(spec: GameSpec) -> PlayedGame:
+    decisions: list[DecisionRecord] = []
+
+    def answer(s: int, player: ArenaSeat) -> Action:
+        action = seat_answer(s, player)
+        if spec.record and player.last is not None:
+            decisions.append(player.last.at(s, spec.labels[s]))
+        return action
+
+    table = play_mcr_table(spec, answer)
+    return finish_mcr(spec, table.walltiles, table.history, table.result, decisions)
 
 
 def finish_mcr(spec: GameSpec, walls: tuple[int, ...], history: tuple[Event, ...],

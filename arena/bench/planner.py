@@ -17,33 +17,26 @@ import statistics
 import time
 from collections import defaultdict
 
-from arena.games import GameSpec, Rules, _seats, finish_mcr
-from arena.lineup import parse_player
+from arena.games import GameSpec, Rules, finish_mcr, play_mcr_table
+from arena.lineup import ArenaSeat, parse_player
 from arena.stats import GameOutcome
 from game.events import Action, Pass
-from game.table import BotzoneTable
 
 
 def play_timed(spec: GameSpec, times: dict[str, list[float]]) -> GameOutcome:
-    walls = spec.wall_tiles()
-    seats = _seats(spec)
-    table = BotzoneTable(walls, spec.prevalent_wind)
-    while not table.finished:
-        answers: list[Action] = []
-        for s, request in enumerate(table.requests):
-            player = seats[s]
-            player.observe(request)
-            if player.asked:
-                kind = player.view.ask.kind.value
-                t0 = time.perf_counter()
-                answers.append(player.decide())
-                ms = (time.perf_counter() - t0) * 1e3
-                times[spec.labels[s]].append(ms)
-                times[f"{spec.labels[s]} ({kind})"].append(ms)
-            else:
-                answers.append(Pass())
-        table.respond(answers)
-    return finish_mcr(spec, walls, table.history, table.result, []).outcome
+    def timed(s: int, player: ArenaSeat) -> Action:
+        if not player.asked:
+            return Pass()
+        kind = player.view.ask.kind.value
+        t0 = time.perf_counter()
+        action = player.decide()
+        ms = (time.perf_counter() - t0) * 1e3
+        times[spec.labels[s]].append(ms)
+        times[f"{spec.labels[s]} ({kind})"].append(ms)
+        return action
+
+    table = play_mcr_table(spec, timed)
+    return finish_mcr(spec, table.walltiles, table.history, table.result, []).outcome
 
 
 def _quantile(xs: list[float], q: float) -> float:

@@ -22,12 +22,12 @@ import json
 import statistics
 import time
 
-from arena.games import GameSpec, Rules, _seats
+from arena.games import GameSpec, Rules, play_mcr_table, seat_answer
+from arena.lineup import ArenaSeat
 from bot.sampling_planner import SamplingPlanner
 from bot.seat import AskKind, SeatView
-from game.events import Action, ClaimChow, ClaimKong, ClaimPung, Pass
+from game.events import Action, ClaimChow, ClaimKong, ClaimPung
 from game.rules import MCR_BOTZONE
-from game.table import BotzoneTable
 from strategy.stepvalue import Deadline
 
 ROLLOUT_BUDGETS = (16, 64, 256)
@@ -38,24 +38,17 @@ WORK_BUDGET = 4_000
 def situations(seed: int, games: int, seat: int = 0) -> list[SeatView]:
     """Copies of one seat's view at each of its decisions in ``games`` planner games."""
     out: list[SeatView] = []
+
+    def kept(s: int, player: ArenaSeat) -> Action:
+        ask = player.view.ask
+        if s == seat and player.asked and (ask.kind is AskKind.DRAW or any(
+                isinstance(a, ClaimPung | ClaimChow | ClaimKong) for a in ask.legal)):
+            out.append(copy.deepcopy(player.view))
+        return seat_answer(s, player)
+
     for g in range(games):
-        spec = GameSpec(Rules.MCR_BOTZONE, seed, g, 0, ("planner",) * 4, ("planner",) * 4)
-        seats = _seats(spec)
-        table = BotzoneTable(spec.wall_tiles(), spec.prevalent_wind)
-        while not table.finished:
-            answers: list[Action] = []
-            for s, request in enumerate(table.requests):
-                player = seats[s]
-                player.observe(request)
-                if player.asked:
-                    ask = player.view.ask
-                    if s == seat and (ask.kind is AskKind.DRAW or any(
-                            isinstance(a, ClaimPung | ClaimChow | ClaimKong) for a in ask.legal)):
-                        out.append(copy.deepcopy(player.view))
-                    answers.append(player.decide())
-                else:
-                    answers.append(Pass())
-            table.respond(answers)
+        play_mcr_table(GameSpec(Rules.MCR_BOTZONE, seed, g, 0, ("planner",) * 4,
+                                ("planner",) * 4), kept)
     return out
 
 

@@ -152,7 +152,7 @@ def _overlap_words(hand: np.ndarray, avail: np.ndarray, max_melds: int, work: np
 @njit()
 def _full_kb_overlap(hand: np.ndarray, melds: int, work: np.ndarray) -> int:
     """Max |C ∩ H| over complete hands C (``melds`` melds and a pair) when every copy not in
-    the hand is unseen (a full KB); -1 for a bad count.
+    the hand is unseen (a full KB); ``hand``'s counts are checked by the caller.
 
     With a full KB any group of tiles the hand does not hold can be added for free: a
     partial structure (at most ``melds`` melds, at most one pair) covers at most 17 kinds,
@@ -169,8 +169,6 @@ def _full_kb_overlap(hand: np.ndarray, melds: int, work: np.ndarray) -> int:
     active = 1
     for r in range(34):
         h = int(hand[r])
-        if h < 0 or h > 4:
-            return -1
         kmax = 0
         if r < 27 and r % 9 <= 6 and (h > 0 or hand[r + 1] > 0 or hand[r + 2] > 0):
             kmax = 2
