@@ -19,7 +19,10 @@
                        chain's rates; under taiwan-16 also ``wait``: the points a
                        wait must gain over declaring a win (:mod:`strategy.tai`);
                        ``useful=D``: from fan-aware distance D on, close discards
-                       are ranked by their useful draws first
+                       are ranked by their useful draws first; ``rank=learned``:
+                       the close discards after a draw in the order learned from
+                       the rank-1 Botzone bot (:mod:`strategy.discard_rank`),
+                       ``rank=steps`` the useful draws and step-value order
 ``planner-calls``      the planner that also makes today's claims (the plain
                        deficiency falls) where the distance to 8 fan holds
 ``planner-think``      the planner with the sampling search at the top
@@ -87,6 +90,7 @@ from game.events import (
     Pass,
 )
 from game.rules import Ruleset
+from strategy.discard_rank import RANK1
 from strategy.policy import shape_deficiency_fast
 from strategy.stepvalue import Deadline
 from strategy.tai import TaiModel
@@ -97,6 +101,8 @@ VALUE_OPTIONS = {"win": "win_points", "deal": "deal_in_points", "margin": "margi
                  "ready": "ready_rate", "step": "step_rate", "end": "end_rate",
                  "wait": "win_margin", "useful": "useful_from"}
 """The planner's options: its :class:`strategy.value.ValueModel` fields."""
+RANK_ORDERS = ("steps", "learned")
+"""The planners' ``rank=`` option: the order of close discards after a draw."""
 
 
 class PlayerKind(Enum):
@@ -138,6 +144,8 @@ class PlayerSpec:
     think: float | None = None
     """``planner-think``: seconds of wall clock per decision."""
     sample_seed: int = 0
+    learned_rank: bool = False
+    """The planners' ``rank=learned``: close discards in the learned order."""
     z: float | None = None
     """``planner-think``: standard errors of the sampled gain a rival needs (None: the
     sampler's default)."""
@@ -171,7 +179,7 @@ def parse_player(text: str) -> PlayerSpec:
         options[key.strip()] = value.strip()
     allowed = {"budget"} | ({"eps"} if kind is PlayerKind.MJBOT_EPS else set())
     if kind in (PlayerKind.PLANNER, PlayerKind.PLANNER_CALLS, PlayerKind.PLANNER_THINK):
-        allowed |= set(VALUE_OPTIONS)
+        allowed |= set(VALUE_OPTIONS) | {"rank"}
     if kind is PlayerKind.PLANNER_THINK:
         allowed |= {"rollouts", "think", "seed", "z"}
     if kind in (PlayerKind.GREEDY, PlayerKind.RANDOM):
@@ -202,13 +210,18 @@ def parse_player(text: str) -> PlayerSpec:
         if not think > 0.0:
             raise PlayerSpecError(f"player {text!r}: think {think} must be positive")
     sample_seed = _number(text, options.get("seed"), int, 0)
+    rank = options.get("rank", RANK_ORDERS[0])
+    if rank not in RANK_ORDERS:
+        raise PlayerSpecError(f"player {text!r}: rank {rank!r} is not one of "
+                              f"{', '.join(RANK_ORDERS)}")
     z = None
     if "z" in options:
         z = _number(text, options["z"], float, 0.0)
         if not z >= 0.0:
             raise PlayerSpecError(f"player {text!r}: z {z} must not be negative")
     return PlayerSpec(kind, text, budget=budget, epsilon=epsilon, value=numbers,
-                      rollouts=rollouts, think=think, sample_seed=sample_seed, z=z)
+                      rollouts=rollouts, think=think, sample_seed=sample_seed, z=z,
+                      learned_rank=rank == "learned")
 
 
 def _number(text: str, value: str | None, kind: type[int] | type[float],
@@ -251,16 +264,17 @@ class ArenaSeat:
         numbers = dict(self.spec.value)
         model = ValueModel(**{k: v for k, v in numbers.items() if k != "win_margin"})
         tai_model = TaiModel(**numbers)
+        ranker = RANK1 if self.spec.learned_rank else None
         if kind is PlayerKind.PLANNER_THINK:
             rollouts = self.spec.rollouts
             if rollouts is None and self.spec.think is None:
                 rollouts = DEFAULT_ROLLOUTS
             z = SamplingPlanner.z if self.spec.z is None else self.spec.z
             self.agent = SamplingPlanner(self.rules, model=model, rollouts=rollouts,
-                                         seed=self.spec.sample_seed, z=z)
+                                         seed=self.spec.sample_seed, z=z, ranker=ranker)
         elif kind in (PlayerKind.PLANNER, PlayerKind.PLANNER_CALLS):
             self.agent = Planner(self.rules, plain_claims=kind is PlayerKind.PLANNER_CALLS,
-                                 model=model, tai_model=tai_model)
+                                 model=model, tai_model=tai_model, ranker=ranker)
         else:
             self.agent = Agent(self.rules, "mjbot")
         self.view = SeatView(self.rules)

@@ -43,6 +43,7 @@ from game.scoring.tai import own_flowers, tai_items, tai_total
 from game.tiles import tile_name
 from strategy.danger import SeatSigns, danger
 from strategy.deficiency.kernel import UNREACHABLE
+from strategy.discard_rank import DiscardFacts, DiscardRanker, features
 from strategy.jit import HAVE_NUMBA
 from strategy.policy import Method, choose_claim, choose_discard, shape_deficiency_fast
 from strategy.stepvalue import Deadline, OutOfTime
@@ -60,6 +61,18 @@ from strategy.value import (
     useful_draws,
 )
 
+
+@dataclass(frozen=True)
+class CloseDiscards:
+    """The discards after a draw within the margin of the best value, as the ranker sees
+    them: the kinds, their :data:`strategy.discard_rank.FEATURES` (rows), and whether the
+    ranker orders them (the least distance is at least ``useful_from``)."""
+
+    tiles: tuple[int, ...]
+    features: np.ndarray
+    ranked: bool
+
+
 QUICK_BUDGET = 2_000
 """Kernel calls for today's agent when it answers for a planner out of time (about 0.2 s
 of its search in plain Python)."""
@@ -71,6 +84,9 @@ class Planner(Agent):
     model: ValueModel = field(default=DEFAULT_MODEL)
     tai_model: TaiModel = field(default=TAI_MODEL)
     """The value's numbers under taiwan-16 (:mod:`strategy.tai`)."""
+    ranker: DiscardRanker | None = None
+    """The learned order of the close discards after a draw (:mod:`strategy.discard_rank`;
+    mcr, numba): where given, it replaces the useful-draws-then-step-value order."""
     plain_claims: bool = False
     """Also make today's claims (the plain deficiency falls) where the distance to 8 fan
     holds and the value loses at most the margin (arena player ``planner-calls``)."""
@@ -196,9 +212,15 @@ class Planner(Agent):
         else:
             ranked, method = [], Method.DP
         outlooks = self._discard_outlooks(v, hand, extra, turns, dz)
-        order = [c.tile for c in ranked if c.tile is not None]
-        order += sorted(t for t in outlooks if t not in order)
-        order = self._useful_first(v, hand, extra, outlooks, order)
+        steps = [c.tile for c in ranked if c.tile is not None]
+        order = steps + sorted(t for t in outlooks if t not in steps)
+        if self._ranks(outlooks) and not extra and with_search:
+            assert self.ranker is not None
+            close, x = self._close_features(v, hand, outlooks, dz, steps)
+            ranked_close = self.ranker.order(close, x)
+            order = ranked_close + [t for t in order if t not in ranked_close]
+        else:
+            order = self._useful_first(v, hand, extra, outlooks, order)
         chosen = best_by_value(outlooks, order, self._vm())
         by_tile = {c.tile: c for c in ranked}
         cands = []
@@ -225,14 +247,53 @@ class Planner(Agent):
             # plain Python on a platform's clock (the Botzone zip): 34 draws' routes per
             # discard take seconds, more than the turn allows; the step-value order stands
             return order
+        useful = self._close_useful(v, hand, extra, outlooks, order)
+        return sorted(useful, key=lambda t: -useful[t]) + [t for t in order if t not in useful]
+
+    def _close_useful(self, v: SeatView, hand: np.ndarray, extra: Sequence[Meld],
+                      outlooks: dict[int, Outlook], order: Sequence[int]) -> dict[int, int]:
+        """The discards within the margin of the best value (in ``order``) -> their useful
+        draws toward 8 fan."""
         top = max(o.value for o in outlooks.values())
-        close = [t for t in order if outlooks[t].value >= top - self.model.margin]
         useful = {}
-        for t in close:
-            h = hand.copy()
-            h[t] -= 1
-            useful[t] = useful_draws(h, self._inputs(v), outlooks[t].distance, extra)
-        return sorted(close, key=lambda t: -useful[t]) + [t for t in order if t not in useful]
+        for t in order:
+            if outlooks[t].value >= top - self.model.margin:
+                h = hand.copy()
+                h[t] -= 1
+                useful[t] = useful_draws(h, self._inputs(v), outlooks[t].distance, extra)
+        return useful
+
+    def _ranks(self, outlooks: dict[int, Outlook]) -> bool:
+        """Whether the learned order ranks these discards (mcr, compiled, from the distance
+        ``model.useful_from`` on, where it replaces the useful-draws order)."""
+        return (self.ranker is not None and self._fan_rules() and self._watch is None
+                and self._far(outlooks))
+
+    def _far(self, outlooks: dict[int, Outlook]) -> bool:
+        least = min(o.distance for o in outlooks.values())
+        return self.model.useful_from <= least < UNREACHABLE
+
+    def _close_features(self, v: SeatView, hand: np.ndarray, outlooks: dict[int, Outlook],
+                        dz: np.ndarray, steps: Sequence[int]) -> tuple[list[int], np.ndarray]:
+        """The discards within the margin (in the step-value order) and their features."""
+        order = list(steps) + sorted(t for t in outlooks if t not in steps)
+        useful = self._close_useful(v, hand, (), outlooks, order)
+        close = list(useful)
+        facts = [DiscardFacts(t, outlooks[t].value, outlooks[t].distance, useful[t],
+                              float(dz[t])) for t in close]
+        return close, features(hand, v.unseen, facts, steps, v.seat, v.prevalent_wind,
+                               v.drawn)
+
+    def close_discards(self, v: SeatView, deadline: Deadline | None = None) -> CloseDiscards:
+        """After a draw (mcr): the discards within the margin of the best value and their
+        :data:`strategy.discard_rank.FEATURES`, as the ranker sees them (for fitting it)."""
+        hand, dz = v.hand, self._danger(v)
+        choice = choose_discard(hand, v.unseen, v.melds_needed, self.rules, deadline,
+                                win_check=self._fan_check(v), cache=self._suits)
+        outlooks = self._discard_outlooks(v, hand, (), self._turns(v), dz)
+        steps = [c.tile for c in choice.candidates if c.tile is not None]
+        close, x = self._close_features(v, hand, outlooks, dz, steps)
+        return CloseDiscards(tuple(close), x, self._far(outlooks))
 
     def _after_draw(self, v: SeatView, deadline: Deadline | None) -> Decision:
         assert v.drawn is not None

@@ -1,7 +1,7 @@
 """``mjbot bench agreement``: how often a strategy decides as the bot of real Botzone logs did.
 
-The 8 match logs in ``../shared/data/botzone-match-logs`` are games of the 2020 contest's
-rank-1 bot in all four seats.  Every seat of every log is rebuilt request by request
+The 8 match logs in ``../shared/data/botzone-match-logs`` are games of one strong bot in
+all four seats (a contest's rank-1 bot, "chunjiandu", as the logs' source names it).  Every seat of every log is rebuilt request by request
 (:mod:`arena.replay`); at each decision the strategy is asked on the same view, and:
 
 - *discards*: where the logged bot played a tile after its draw, did the strategy discard
@@ -29,6 +29,7 @@ from bot.seat import AskKind, SeatView
 from game.events import ClaimChow, ClaimPung, Discard, Pass
 from game.rules import MCR_BOTZONE
 from strategy.deficiency.kernel import UNREACHABLE
+from strategy.discard_rank import RANK1
 from strategy.stepvalue import Deadline
 from strategy.value import ValueModel
 
@@ -41,6 +42,7 @@ STRATEGIES: dict[str, Callable[[], Strategy]] = {
     "planner-calls": lambda: Planner(MCR_BOTZONE, plain_claims=True),
     "planner:useful=never": lambda: Planner(MCR_BOTZONE,
                                             model=ValueModel(useful_from=UNREACHABLE)),
+    "planner:rank=learned": lambda: Planner(MCR_BOTZONE, ranker=RANK1),
 }
 """The strategies this bench can compare, by the arena's player names."""
 

@@ -2,6 +2,8 @@
 
 ``sdw``: Tang, Chen & Wu, "An Efficient Method for Assessing the Strength of
 Mahjong Programs", Tables 1 and 4-7 (:mod:`arena.experiment_sdw`).
+``imitate``: the planner's discard ranker fitted to the real Botzone logs, with its
+held-out agreement (:mod:`arena.imitation`).
 """
 
 from __future__ import annotations
@@ -16,10 +18,21 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     sdw = sub.add_parser("sdw", help="paper 002: the stable draw wall against the single wall",
                          description="Paper 002's Tables 1, 4-7 with mjbot as SIMCAT.")
     sdw_arguments(sdw)
+    from arena.imitation import add_arguments as imitate_arguments
+
+    imitate = sub.add_parser(
+        "imitate", help="fit the discard ranker to the Botzone logs (held-out agreement)",
+        description="The planner's discard ranker fitted to the rank-1 bot's discards.")
+    imitate_arguments(imitate)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.experiment == "imitate":
+        from arena.imitation import run as run_imitate
+
+        code: int = run_imitate(args)
+        return code
     from arena.experiment_sdw import run as run_sdw
 
-    code: int = run_sdw(args)
+    code = run_sdw(args)
     return code

@@ -112,3 +112,17 @@ def test_experiment_sdw_quick(tmp_path: Path, capsys: pytest.CaptureFixture[str]
         assert sdw["consistent"] > 80 > 50 > single["consistent"]
         assert sum(sdw[f"rsf_{k}"] for k in ("0", "1", "2", "3+")) == pytest.approx(100)
         assert 0 < single["r_steal"] < 100
+
+
+def test_experiment_imitate_quick(capsys: pytest.CaptureFixture[str]) -> None:
+    """The ranker fitted to two logs' far discards, each log's also ranked by weights
+    fitted on the other; the near ones are the planner's."""
+    from strategy.discard_rank import FEATURES
+
+    data = _run(capsys, ["experiment", "imitate", "--quick", "--json"])
+    assert data["logs"] == 2 and data["situations"] > 50
+    assert 0 < data["fitted"] <= data["ranked"] < data["situations"]
+    assert data["near"] <= data["planner"]
+    for figure in ("held_out", "in_sample"):
+        assert data["near"] < data[figure] <= data["near"] + data["fitted"]
+    assert len(data["weights"]) == len(FEATURES)

@@ -10,9 +10,10 @@ import pytest
 
 from arena.games import GameSpec, Rules, SeatFeed, play, table_action
 from arena.lineup import ArenaSeat, PlayerKind, PlayerSpecError, parse_player
+from bot.planner import Planner
 from bot.seat import AskKind
 from game.events import ClaimChow, ClaimPung, DeclareWin, Discard
-from game.rules import TAIWAN_16
+from game.rules import MCR_BOTZONE, TAIWAN_16
 from game.stable_wall import WallMode
 from game.taiwan import Stage, TaiwanTable
 from game.walls import shuffled_wall
@@ -49,10 +50,26 @@ def test_specs_parse(text: str, kind: PlayerKind, budget: int, eps: float,
     ("mjbot-eps", "give ε"),
     ("mjbot-eps:1.5", "outside"),
     ("botzone:", "give the program"),
+    ("planner:rank=best", "rank 'best' is not one of steps, learned"),
+    ("mjbot:rank=learned", "unknown option"),
 ])
 def test_bad_specs_name_what_is_wrong(text: str, message: str) -> None:
     with pytest.raises(PlayerSpecError, match=message):
         parse_player(text)
+
+
+def test_the_planners_take_the_learned_discard_order() -> None:
+    from strategy.discard_rank import RANK1
+
+    for text in ("planner:rank=learned", "planner-calls:rank=learned,budget=900",
+                 "planner-think:rank=learned,rollouts=4"):
+        spec = parse_player(text)
+        assert spec.learned_rank
+        seat = ArenaSeat(spec, MCR_BOTZONE, 1)
+        assert isinstance(seat.agent, Planner) and seat.agent.ranker is RANK1
+    for text in ("planner", "planner:rank=steps"):
+        seat = ArenaSeat(parse_player(text), MCR_BOTZONE, 1)
+        assert isinstance(seat.agent, Planner) and seat.agent.ranker is None
 
 
 # ---------------------------------------------------------------- SIMCAT-ε

@@ -158,3 +158,20 @@ def test_useful_from_ranks_close_discards_by_their_useful_draws() -> None:
     close = [t for t, o in outs.items() if o.value >= top - model.margin]
     assert d.action.tile in close  # type: ignore[attr-defined]
     assert useful(d.action.tile) == max(useful(t) for t in close)  # type: ignore[attr-defined]
+
+
+def test_the_learned_ranker_picks_its_best_scored_close_discard() -> None:
+    from strategy.discard_rank import RANK1
+
+    # far from 8 fan: many discards lie within the margin, the ranker orders them
+    v = view_of("1m3m5m8m2p4p9p3s7s8s1z2z6z", Drew(0, tile("5s")))
+    planner = Planner(MCR_BOTZONE, ranker=RANK1)
+    found = planner.close_discards(v)
+    close, x = list(found.tiles), found.features
+    assert found.ranked and len(close) > 1 and x.shape == (len(close), len(RANK1.weights))
+    d = planner.decide(v)
+    assert isinstance(d.action, Discard) and v.ask.allows(d.action)
+    assert d.action == Discard(RANK1.order(close, x)[0])
+    assert len([c for c in d.reasons if isinstance(c, ValuedCandidate)]) == 14
+    # without the ranker the order is the useful draws and the step-value search's
+    assert Planner(MCR_BOTZONE).decide(v).action in (Discard(t) for t in close)
