@@ -201,8 +201,9 @@ def _play_mcr(spec: GameSpec) -> PlayedGame:
     decisions: list[DecisionRecord] = []
 
     def answer(s: int, player: ArenaSeat) -> Action:
+        asked = player.asked
         action = seat_answer(s, player)
-        if spec.record and player.last is not None:
+        if spec.record and asked and player.last is not None:
             decisions.append(player.last.at(s, spec.labels[s]))
         return action
 

@@ -1,8 +1,9 @@
 """``mjbot bench agreement``: how often a strategy decides as the bot of real Botzone logs did.
 
 The 8 match logs in ``../shared/data/botzone-match-logs`` are games of one strong bot in
-all four seats (a contest's rank-1 bot, "chunjiandu", as the logs' source names it).  Every seat of every log is rebuilt request by request
-(:mod:`arena.replay`); at each decision the strategy is asked on the same view, and:
+all four seats (a contest's rank-1 bot, "chunjiandu", as the logs' source names it).
+Every seat of every log is rebuilt request by request (:mod:`arena.replay`); at each
+decision the strategy is asked on the same view, and:
 
 - *discards*: where the logged bot played a tile after its draw, did the strategy discard
   the same tile?
