@@ -47,7 +47,8 @@ class Situation:
     chosen: int
     """The kind the logged bot discarded."""
     planner: int | None
-    """The kind the planner (without the ranker) discards; None for a kong or a win."""
+    """The kind the planner without the ranker (``planner:rank=steps``) discards; None
+    for a kong or a win."""
 
     def choice(self) -> Choice | None:
         """The fit's observation (None where the ranker does not order the discards or the
@@ -63,7 +64,7 @@ def situations(logs: Sequence[Path], budget: int = BUDGET) -> list[Situation]:
     for index, path in enumerate(logs):
         data = json.loads(path.read_text())
         for seat in range(4):
-            planner = Planner(MCR_BOTZONE)
+            planner = Planner(MCR_BOTZONE, ranker=None)
             view = SeatView(MCR_BOTZONE)
             for step in steps_from_lines(seat_lines_from_match_log(data, seat)):
                 view.observe(step.event)

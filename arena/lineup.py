@@ -19,10 +19,10 @@
                        chain's rates; under taiwan-16 also ``wait``: the points a
                        wait must gain over declaring a win (:mod:`strategy.tai`);
                        ``useful=D``: from fan-aware distance D on, close discards
-                       are ranked by their useful draws first; ``rank=learned``:
-                       the close discards after a draw in the order learned from
-                       the rank-1 Botzone bot (:mod:`strategy.discard_rank`),
-                       ``rank=steps`` the useful draws and step-value order
+                       are ranked by their useful draws first; ``rank=learned``
+                       (the default): those close discards in the order learned
+                       from the rank-1 Botzone bot (:mod:`strategy.discard_rank`),
+                       ``rank=steps`` by the useful draws and step-value order
 ``planner-calls``      the planner that also makes today's claims (the plain
                        deficiency falls) where the distance to 8 fan holds
 ``planner-think``      the planner with the sampling search at the top
@@ -144,8 +144,9 @@ class PlayerSpec:
     think: float | None = None
     """``planner-think``: seconds of wall clock per decision."""
     sample_seed: int = 0
-    learned_rank: bool = False
-    """The planners' ``rank=learned``: close discards in the learned order."""
+    learned_rank: bool = True
+    """The planners' ``rank=learned`` (their default): close discards far from 8 fan in
+    the learned order; ``rank=steps`` turns it off."""
     z: float | None = None
     """``planner-think``: standard errors of the sampled gain a rival needs (None: the
     sampler's default)."""
@@ -210,7 +211,7 @@ def parse_player(text: str) -> PlayerSpec:
         if not think > 0.0:
             raise PlayerSpecError(f"player {text!r}: think {think} must be positive")
     sample_seed = _number(text, options.get("seed"), int, 0)
-    rank = options.get("rank", RANK_ORDERS[0])
+    rank = options.get("rank", "learned")
     if rank not in RANK_ORDERS:
         raise PlayerSpecError(f"player {text!r}: rank {rank!r} is not one of "
                               f"{', '.join(RANK_ORDERS)}")

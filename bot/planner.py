@@ -8,7 +8,8 @@ alone).  What it adds:
   deficiency (:mod:`strategy.fan`, mcr-botzone; the plain one where the rules set no
   minimum) and its danger the chance that the tile completes another seat's hand
   (:mod:`strategy.danger`); discards within the value's margin of the best are ranked by
-  today's step-value search (with its 8-fan check);
+  today's step-value search (with its 8-fan check), and far from 8 fan by the order
+  learned from the rank-1 Botzone bot (:mod:`strategy.discard_rank`);
 - claims (pung, chow, kong): the best value after the meld and its discard, with the meld
   declared (a claimed meld ends the concealed hand and may close or open routes to 8 fan),
   against passing; a claim must gain the margin;
@@ -43,7 +44,7 @@ from game.scoring.tai import own_flowers, tai_items, tai_total
 from game.tiles import tile_name
 from strategy.danger import SeatSigns, danger
 from strategy.deficiency.kernel import UNREACHABLE
-from strategy.discard_rank import DiscardFacts, DiscardRanker, features
+from strategy.discard_rank import RANK1, DiscardFacts, DiscardRanker, features
 from strategy.jit import HAVE_NUMBA
 from strategy.policy import Method, choose_claim, choose_discard, shape_deficiency_fast
 from strategy.stepvalue import Deadline, OutOfTime
@@ -84,9 +85,10 @@ class Planner(Agent):
     model: ValueModel = field(default=DEFAULT_MODEL)
     tai_model: TaiModel = field(default=TAI_MODEL)
     """The value's numbers under taiwan-16 (:mod:`strategy.tai`)."""
-    ranker: DiscardRanker | None = None
-    """The learned order of the close discards after a draw (:mod:`strategy.discard_rank`;
-    mcr, numba): where given, it replaces the useful-draws-then-step-value order."""
+    ranker: DiscardRanker | None = RANK1
+    """The learned order of the close discards after a draw far from 8 fan
+    (:mod:`strategy.discard_rank`; mcr, compiled): where given, it replaces the
+    useful-draws-then-step-value order; None keeps that order (``planner:rank=steps``)."""
     plain_claims: bool = False
     """Also make today's claims (the plain deficiency falls) where the distance to 8 fan
     holds and the value loses at most the margin (arena player ``planner-calls``)."""
@@ -517,15 +519,16 @@ class Planner(Agent):
 
 
 def default_strategy(rules: Ruleset) -> Strategy:
-    """The submitted bot's strategy: the planner under mcr-botzone (measured in the arena
-    against ``baseline-v1``: +7.0 ± 2.0 points per game over 1,200 games at the fast
-    budget, +5.5 ± 1.9 at the Botzone budget, the SPRT accepting +4 over 0 at both),
-    today's :class:`Agent`
-    elsewhere.  Without numba (a Botzone upload) the planner watches the turn's clock and
-    lets today's agent answer when its fan routes, in plain Python, run out of time
-    (:meth:`Planner.decide`).  Under taiwan-16 the planner's tai value
-    (:mod:`strategy.tai`) measured even with today's agent (−0.25 ± 0.58 and +0.01 ± 0.39
-    points per game, SPRT accepted no gain), so the Olympiad bot keeps today's agent."""
+    """The submitted bot's strategy: the planner under mcr-botzone, with the learned
+    discard order far from 8 fan (measured in the arena against ``baseline-v1``: +8.6 ± 2.0
+    points per game over 1,200 games at the fast budget, +6.4 ± 1.8 at the Botzone budget,
+    the SPRT accepting +4 over 0 at both), today's :class:`Agent` elsewhere.  Without
+    numba (a Botzone upload) the planner watches the turn's clock and lets today's agent
+    answer when its fan routes, in plain Python, run out of time (:meth:`Planner.decide`;
+    the learned order is skipped there, as the useful draws are).  Under taiwan-16 the
+    planner's tai value (:mod:`strategy.tai`) measured even with today's agent (−0.25 ±
+    0.58 and +0.01 ± 0.39 points per game, SPRT accepted no gain), so the Olympiad bot
+    keeps today's agent."""
     if rules.min_fan > 0 and rules.special_shapes:
         return Planner(rules)
     return Agent(rules)

@@ -70,7 +70,9 @@ class ValueModel:
     with the rank-1 Botzone bot on 45 % of its discards; head to head over 1,583 walls
     (each twice, the teams swapped) 3 beat never by +1.17 ± 0.89 points per game (SPRT
     (0, +1.5) accepted), and against three ``baseline-v1`` it gained +1.05 [−0.06, +2.16]
-    over 900 walls paired.  ``UNREACHABLE`` turns it off."""
+    over 900 walls paired.  ``UNREACHABLE`` turns it off.  The planner's learned order
+    (:mod:`strategy.discard_rank`, its default) replaces this one from the same distance
+    on."""
 
 
 DEFAULT_MODEL = ValueModel()

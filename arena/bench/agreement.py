@@ -30,7 +30,6 @@ from bot.seat import AskKind, SeatView
 from game.events import ClaimChow, ClaimPung, Discard, Pass
 from game.rules import MCR_BOTZONE
 from strategy.deficiency.kernel import UNREACHABLE
-from strategy.discard_rank import RANK1
 from strategy.stepvalue import Deadline
 from strategy.value import ValueModel
 
@@ -41,9 +40,9 @@ STRATEGIES: dict[str, Callable[[], Strategy]] = {
     "baseline-v1": lambda: Agent(MCR_BOTZONE),
     "planner": lambda: Planner(MCR_BOTZONE),
     "planner-calls": lambda: Planner(MCR_BOTZONE, plain_claims=True),
+    "planner:rank=steps": lambda: Planner(MCR_BOTZONE, ranker=None),
     "planner:useful=never": lambda: Planner(MCR_BOTZONE,
                                             model=ValueModel(useful_from=UNREACHABLE)),
-    "planner:rank=learned": lambda: Planner(MCR_BOTZONE, ranker=RANK1),
 }
 """The strategies this bench can compare, by the arena's player names."""
 

@@ -61,13 +61,13 @@ def test_bad_specs_name_what_is_wrong(text: str, message: str) -> None:
 def test_the_planners_take_the_learned_discard_order() -> None:
     from strategy.discard_rank import RANK1
 
-    for text in ("planner:rank=learned", "planner-calls:rank=learned,budget=900",
+    for text in ("planner", "planner:rank=learned", "planner-calls:budget=900",
                  "planner-think:rank=learned,rollouts=4"):
         spec = parse_player(text)
         assert spec.learned_rank
         seat = ArenaSeat(spec, MCR_BOTZONE, 1)
         assert isinstance(seat.agent, Planner) and seat.agent.ranker is RANK1
-    for text in ("planner", "planner:rank=steps"):
+    for text in ("planner:rank=steps", "planner-calls:rank=steps"):
         seat = ArenaSeat(parse_player(text), MCR_BOTZONE, 1)
         assert isinstance(seat.agent, Planner) and seat.agent.ranker is None
 
