@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.bench.agreement import LOGS
+from arena.commands.options import positive_float
 from arena.replay import seat_lines_from_match_log, steps_from_lines
 from bot.planner import CloseDiscards, Planner
 from bot.seat import AskKind, SeatView
@@ -118,7 +119,7 @@ def fit_and_hold_out(items: Sequence[Situation], l2: float = L2) -> FitReport:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--l2", type=float, default=L2, help="the penalty on the weights")
+    p.add_argument("--l2", type=positive_float, default=L2, help="the penalty on the weights")
     p.add_argument("--quick", action="store_true", help="two logs only (for tests)")
     p.add_argument("--json", action="store_true", help="print the results as JSON")
 
