@@ -22,11 +22,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.bench.agreement import LOGS
+from arena.bench.agreement import log_files, logged_turns
 from arena.commands.options import positive_float
-from arena.replay import seat_lines_from_match_log, steps_from_lines
 from bot.planner import CloseDiscards, Planner
-from bot.seat import AskKind, SeatView
+from bot.seat import AskKind
 from game.events import Discard
 from game.rules import MCR_BOTZONE
 from strategy.discard_rank import FEATURES, Choice, agreement, describe, fit
@@ -62,21 +61,16 @@ class Situation:
 def situations(logs: Sequence[Path], budget: int = BUDGET) -> list[Situation]:
     """Every logged discard after a draw with the planner's close discards."""
     out: list[Situation] = []
-    for index, path in enumerate(logs):
-        data = json.loads(path.read_text())
-        for seat in range(4):
-            planner = Planner(MCR_BOTZONE, ranker=None)
-            view = SeatView(MCR_BOTZONE)
-            for step in steps_from_lines(seat_lines_from_match_log(data, seat)):
-                view.observe(step.event)
-                played = step.played
-                if view.ask.kind is AskKind.DRAW and isinstance(played, Discard):
-                    close = planner.close_discards(view, Deadline(budget=budget))
-                    ours = planner.decide(view, Deadline(budget=budget)).action
-                    out.append(Situation(index, close, played.tile,
-                                         ours.tile if isinstance(ours, Discard) else None))
-                if played is not None:
-                    view.answered(played)
+    planner, seat = Planner(MCR_BOTZONE, ranker=None), (0, 0)
+    for turn in logged_turns(logs):
+        if (turn.log, turn.seat) != seat:
+            planner, seat = Planner(MCR_BOTZONE, ranker=None), (turn.log, turn.seat)
+        played = turn.played
+        if turn.view.ask.kind is AskKind.DRAW and isinstance(played, Discard):
+            close = planner.close_discards(turn.view, Deadline(budget=budget))
+            ours = planner.decide(turn.view, Deadline(budget=budget)).action
+            out.append(Situation(turn.log, close, played.tile,
+                                 ours.tile if isinstance(ours, Discard) else None))
     return out
 
 
@@ -125,9 +119,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    logs = sorted(LOGS.glob("*.json"))
+    logs = log_files("mjbot experiment imitate")
     if not logs:
-        print(f"mjbot experiment imitate: no logs in {LOGS}")
         return 2
     if args.quick:
         logs = logs[:2]

@@ -19,7 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,7 +27,7 @@ from arena.replay import seat_lines_from_match_log, steps_from_lines
 from bot.agent import Agent, Strategy
 from bot.planner import Planner
 from bot.seat import AskKind, SeatView
-from game.events import ClaimChow, ClaimPung, Discard, Pass
+from game.events import Action, ClaimChow, ClaimPung, Discard, Pass
 from game.rules import MCR_BOTZONE
 from strategy.deficiency.kernel import UNREACHABLE
 from strategy.stepvalue import Deadline
@@ -76,40 +76,67 @@ def _meld(action: object) -> object:
     return None
 
 
-def measure(name: str, make: Callable[[], Strategy], logs: list[Path],
-            budget: int) -> Agreement:
-    tally = Agreement(name)
-    for path in logs:
+@dataclass(frozen=True)
+class LoggedTurn:
+    """One request of a log as a seat saw it: the seat's view, and what the logged bot
+    answered (None where the log has no answer of this seat)."""
+
+    log: int
+    seat: int
+    view: SeatView
+    played: Action | None
+
+
+def logged_turns(logs: Sequence[Path]) -> Iterator[LoggedTurn]:
+    """Every seat of every log rebuilt request by request (the view is the seat's own, and
+    moves on with the logged answer after each turn is yielded)."""
+    for index, path in enumerate(logs):
         data = json.loads(path.read_text())
         for seat in range(4):
-            strategy = make()
             view = SeatView(MCR_BOTZONE)
             for step in steps_from_lines(seat_lines_from_match_log(data, seat)):
                 view.observe(step.event)
-                ask = view.ask
-                played = step.played
-                if ask.kind in (AskKind.DRAW, AskKind.DISCARD) and played is not None:
-                    ours = strategy.decide(view, Deadline(budget=budget)).action
-                    if ask.kind is AskKind.DRAW and isinstance(played, Discard):
-                        tally.discards += 1
-                        tally.same_discards += ours == played
-                    elif ask.kind is AskKind.DISCARD:
-                        if isinstance(played, ClaimPung | ClaimChow):
-                            tally.calls += 1
-                            tally.same_calls += _meld(ours) == _meld(played)
-                        elif isinstance(played, Pass) and any(
-                                isinstance(a, ClaimPung | ClaimChow) for a in ask.legal):
-                            tally.passes += 1
-                            tally.same_passes += isinstance(ours, Pass)
-                if played is not None:
-                    view.answered(played)
+                yield LoggedTurn(index, seat, view, step.played)
+                if step.played is not None:
+                    view.answered(step.played)
+
+
+def log_files(command: str) -> list[Path]:
+    """The match logs; none says where it looked, on behalf of ``command``."""
+    logs = sorted(LOGS.glob("*.json"))
+    if not logs:
+        print(f"{command}: no logs in {LOGS}")
+    return logs
+
+
+def measure(name: str, make: Callable[[], Strategy], logs: list[Path],
+            budget: int) -> Agreement:
+    tally = Agreement(name)
+    strategy, seat = make(), (0, 0)
+    for turn in logged_turns(logs):
+        if (turn.log, turn.seat) != seat:
+            strategy, seat = make(), (turn.log, turn.seat)
+        ask, played = turn.view.ask, turn.played
+        if ask.kind not in (AskKind.DRAW, AskKind.DISCARD) or played is None:
+            continue
+        ours = strategy.decide(turn.view, Deadline(budget=budget)).action
+        if ask.kind is AskKind.DRAW and isinstance(played, Discard):
+            tally.discards += 1
+            tally.same_discards += ours == played
+        elif ask.kind is AskKind.DISCARD:
+            if isinstance(played, ClaimPung | ClaimChow):
+                tally.calls += 1
+                tally.same_calls += _meld(ours) == _meld(played)
+            elif isinstance(played, Pass) and any(
+                    isinstance(a, ClaimPung | ClaimChow) for a in ask.legal):
+                tally.passes += 1
+                tally.same_passes += isinstance(ours, Pass)
     return tally
 
 
 def main(args: argparse.Namespace) -> int:
-    logs = sorted(LOGS.glob("*.json"))
+    logs = log_files("mjbot bench agreement")
     if not logs:
-        print(f"mjbot bench agreement: no logs in {LOGS}")
         return 2
     if args.quick:
         logs = logs[:1]
