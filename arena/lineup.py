@@ -16,8 +16,10 @@
                        the expected cost of dealing in); ``budget`` as mjbot's;
                        ``win``, ``deal``, ``margin`` its value's points
                        (``planner:deal=24``); ``ready``, ``step``, ``end`` its
-                       chain's rates; under taiwan-16 also ``wait``: the points a
-                       wait must gain over declaring a win (:mod:`strategy.tai`);
+                       chain's rates; ``wait``: the points a wait must gain over
+                       declaring a win on a discard (mcr-botzone:
+                       :func:`strategy.value.mcr_win_choice`, default 4; taiwan-16:
+                       :mod:`strategy.tai`, default 1);
                        ``useful=D``: from fan-aware distance D on, close discards
                        are ranked by their useful draws first; ``rank=learned``
                        (the default): those close discards in the order learned
@@ -263,7 +265,7 @@ class ArenaSeat:
             raise ValueError(f"{self.spec.text!r} is not an in-process player")
         kind = self.spec.kind
         numbers = dict(self.spec.value)
-        model = ValueModel(**{k: v for k, v in numbers.items() if k != "win_margin"})
+        model = ValueModel(**numbers)
         tai_model = TaiModel(**numbers)
         ranker = RANK1 if self.spec.learned_rank else None
         if kind is PlayerKind.PLANNER_THINK:
@@ -330,7 +332,10 @@ class ArenaSeat:
         return decision.action
 
     def _note(self, decision: Decision) -> None:
-        if not isinstance(decision.action, Pass):
+        """Keep the decision's reasons for the record: every action but a pass, and a pass
+        of a win the agent weighed (its reasons say why it kept the hand)."""
+        if not isinstance(decision.action, Pass) or (
+                self.agent.weighs_wins() and self._can_win(self.view.ask.kind)):
             self.last = SeatChoice.of(decision)
 
     def _can_win(self, asked: AskKind) -> bool:

@@ -15,8 +15,9 @@ alone).  What it adds:
   against passing; a claim must gain the margin;
 - concealed and added kongs: taken when the fan-aware distance after the kong is no worse
   than the best discard's;
-- wins are declared whenever they count (under mcr-botzone a later win is worth little
-  more than 8 fan, so waiting for more fan is never worth the risk in this model).
+- a win on a discard is declared or passed by its worth (:func:`strategy.value.
+  mcr_win_choice`: 24 + its fan now against the kept waiting hand, whose outs are worth
+  3 * (8 + fan) drawn; MCR has no furiten); a self-drawn win is always declared.
 
 Under taiwan-16 the same comparisons use the tai value of :mod:`strategy.tai` (the best
 route's distance and tai, its points from the tai; its numbers in every candidate's
@@ -40,24 +41,29 @@ from bot.seat import SeatView
 from game import events as ev
 from game.melds import Chow, ConcealedKong, Kong, Meld, Pung
 from game.rules import TAIWAN_16, Ruleset, WallLayout
+from game.scoring.mcr import WinContext, fan_total, mcr_fans
 from game.scoring.tai import own_flowers, tai_items, tai_total
 from game.tiles import tile_name
+from strategy.candidates import best_shape_deficiency
 from strategy.danger import SeatSigns, danger
 from strategy.deficiency.kernel import UNREACHABLE
 from strategy.discard_rank import RANK1, DiscardFacts, DiscardRanker, features
 from strategy.jit import HAVE_NUMBA
 from strategy.policy import Method, choose_claim, choose_discard, shape_deficiency_fast
 from strategy.stepvalue import Deadline, OutOfTime
-from strategy.tai import TAI_MODEL, TaiModel, TaiSeat, WinChoice, outs, tai_outlook, win_choice
+from strategy.tai import TAI_MODEL, TaiModel, TaiSeat, outs, tai_outlook, win_choice
 from strategy.value import (
     DEFAULT_MODEL,
     FanInputs,
     Outlook,
     ValuedCandidate,
     ValueModel,
+    WinChoice,
+    WinOut,
     best_by_value,
     discard_distances,
     fan_distance,
+    mcr_win_choice,
     outlook,
     useful_draws,
 )
@@ -128,7 +134,7 @@ class Planner(Agent):
         return self.rules == TAIWAN_16
 
     def weighs_wins(self) -> bool:
-        return self._tai_rules()
+        return self._tai_rules() or self._fan_rules()
 
     def _vm(self) -> ValueModel:
         """The value's numbers under these rules."""
@@ -306,7 +312,7 @@ class Planner(Agent):
             wc = self._win_choice(v, v.drawn, True, dz, turns)
             if wc.declare:
                 return Decision(ev.DeclareWin(), Method.WIN, note=f"self-drawn: {wc.describe()}",
-                                fan=wc.tai)
+                                fan=wc.worth)
         elif ok:
             return Decision(ev.DeclareWin(), Method.WIN, note="self-drawn", fan=fan)
         if dz is None:
@@ -385,16 +391,55 @@ class Planner(Agent):
         return win_choice(now_tai, self_drawn, wait_tai, n_out, total, turns, seat, risk,
                           self.tai_model)
 
+    def _mcr_win_choice(self, v: SeatView, fan: int, dz: np.ndarray,
+                        turns: int) -> WinChoice:
+        """mcr-botzone: declare the win on the discard in play now or pass it and keep the
+        waiting hand (:func:`strategy.value.mcr_win_choice`; every out's fan, drawn and on
+        a discard, from PyMahjongGB)."""
+        unseen = v.unseen
+        total = int(unseen.sum())
+        risk = float((dz * unseen).sum() / total) if total else 0.0
+        return mcr_win_choice(fan, self._mcr_outs(v), total, turns, risk, self.model)
+
+    def _mcr_outs(self, v: SeatView) -> list[WinOut]:
+        """The unseen tiles that would complete the 13-tile hand as a win of the minimum
+        fan, with the fan drawn and on a discard."""
+        hand, unseen, need = v.hand, v.unseen, self._minimum(v)
+        concealed = v.melds_needed == self.rules.melds_needed
+        tiles = v.concealed_tiles()
+        found = []
+        for t in np.flatnonzero(unseen > 0):
+            tile = int(t)
+            counts = hand.copy()
+            counts[tile] += 1
+            if hand[tile] >= 4 or best_shape_deficiency(
+                    counts, (4 - counts).astype(np.int8), v.melds_needed, True,
+                    concealed) != 0:
+                continue
+            fourth = int(v.kb.known[tile]) + 1 == 4
+            fans = []
+            for self_drawn in (True, False):
+                context = WinContext(v.seat, v.prevalent_wind, self_drawn=self_drawn,
+                                     fourth_tile=fourth, flower_count=v.kb.flowers[v.seat])
+                total = fan_total(mcr_fans(tiles, v.melds, tile, context))
+                fans.append(total if total is not None and total >= need else None)
+            found.append(WinOut(tile, int(unseen[tile]), fans[0], fans[1]))
+        return found
+
     # ------------------------------------------------------------------ claims
     def _on_discard(self, v: SeatView, deadline: Deadline | None) -> Decision:
         assert v.tile_in_play is not None and v.provider is not None
         t, provider = v.tile_in_play, v.provider
         ok, fan = self.can_win(v, t, self_drawn=False)
+        wc: WinChoice | None = None
         if ok and self._tai_rules():
             wc = self._win_choice(v, t, False, self._danger(v), self._turns(v))
+        elif ok and fan is not None and self._fan_rules():
+            wc = self._mcr_win_choice(v, fan, self._danger(v), self._turns(v))
+        if wc is not None:
             if wc.declare:
                 return Decision(ev.DeclareWin(), Method.WIN,
-                                note=f"on {tile_name(t)}: {wc.describe()}", fan=wc.tai)
+                                note=f"on {tile_name(t)}: {wc.describe()}", fan=wc.worth)
             return Decision(ev.Pass(), Method.PASS, note=f"win on {tile_name(t)} passed: "
                             f"{wc.describe()}")
         if ok:

@@ -55,9 +55,10 @@ dealer); L (``deal_in_points``) what dealing in costs: the discarder pays the wi
 
 Declaring or passing a win: the table lets a seat pass a winning discard and win later on
 any tile (no furiten, :mod:`game.taiwan`).  :func:`win_choice` weighs declaring now against
-:func:`wait_value`, the worth of keeping the waiting hand: each turn the game goes on, the
-seat's own draw is an out (a self-draw: three payers) or another seat's discard is (one
-payer), its own discard may deal in, and another seat's self-draw costs it a share.
+:func:`strategy.value.wait_value` over :func:`wait_points`, the worth of keeping the
+waiting hand: each turn the game goes on, the seat's own draw is an out (a self-draw:
+three payers) or another seat's discard is (one payer), its own discard may deal in, and
+another seat's self-draw costs it a share.
 Pure: no clock, no randomness.
 """
 
@@ -75,7 +76,15 @@ from game.scoring.tai import is_complete
 from game.tiles import DRAGONS, NUM_KINDS, NUM_SUITED, WINDS, Counts, tile_name
 from strategy.deficiency.kernel import UNREACHABLE, regular_overlap
 from strategy.fan.routes import pungs_overlap
-from strategy.value import Outlook, ValueModel, win_chance
+from strategy.value import (
+    Outlook,
+    ValueModel,
+    WaitPoints,
+    WinChoice,
+    WorthUnit,
+    wait_value,
+    win_chance,
+)
 
 
 class TaiRoute(Enum):
@@ -112,11 +121,8 @@ class TaiModel(ValueModel):
     """The discarder pays 1 + the winner's tai (about 2) alone."""
     margin: float = 0.25
     """Points a claim or kong must gain; discards this close count as equal."""
-    discard_release: float = 0.5
-    """For :func:`wait_value`: how often another seat lets an out go, per copy, relative
-    to this seat's own draw of it."""
     other_self_draw_points: float = 4.0
-    """For :func:`wait_value`: what another seat's self-draw costs this seat (1 + its tai
+    """For :func:`wait_points`: what another seat's self-draw costs this seat (1 + its tai
     and the self-draw's)."""
     win_margin: float = 1.0
     """Points the wait must gain over declaring a win now."""
@@ -309,48 +315,15 @@ def outs(hand: Counts, unseen: Counts, melds_needed: int) -> int:
     return n
 
 
-def wait_value(outs: int, unseen_total: int, turns: int, tai: int, seat: TaiSeat,
-               risk: float, model: TaiModel = TAI_MODEL) -> float:
-    """Expected points of keeping a waiting hand of ``tai`` (its base included, not the
-    self-draw) instead of declaring a win now.  Per turn the game goes on
-    (``1 - end_rate``; the other seats' wins end it, a share ``self_draw_share`` of them
-    self-drawn, costing ``other_self_draw_points``); then the seat's own draw is an out with
-    chance outs / unseen (a self-draw: 3 * (2 + tai)), another seat's discard one with
-    ``3 * discard_release`` times that (1 + tai), and its own discard deals in with chance
-    ``risk`` (costing ``deal_in_points`` and the hand).  ``turns`` are the seat's draws
-    left."""
-    if outs <= 0 or unseen_total <= 0 or turns <= 0:
-        return 0.0
-    p_self = min(1.0, outs / unseen_total)
-    p_discard = min(1.0 - p_self, 3.0 * model.discard_release * p_self)
-    self_points = 3.0 * (2.0 + tai)
-    discard_points = 1.0 + tai + (0.0 if seat.dealer else 1.0 / 3.0)
-    other = model.end_rate * model.self_draw_share * model.other_self_draw_points
-    alive, value = 1.0, 0.0
-    for _ in range(turns):
-        value -= alive * other
-        alive *= 1.0 - model.end_rate
-        value += alive * (p_self * self_points + p_discard * discard_points
-                          - risk * model.deal_in_points)
-        alive *= max(0.0, 1.0 - p_self - p_discard - risk)
-    return value
-
-
-@dataclass(frozen=True)
-class WinChoice:
-    """Declaring a win now against keeping the hand (:func:`win_choice`)."""
-
-    declare: bool
-    now: float
-    """Points of the win now (1 + tai from each payer)."""
-    wait: float
-    tai: int
-    outs: int
-
-    def describe(self) -> str:
-        what = "declare" if self.declare else "wait"
-        return (f"{what}: now {self.tai} tai = {self.now:+.2f}, "
-                f"wait on {self.outs} outs {self.wait:+.2f}")
+def wait_points(tai: int, seat: TaiSeat, model: TaiModel = TAI_MODEL) -> WaitPoints:
+    """What keeping a waiting hand of ``tai`` (its base included, not the self-draw) can
+    bring and cost: a self-draw 3 * (2 + tai), another seat's discard 1 + tai (and the
+    dealer's third), dealing in ``deal_in_points``; per turn the other seats' wins end the
+    game (``end_rate``), a share ``self_draw_share`` of them self-drawn, costing
+    ``other_self_draw_points``."""
+    return WaitPoints(3.0 * (2.0 + tai), 1.0 + tai + (0.0 if seat.dealer else 1.0 / 3.0),
+                      model.deal_in_points,
+                      model.end_rate * model.self_draw_share * model.other_self_draw_points)
 
 
 def win_choice(now_tai: int, self_drawn: bool, wait_tai: int, outs_left: int,
@@ -359,8 +332,12 @@ def win_choice(now_tai: int, self_drawn: bool, wait_tai: int, outs_left: int,
     """Declare now (``now_tai`` as :func:`game.scoring.tai.tai_items` counts it: three
     payers on a self-draw, one on a discard) or keep the waiting hand worth ``wait_tai``
     (its tai without the self-draw) on ``outs_left`` outs: wait only when
-    :func:`wait_value` gains ``win_margin`` points.  A self-drawn win is always worth more
-    than its wait in this model (the wait's best case is the same self-draw later)."""
+    :func:`strategy.value.wait_value` gains ``win_margin`` points.  A self-drawn win is
+    always worth more than its wait in this model (the wait's best case is the same
+    self-draw later)."""
     now = (3.0 if self_drawn else 1.0) * (1.0 + now_tai)
-    wait = wait_value(outs_left, unseen_total, turns, wait_tai, seat, risk, model)
-    return WinChoice(wait < now + model.win_margin, now, wait, now_tai, outs_left)
+    wait = wait_value(outs_left, outs_left, unseen_total, turns,
+                      wait_points(wait_tai, seat, model), risk, model.end_rate,
+                      model.discard_release)
+    return WinChoice(wait < now + model.win_margin, now, wait, now_tai, WorthUnit.TAI,
+                     outs_left)

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import Enum
 
 import numpy as np
 
@@ -73,6 +74,20 @@ class ValueModel:
     over 900 walls paired.  ``UNREACHABLE`` turns it off.  The planner's learned order
     (:mod:`strategy.discard_rank`, its default) replaces this one from the same distance
     on."""
+    win_margin: float = 4.0
+    """mcr-botzone: points the wait must gain over declaring a win on a discard now
+    (:func:`mcr_win_choice`).  A round number, not fitted: over 4,000 games against three
+    ``baseline-v1`` (seeds 81 and 82) it passed a win in two, and the results moved by
+    +0.02 and −0.04 points per game."""
+    discard_release: float = 0.5
+    """For :func:`wait_value`: how often another seat lets an out go, per copy, relative to
+    this seat's own draw of it."""
+    other_win_points: float = 10.0
+    """mcr-botzone, for :func:`mcr_win_choice`: what another seat's win costs this seat when
+    it did not deal in (8 on a discard, 8 + the fan on a self-draw)."""
+    deal_in_win_points: float = 20.0
+    """mcr-botzone, for :func:`mcr_win_choice`: what dealing in costs (8 + the winner's fan,
+    about 12)."""
 
 
 DEFAULT_MODEL = ValueModel()
@@ -225,3 +240,110 @@ class ValuedCandidate(Candidate):
     def describe(self) -> str:
         base = super().describe()
         return base if self.outlook is None else f"{base}; {self.outlook.describe()}"
+
+
+# ---------------------------------------------------------------- declare or wait
+BASE_POINTS = 8
+"""mcr-botzone: what each other seat pays the winner besides the fan (the discarder pays
+the fan on a discard win, every seat pays it on a self-draw)."""
+
+
+@dataclass(frozen=True)
+class WaitPoints:
+    """What keeping a waiting hand can bring and cost this seat, in points
+    (:func:`wait_value`)."""
+
+    self_draw: float
+    """The seat draws an out."""
+    on_discard: float
+    """Another seat discards an out (and the seat declares it)."""
+    deal_in: float
+    """The seat's discard completes another seat's hand."""
+    other_win: float
+    """Expected cost per turn of another seat's win ending the game (its chance in it)."""
+
+
+def wait_value(self_outs: int, discard_outs: int, unseen_total: int, turns: int,
+               points: WaitPoints, risk: float, end_rate: float,
+               discard_release: float) -> float:
+    """Expected points of keeping a waiting hand instead of declaring a win now.  Per turn
+    another seat's win may end the game (``end_rate``; ``points.other_win`` is its expected
+    cost); if not, the seat's own draw is an out with chance self_outs / unseen, another
+    seat's discard one with ``3 * discard_release`` times the share of ``discard_outs`` (no
+    furiten: any later discard of an out may be declared), and the seat's own discard deals
+    in with chance ``risk``.  ``turns`` are the seat's draws left."""
+    if self_outs <= 0 or unseen_total <= 0 or turns <= 0:
+        return 0.0
+    p_self = min(1.0, self_outs / unseen_total)
+    p_discard = min(1.0 - p_self, 3.0 * discard_release * discard_outs / unseen_total)
+    alive, value = 1.0, 0.0
+    for _ in range(turns):
+        value -= alive * points.other_win
+        alive *= 1.0 - end_rate
+        value += alive * (p_self * points.self_draw + p_discard * points.on_discard
+                          - risk * points.deal_in)
+        alive *= max(0.0, 1.0 - p_self - p_discard - risk)
+    return value
+
+
+class WorthUnit(Enum):
+    """What a win's worth is counted in."""
+
+    FAN = "fan"
+    TAI = "tai"
+
+
+@dataclass(frozen=True)
+class WinChoice:
+    """Declaring a win now against keeping the waiting hand."""
+
+    declare: bool
+    now: float
+    """Points of the win now."""
+    wait: float
+    """Expected points of the kept hand (:func:`wait_value`)."""
+    worth: int
+    """The win's fan or tai now."""
+    unit: WorthUnit
+    outs: int
+
+    def describe(self) -> str:
+        what = "declare" if self.declare else "wait"
+        return (f"{what}: now {self.worth} {self.unit.value} = {self.now:+.2f}, "
+                f"wait on {self.outs} outs {self.wait:+.2f}")
+
+
+@dataclass(frozen=True)
+class WinOut:
+    """One tile a waiting hand would win on: its unseen copies and the fan of each way."""
+
+    tile: int
+    copies: int
+    self_drawn_fan: int | None
+    """Fan of the win when the seat draws it (None: no win, or below the minimum)."""
+    discard_fan: int | None
+    """Fan of the win on another seat's discard (None: no win, or below the minimum)."""
+
+
+def mcr_win_choice(now_fan: int, outs: Sequence[WinOut], unseen_total: int, turns: int,
+                   risk: float, model: ValueModel = DEFAULT_MODEL) -> WinChoice:
+    """mcr-botzone: declare a win on a discard now (8 from each seat and the fan from the
+    discarder: 24 + fan) or pass it and keep the waiting hand, whose outs are worth
+    3 * (8 + fan) drawn and 24 + fan on a later discard (MCR has no furiten); wait only
+    when :func:`wait_value` gains ``win_margin`` points.  A self-drawn win is not weighed:
+    the wait's best case is the same self-draw later."""
+    now = 3.0 * BASE_POINTS + now_fan
+    drawn = [(o.copies, o.self_drawn_fan) for o in outs if o.self_drawn_fan is not None]
+    thrown = [(o.copies, o.discard_fan) for o in outs if o.discard_fan is not None]
+    n_self = sum(c for c, _ in drawn)
+    n_discard = sum(c for c, _ in thrown)
+    if n_self == 0:
+        return WinChoice(True, now, 0.0, now_fan, WorthUnit.FAN, 0)
+    self_points = sum(c * 3.0 * (BASE_POINTS + f) for c, f in drawn) / n_self
+    discard_points = (sum(c * (3.0 * BASE_POINTS + f) for c, f in thrown) / n_discard
+                      if n_discard else 0.0)
+    points = WaitPoints(self_points, discard_points, model.deal_in_win_points,
+                        model.end_rate * model.other_win_points)
+    wait = wait_value(n_self, n_discard, unseen_total, turns, points, risk, model.end_rate,
+                      model.discard_release)
+    return WinChoice(wait < now + model.win_margin, now, wait, now_fan, WorthUnit.FAN, n_self)

@@ -12,7 +12,7 @@ from arena.games import GameSpec, Rules, SeatFeed, play, table_action
 from arena.lineup import ArenaSeat, PlayerKind, PlayerSpecError, parse_player
 from bot.planner import Planner
 from bot.seat import AskKind
-from game.events import ClaimChow, ClaimPung, DeclareWin, Discard
+from game.events import ClaimChow, ClaimPung, DeclareWin, Discard, Pass
 from game.rules import MCR_BOTZONE, TAIWAN_16
 from game.stable_wall import WallMode
 from game.taiwan import Stage, TaiwanTable
@@ -191,3 +191,29 @@ def test_a_record_has_one_decision_line_per_question_asked() -> None:
     # a question with one answer (pass only) has no reasons to write
     assert written == reasoned and sum(reasoned) > 20
     assert all(w <= a for w, a in zip(written, asked, strict=True))
+
+
+def test_a_passed_win_is_kept_for_the_record_with_its_reasons() -> None:
+    """A pass is no decision worth a line, except a win the planner weighed and kept the
+    hand over (nine gates early, waiting for its self-draw)."""
+    from game.events import Dealt, Discarded, Drew, SeatAssigned
+    from game.tiles import parse_tiles
+
+    def seat_shown(spec: str, thrown: str) -> ArenaSeat:
+        seat = ArenaSeat(parse_player(spec), MCR_BOTZONE, 1)
+        for e in (SeatAssigned(0, 0), Dealt(0, tuple(parse_tiles("1112345678999m"))),
+                  Drew(0, parse_tiles("1z")[0]), Discarded(0, parse_tiles("1z")[0]),
+                  Drew(1, None), Discarded(1, parse_tiles(thrown)[0])):
+            seat.observe(e)
+        return seat
+
+    planner = seat_shown("planner", "5m")
+    assert isinstance(planner.decide(), Pass)
+    last = planner.last
+    assert last is not None and last.reasons is not None
+    assert "passed: wait" in last.reasons.note
+    # with a wait margin no wait can gain, the planner declares
+    assert isinstance(seat_shown("planner:wait=1000", "5m").decide(), DeclareWin)
+    # a pass with nothing to weigh leaves no reasons
+    quiet = seat_shown("planner", "1z")
+    assert not isinstance(quiet.decide(), DeclareWin) and quiet.last is None

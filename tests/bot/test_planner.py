@@ -177,3 +177,43 @@ def test_the_learned_ranker_picks_its_best_scored_close_discard() -> None:
     # the step-value search's, and here it differs
     assert Planner(MCR_BOTZONE).decide(v).action == d.action
     assert Planner(MCR_BOTZONE, ranker=None).decide(v).action != d.action
+
+
+def _discarded_to_us(hand: str, thrown: str) -> SeatView:
+    """Seat 0 dealt ``hand`` (13 tiles) draws and throws 1z, then seat 1 throws ``thrown``."""
+    return view_of(hand, Drew(0, tile("1z")), Discarded(0, tile("1z")),
+                   Drew(1, None), Discarded(1, tile(thrown)))
+
+
+def test_a_win_on_a_discard_is_weighed_and_declared_with_its_numbers() -> None:
+    # a pure straight (16 fan) waiting on 4p and 7p; 4p is thrown
+    v = _discarded_to_us("123m456m789m11p56p", "4p")
+    planner = Planner(MCR_BOTZONE)
+    assert planner.weighs_wins()
+    d = planner.decide(v)
+    assert d.action == DeclareWin() and v.ask.allows(d.action)
+    assert "declare: now" in d.note and "fan" in d.note and "wait on" in d.note
+
+
+def test_the_outs_of_a_passed_win_are_the_agents_own_wins() -> None:
+    # every unseen tile that completes the hand, each with the fan the agent would score
+    # for it thrown by seat 1 and drawn by seat 0 (its own win scoring, one tile at a time)
+    planner = Planner(MCR_BOTZONE)
+    v = _discarded_to_us("123m456m789m11p56p", "4p")
+    outs = {o.tile: o for o in planner._mcr_outs(v)}
+    assert set(outs) == {tile("4p"), tile("7p")}
+    assert outs[tile("4p")].copies == 3 and outs[tile("7p")].copies == 4
+    for name in ("4p", "7p"):
+        thrown = _discarded_to_us("123m456m789m11p56p", name)
+        assert outs[tile(name)].discard_fan == planner.win_fan(thrown, tile(name), False)
+        drawn = view_of("123m456m789m11p56p", Drew(0, tile(name)))
+        assert outs[tile(name)].self_drawn_fan == planner.win_fan(drawn, tile(name), True)
+
+
+def test_nine_gates_passes_a_discard_win_early_for_its_self_draw() -> None:
+    # 1112345678999m waits on every character: 88 fan now, three times (8 + 88 + ...)
+    # drawn, with some 20 copies unseen and the wall full
+    v = _discarded_to_us("1112345678999m", "5m")
+    d = Planner(MCR_BOTZONE).decide(v)
+    assert d.action == Pass() and v.ask.allows(d.action)
+    assert "passed: wait" in d.note

@@ -42,11 +42,11 @@ from strategy.tai import (
     outs,
     route_distances,
     tai_outlook,
-    wait_value,
+    wait_points,
     win_choice,
     win_points,
 )
-from strategy.value import win_chance
+from strategy.value import wait_value, win_chance
 
 BUDGET = 3
 
@@ -248,14 +248,19 @@ def test_outs_and_the_wait() -> None:
     assert outs(hand, unseen, 5) == 3
     m = TaiModel(end_rate=0.1, self_draw_share=0.5, other_self_draw_points=4.0,
                  discard_release=0.5, deal_in_points=3.0)
+    pts = wait_points(2, SEAT, m)
+
+    def wait(outs: int, turns: int) -> float:
+        return wait_value(outs, outs, 30, turns, pts, 0.02, m.end_rate, m.discard_release)
+
     # one turn: -0.1 * 0.5 * 4 + 0.9 * (0.1 * 3 * (2 + 2) + 0.15 * (1 + 2 + 1/3) - 0.02 * 3)
     want = -0.2 + 0.9 * (0.1 * 12 + 0.15 * (3 + 1 / 3) - 0.06)
-    assert wait_value(3, 30, 1, 2, SEAT, 0.02, m) == pytest.approx(want)
+    assert wait(3, 1) == pytest.approx(want)
     # two turns: the second weighted by the chance the first ended nothing
     alive = 0.9 * (1 - 0.1 - 0.15 - 0.02)
     want2 = want - alive * 0.2 + alive * 0.9 * (0.1 * 12 + 0.15 * (3 + 1 / 3) - 0.06)
-    assert wait_value(3, 30, 2, 2, SEAT, 0.02, m) == pytest.approx(want2)
-    assert wait_value(0, 30, 5, 2, SEAT, 0.02, m) == 0.0
+    assert wait(3, 2) == pytest.approx(want2)
+    assert wait(0, 5) == 0.0
 
 
 def test_declare_or_wait() -> None:

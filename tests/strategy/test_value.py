@@ -16,11 +16,15 @@ from strategy.value import (
     FanInputs,
     Outlook,
     ValueModel,
+    WaitPoints,
+    WinOut,
     action_value,
     best_by_value,
     discard_distances,
     fan_distance,
+    mcr_win_choice,
     outlook,
+    wait_value,
     win_chance,
 )
 
@@ -161,3 +165,66 @@ def test_useful_draws_count_the_unseen_copies_that_lower_the_distance() -> None:
             if fan_distance(h, FanInputs(kb, melds, 0, 1)) < d:
                 expected += int(unseen[t])
         assert useful_draws(hand, fan, d) == expected, hand
+
+
+def recursive_wait(n: int, p_self: float, p_discard: float, risk: float, end: float,
+                   pts: WaitPoints) -> float:
+    """The kept hand's worth by first-step recursion over the turns left (an independent
+    oracle of the forward loop): pay another seat's win, then if the game goes on gain
+    this turn's outcomes, and go on only where none of them ended the hand."""
+    if n == 0:
+        return 0.0
+    go = 1.0 - end
+    now = p_self * pts.self_draw + p_discard * pts.on_discard - risk * pts.deal_in
+    rest = max(0.0, 1.0 - p_self - p_discard - risk)
+    return -pts.other_win + go * (now + rest * recursive_wait(n - 1, p_self, p_discard,
+                                                               risk, end, pts))
+
+
+def test_the_wait_equals_the_recursion() -> None:
+    rng = np.random.default_rng(7)
+    for _ in range(300):
+        total = int(rng.integers(20, 120))
+        self_outs = int(rng.integers(0, 13))
+        discard_outs = int(rng.integers(0, self_outs + 1))
+        turns = int(rng.integers(0, 30))
+        risk, end, release = (float(x) for x in rng.uniform(0.0, 0.2, 3))
+        pts = WaitPoints(*(float(x) for x in rng.uniform(0.0, 300.0, 4)))
+        got = wait_value(self_outs, discard_outs, total, turns, pts, risk, end, release)
+        if self_outs == 0 or turns == 0:
+            assert got == 0.0
+            continue
+        p_self = self_outs / total
+        p_discard = min(1.0 - p_self, 3.0 * release * discard_outs / total)
+        assert got == pytest.approx(recursive_wait(turns, p_self, p_discard, risk, end, pts),
+                                    rel=1e-9, abs=1e-9)
+
+
+def test_a_win_on_a_discard_against_the_kept_hand_worked_by_hand() -> None:
+    m = ValueModel(end_rate=0.1, other_win_points=10.0, deal_in_win_points=20.0,
+                   discard_release=0.5, win_margin=4.0)
+    c = mcr_win_choice(8, [WinOut(0, 4, 10, 8)], 40, 1, 0.02, m)
+    # now: 8 from each seat and the fan from the discarder
+    assert c.now == 32.0 and c.worth == 8 and c.outs == 4
+    # one turn: another seat's win costs 0.1 * 10; then 4/40 self-draw worth 3 * (8 + 10),
+    # 1.5 * 4/40 a discard worth 24 + 8, 0.02 deals in for 20
+    assert c.wait == pytest.approx(-1.0 + 0.9 * (0.1 * 54 + 0.15 * 32 - 0.02 * 20))
+    assert c.declare and "declare: now 8 fan = +32.00" in c.describe()
+
+
+def test_a_huge_hand_with_many_outs_early_waits_for_its_self_draw() -> None:
+    # nine gates waiting on all nine characters, 21 copies of 110 unseen, 15 draws left:
+    # 88 + 24 now against 3 * (8 + 89) drawn
+    outs = [WinOut(t, 2 if t % 4 else 3, 89, 88) for t in range(9)]
+    c = mcr_win_choice(88, outs, 110, 15, 0.01)
+    assert c.now == 112.0 and c.wait > c.now + ValueModel().win_margin and not c.declare
+    # the same wait with one draw left, or a single copy left: declare
+    assert mcr_win_choice(88, outs, 110, 1, 0.01).declare
+    assert mcr_win_choice(88, [WinOut(0, 1, 89, 88)], 110, 15, 0.01).declare
+
+
+def test_a_wait_with_no_out_left_declares() -> None:
+    c = mcr_win_choice(9, [], 60, 10, 0.0)
+    assert c.declare and c.wait == 0.0 and c.outs == 0
+    # outs that would not reach 8 fan drawn are no outs
+    assert mcr_win_choice(9, [WinOut(3, 4, None, None)], 60, 10, 0.0).outs == 0
