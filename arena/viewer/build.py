@@ -1,10 +1,11 @@
 """A game's steps with its decisions: the reasons a record kept, and today's agent's answers.
 
 A self-play record keeps, for mjbot's seats, every decision that was not a
-plain pass (method ``pass``), in order but without the turn it was made at:
-:func:`align_recorded` walks the seat's view again and gives each one its
-turn (a turn after a draw always had one; any other turn had one when the
-seat did not pass), checking that the recorded action is the one played.
+plain pass (method ``pass``), and a planner's pass of a win it weighed, in order
+but without the turn it was made at: :func:`align_recorded` walks the seat's view
+again and gives each one its turn (a turn after a draw always had one; any other
+turn had one when the seat did not pass, or passed a win), checking that the
+recorded action is the one played.
 With ``reask``, :func:`arena.viewer.sources.reask` asks today's agent again
 at every turn of the chosen seats, as ``mjbot replay`` does.
 """
@@ -26,7 +27,7 @@ from arena.viewer.model import (
     table_steps,
 )
 from arena.viewer.sources import GameSource, RecordedDecision, ReplayStep, reask
-from bot.agent import Decision, describe_action
+from bot.agent import Agent, Decision, describe_action
 from bot.seat import AskKind, SeatView
 from game.events import Chowed, Dealt, Discarded, Event, Konged, Melded, Pass, Punged
 from game.rules import Ruleset
@@ -148,6 +149,7 @@ def align_recorded(rules: Ruleset, steps: Sequence[ReplayStep],
     the text says where the alignment stopped, if it did."""
     queue = list(decisions)
     view = SeatView(rules)
+    judge = Agent(rules)  # whether a pass let a win go (a planner's kept hand)
     out: dict[int, RecordedDecision] = {}
     for j, step in enumerate(steps):
         if not queue:
@@ -156,6 +158,11 @@ def align_recorded(rules: Ruleset, steps: Sequence[ReplayStep],
         asked = view.ask.kind
         played = step.played
         if (asked in (AskKind.DISCARD, AskKind.ROB) and isinstance(played, Pass)
+                and queue[0].action == "pass" and view.tile_in_play is not None
+                and judge.can_win(view, view.tile_in_play, self_drawn=False,
+                                  robbing=asked is AskKind.ROB)[0]):
+            out[j] = queue.pop(0)  # a win the seat weighed and passed
+        elif (asked in (AskKind.DISCARD, AskKind.ROB) and isinstance(played, Pass)
                 and _claim_may_have_lost(steps, j, queue[0].seat, queue[0].action)
                 and queue[0].action in {describe_action(a) for a in view.ask.legal}):
             out[j] = queue.pop(0)  # a claim that lost to another seat's

@@ -264,3 +264,25 @@ def test_a_robbed_kong_goes_back_to_a_pung_and_its_tile_to_the_winner() -> None:
     assert end.seats[0].river[-1] == RiverTile(t("2p"), 3)
     assert end.seats[3].drawn == t("2p")
     assert census(end) == census(steps[-2])  # the discard moved to the winner, once
+
+
+def test_a_passed_win_is_shown_where_it_was_passed(tmp_path: Path) -> None:
+    """A planner's pass of a win it weighed is recorded (with its reasons), and the viewer
+    lands it on the discard it let go: seed 81, wall 425, the planner on seat 2 passes a
+    12-fan knitted hand on 5z twice and self-draws it later."""
+    from arena.games import GameSpec, Rules, play
+
+    progs = ("baseline-v1", "baseline-v1", "planner", "baseline-v1")
+    record = play(GameSpec(Rules.MCR_BOTZONE, 81, 425, 2, progs, progs, record=True)).record
+    assert record is not None
+    path = tmp_path / "passed.jsonl"
+    path.write_text("\n".join(record) + "\n")
+    [game] = load_games(path)
+    view = build_game(game)
+    assert not view.notes
+    passes = [(s, d) for s in view.steps for d in s.decisions
+              if d.recorded is not None and d.recorded.action == "pass"]
+    assert len(passes) == 2
+    for step, d in passes:
+        assert d.seat == 2 and "passed: wait" in d.recorded.note
+        assert step.event.endswith("discards 5z") and step.actor != 2
