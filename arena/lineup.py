@@ -120,6 +120,11 @@ class PlayerKind(Enum):
     OLYMPIAD = "olympiad"
 
 
+AGENT_KINDS = frozenset({PlayerKind.MJBOT, PlayerKind.BASELINE_V1, PlayerKind.PLANNER,
+                         PlayerKind.PLANNER_CALLS, PlayerKind.PLANNER_THINK})
+"""The players whose every answer is an agent's decision (with its reasons)."""
+
+
 IN_PROCESS = frozenset({PlayerKind.MJBOT, PlayerKind.BASELINE_V1, PlayerKind.MJBOT_EPS,
                         PlayerKind.PLANNER, PlayerKind.PLANNER_CALLS,
                         PlayerKind.PLANNER_THINK, PlayerKind.GREEDY, PlayerKind.RANDOM})
@@ -309,8 +314,7 @@ class ArenaSeat:
         if not weighed and self._can_win(asked):
             self.last = SeatChoice("win", "win")
             return DeclareWin()
-        if kind in (PlayerKind.MJBOT, PlayerKind.BASELINE_V1, PlayerKind.PLANNER,
-                    PlayerKind.PLANNER_CALLS, PlayerKind.PLANNER_THINK):
+        if kind in AGENT_KINDS:
             return self._agent()
         if kind is PlayerKind.MJBOT_EPS:
             if asked is not AskKind.ROB and self.rng.random() < self.spec.epsilon:

@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from arena.lineup import AGENT_KINDS, PlayerSpecError, parse_player
 from arena.viewer.model import (
     CandidateRow,
     DecisionView,
@@ -29,8 +30,20 @@ from arena.viewer.model import (
 from arena.viewer.sources import GameSource, RecordedDecision, ReplayStep, reask
 from bot.agent import Agent, Decision, describe_action
 from bot.seat import AskKind, SeatView
-from game.events import Chowed, Dealt, Discarded, Event, Konged, Melded, Pass, Punged
-from game.rules import Ruleset
+from game.events import (
+    Chowed,
+    ClaimChow,
+    ClaimPung,
+    Dealt,
+    Discard,
+    Discarded,
+    Event,
+    Konged,
+    Melded,
+    Pass,
+    Punged,
+)
+from game.rules import TAIWAN_16, Ruleset
 from game.tiles import Notation, TileError, parse_tile, tile_name
 from strategy.policy import Method
 
@@ -148,8 +161,12 @@ def align_recorded(rules: Ruleset, steps: Sequence[ReplayStep],
     """Each recorded decision of one seat at its turn (0-based index into ``steps``);
     the text says where the alignment stopped, if it did."""
     queue = list(decisions)
+    # an agent's record keeps every turn it played (but plain passes); greedy, random and
+    # mjbot-eps keep only some (their wins, the agent's share), matched where they fit
+    every_turn = bool(queue) and all(_decides_every_turn(d.player) for d in queue)
     view = SeatView(rules)
     judge = Agent(rules)  # whether a pass let a win go (a planner's kept hand)
+    separate_discard = rules == TAIWAN_16  # the Olympiad flow: a claim, then its discard
     out: dict[int, RecordedDecision] = {}
     for j, step in enumerate(steps):
         if not queue:
@@ -169,16 +186,46 @@ def align_recorded(rules: Ruleset, steps: Sequence[ReplayStep],
         elif asked is not AskKind.NOTHING and played is not None and (
                 asked is AskKind.DRAW or not isinstance(played, Pass)):
             want = describe_action(played)
-            if queue[0].action != want:
+            accepted = {want}
+            if separate_discard and isinstance(played, ClaimPung | ClaimChow):
+                # the claim names the discard planned then; the discard asked after it may
+                # differ: the same meld with any discard is the claim played
+                accepted |= {describe_action(a) for a in view.ask.legal
+                             if _same_meld(a, played)}
+            if queue[0].action in accepted:
+                out[j] = queue.pop(0)
+            elif every_turn:
                 return out, (f"seat {queue[0].seat}: the recorded decision "
                              f"{queue[0].action!r} is not what was played at turn {j + 1} "
                              f"({want!r}); later reasons are not shown")
-            out[j] = queue.pop(0)
+            # else a player whose record keeps some turns only (its wins): not this one
+            if (separate_discard and j in out and isinstance(played, ClaimPung | ClaimChow)
+                    and queue and queue[0].action == describe_action(Discard(played.discard))):
+                # the Olympiad flow asked for the claim's discard on its own: the step
+                # joins them, and shows the claim's reasons
+                queue.pop(0)
         if played is not None:
             view.answered(played)
     if queue:
         return out, f"seat {queue[0].seat}: {len(queue)} recorded decisions found no turn"
     return out, ""
+
+
+def _decides_every_turn(player: str) -> bool:
+    """Whether the record of ``player`` (an arena or self-play spec) keeps every turn it
+    played: an agent's does; greedy's, random's and mjbot-eps's keep only some."""
+    try:
+        kind = parse_player(player).kind
+    except PlayerSpecError:
+        return False
+    return kind in AGENT_KINDS
+
+
+def _same_meld(a: object, claim: ClaimPung | ClaimChow) -> bool:
+    """``a`` claims the meld ``claim`` claims (with whatever discard)."""
+    if isinstance(claim, ClaimPung):
+        return isinstance(a, ClaimPung)
+    return isinstance(a, ClaimChow) and a.middle == claim.middle
 
 
 def _claim_may_have_lost(steps: Sequence[ReplayStep], j: int, seat: int, action: str) -> bool:

@@ -286,3 +286,32 @@ def test_a_passed_win_is_shown_where_it_was_passed(tmp_path: Path) -> None:
     for step, d in passes:
         assert d.seat == 2 and "passed: wait" in d.recorded.note
         assert step.event.endswith("discards 5z") and step.actor != 2
+
+
+def test_taiwan_claims_asked_apart_from_their_discard_keep_the_reasons_aligned(
+        tmp_path: Path) -> None:
+    """The Olympiad flow asks for a claim and then for its discard: the record keeps both
+    decisions, the step joins them (the claim's reasons shown).  Every game's reasons
+    stay aligned to the end (before, each record stopped showing them at its first claim)."""
+    from arena.selfplay import play_one
+
+    for game in range(40, 52):
+        play_one((game, 3, ["mjbot", "greedy", "mjbot", "random"], "taiwan-16", str(tmp_path)))
+    claims = 0
+    for path in sorted(tmp_path.glob("*.jsonl")):
+        [game] = load_games(path)
+        view = build_game(game)
+        assert not view.notes, (path.name, view.notes)
+        shown = [(d.seat, d.recorded.action) for s in view.steps for d in s.decisions
+                 if d.recorded is not None]
+        # every recorded decision is shown, in order, but a claim's separate discard (the
+        # seat's next line after its claim), joined with the claim
+        expected: list[tuple[int, str]] = []
+        for d in game.decisions:
+            if expected and expected[-1][0] == d.seat and d.action.startswith("discard") \
+                    and expected[-1][1].startswith(("pung", "chow")):
+                claims += 1
+                continue
+            expected.append((d.seat, d.action))
+        assert shown == expected, path.name
+    assert claims > 5
