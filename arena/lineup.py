@@ -268,23 +268,7 @@ class ArenaSeat:
     def __post_init__(self) -> None:
         if not self.spec.in_process:
             raise ValueError(f"{self.spec.text!r} is not an in-process player")
-        kind = self.spec.kind
-        numbers = dict(self.spec.value)
-        model = ValueModel(**numbers)
-        tai_model = TaiModel(**numbers)
-        ranker = RANK1 if self.spec.learned_rank else None
-        if kind is PlayerKind.PLANNER_THINK:
-            rollouts = self.spec.rollouts
-            if rollouts is None and self.spec.think is None:
-                rollouts = DEFAULT_ROLLOUTS
-            z = SamplingPlanner.z if self.spec.z is None else self.spec.z
-            self.agent = SamplingPlanner(self.rules, model=model, rollouts=rollouts,
-                                         seed=self.spec.sample_seed, z=z, ranker=ranker)
-        elif kind in (PlayerKind.PLANNER, PlayerKind.PLANNER_CALLS):
-            self.agent = Planner(self.rules, plain_claims=kind is PlayerKind.PLANNER_CALLS,
-                                 model=model, tai_model=tai_model, ranker=ranker)
-        else:
-            self.agent = Agent(self.rules, "mjbot")
+        self.agent = agent_of(self.spec, self.rules)
         self.view = SeatView(self.rules)
         self.rng = np.random.default_rng(self.seed)
 
@@ -406,6 +390,28 @@ class ArenaSeat:
                 self._planned, self._random_claim = action.discard, True
         self.last = SeatChoice(describe_action(action), "epsilon-random")
         return action
+
+
+def agent_of(spec: PlayerSpec, rules: Ruleset) -> Agent:
+    """The agent behind an in-process player: the planner, with the spec's value options,
+    for the planners; today's agent for the others (mjbot, baseline-v1, and the win checks
+    and agent share of mjbot-eps, greedy and random)."""
+    kind = spec.kind
+    numbers = dict(spec.value)
+    model = ValueModel(**numbers)
+    tai_model = TaiModel(**numbers)
+    ranker = RANK1 if spec.learned_rank else None
+    if kind is PlayerKind.PLANNER_THINK:
+        rollouts = spec.rollouts
+        if rollouts is None and spec.think is None:
+            rollouts = DEFAULT_ROLLOUTS
+        z = SamplingPlanner.z if spec.z is None else spec.z
+        return SamplingPlanner(rules, model=model, rollouts=rollouts, seed=spec.sample_seed,
+                               z=z, ranker=ranker)
+    if kind in (PlayerKind.PLANNER, PlayerKind.PLANNER_CALLS):
+        return Planner(rules, plain_claims=kind is PlayerKind.PLANNER_CALLS, model=model,
+                       tai_model=tai_model, ranker=ranker)
+    return Agent(rules, "mjbot")
 
 
 def in_process_seat(spec: PlayerSpec, rules: Ruleset, seed: int | Sequence[int]) -> ArenaSeat:

@@ -1,4 +1,4 @@
-"""``mjbot replay FILE``: rebuild a seat's view turn by turn and ask today's agent again.
+"""``mjbot replay FILE``: rebuild a seat's view turn by turn and ask its player again.
 
 FILE is a game record written by mjbot (JSON Lines, :mod:`arena.records`: from
 self-play, the Botzone judge mock or the Olympiad referee, either rule set) or a
@@ -8,8 +8,13 @@ request to a fresh agent; at each turn where the seat had a decision it asks
 the agent what it would play now, with its reasons.
 
 - ``--turn N``: print the state at turn N (the seat's N-th request), what was
-  played and what today's agent plays, with every candidate's numbers;
-- ``--diff``: list every turn where today's agent disagrees with what was played.
+  played and what the re-asked player plays, with every candidate's numbers;
+- ``--diff``: list every turn where the re-asked player disagrees with what was played;
+- ``--player SPEC``: who is re-asked (an arena spec that decides by an agent: ``planner``,
+  ``baseline-v1``, ``planner:rank=steps``).  By default the seat's own player as the
+  record names it, with the budget it played with, so a seat of ours replays without a
+  disagreement; anything else (a Botzone log's seat, greedy, an external program) is
+  re-asked as the shipped bot (:func:`bot.planner.default_strategy`).
 - ``--allow-incomplete``: replay a game cut short (a record without its result line, a
   match log the judge did not finish) instead of refusing it; the output says so.
 
@@ -29,8 +34,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.commands.options import positive_int, seat_index
+from arena.lineup import AGENT_KINDS, PlayerSpecError, agent_of, parse_player
 from arena.records import Record, read_record
-from bot.agent import Agent, Decision, Strategy, describe_action
+from bot.agent import Decision, Strategy, describe_action
+from bot.planner import default_strategy
 from bot.seat import AskKind, SeatView
 from game import events as ev
 from game.rules import MCR_BOTZONE, Ruleset
@@ -135,12 +142,43 @@ def _starts_as_a_record(text: str) -> bool:
 
 @dataclass(frozen=True)
 class Game:
-    """A recorded game as one seat saw it: its rules, its steps, and why it is incomplete
-    (None: a whole game)."""
+    """A recorded game as one seat saw it: its rules, its steps, why it is incomplete
+    (None: a whole game) and who played the seat (None: a Botzone log does not say)."""
 
     rules: Ruleset
     steps: list[Step]
     incomplete: str | None
+    player: str | None = None
+
+
+@dataclass(frozen=True)
+class Reasked:
+    """Who answers again at a replayed seat, and the name it is shown by."""
+
+    name: str
+    strategy: Strategy
+    budget: int | None
+    """The work budget it played with (a spec's, default 4,000 kernel calls: so a seat
+    replays as it decided); None: the caller's."""
+
+    def budget_or(self, default: int) -> int:
+        return default if self.budget is None else self.budget
+
+
+def reasked_player(player: str | None, rules: Ruleset) -> Reasked:
+    """The player ``player`` names when it decides by an agent (an arena or self-play spec:
+    ``planner``, ``baseline-v1``, ``planner:rank=steps``), so a seat is re-asked as the
+    player it was; anything else (an external program, greedy, random, a Botzone log's
+    seat) is re-asked as the shipped bot (:func:`bot.planner.default_strategy`)."""
+    if player is not None:
+        try:
+            spec = parse_player(player)
+        except PlayerSpecError:
+            spec = None
+        if spec is not None and spec.kind in AGENT_KINDS:
+            return Reasked(spec.text, agent_of(spec, rules), spec.budget)
+    strategy = default_strategy(rules)
+    return Reasked(f"the shipped bot ({type(strategy).__name__.lower()})", strategy, None)
 
 
 def read_game(path: Path, seat: int) -> Game:
@@ -154,7 +192,7 @@ def read_game(path: Path, seat: int) -> Game:
     if path.suffix == ".jsonl" or _starts_as_a_record(text):
         record = read_record(path)
         rules, steps = _steps_of(record, seat)
-        return Game(rules, steps, record.incomplete)
+        return Game(rules, steps, record.incomplete, record.header.names[seat])
     if not text.strip():
         raise ValueError(f"{path}: empty")
     try:
@@ -259,11 +297,16 @@ def action_text(rules: Ruleset) -> Callable[[ev.Action], str]:
     return format_response if _botzone(rules) else describe_action
 
 
-def replay(steps: list[Step], budget: int = 20_000, rules: Ruleset = MCR_BOTZONE,
+REPLAY_BUDGET = 20_000
+"""Kernel calls per re-asked decision of the shipped bot (a named player keeps its own)."""
+
+
+def replay(steps: list[Step], budget: int = REPLAY_BUDGET, rules: Ruleset = MCR_BOTZONE,
            agent: Strategy | None = None) -> list[Turn]:
-    """Feed the steps to a fresh agent; where the seat had a decision, ask today's agent
-    (or the strategy ``agent``, fresh for this game)."""
-    agent = Agent(rules) if agent is None else agent
+    """Feed the steps to a fresh view; where the seat had a decision, ask the strategy
+    ``agent`` (fresh for this game; by default the shipped bot,
+    :func:`bot.planner.default_strategy`)."""
+    agent = default_strategy(rules) if agent is None else agent
     view = SeatView(rules)
     say = action_text(rules)
     turns = []
@@ -274,7 +317,7 @@ def replay(steps: list[Step], budget: int = 20_000, rules: Ruleset = MCR_BOTZONE
             if view.ask.kind is not AskKind.NOTHING:
                 ours = agent.decide(view, Deadline(budget=budget))
             if step.played is not None:
-                # the view follows what was played, not what today's agent would play
+                # the view follows what was played, not what the re-asked player would play
                 view.answered(step.played)
         except (ValueError, KnowledgeError) as exc:
             played = "" if step.played is None else f", played {say(step.played)}"
@@ -291,6 +334,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seat", type=seat_index, default=0, help="the seat to replay, 0-3")
     p.add_argument("--turn", type=positive_int, help="show this turn in full")
     p.add_argument("--diff", action="store_true", help="list the turns where we now disagree")
+    p.add_argument("--player", metavar="SPEC",
+                   help="re-ask this player (an arena spec that decides by an agent: "
+                        "planner, baseline-v1, planner:rank=steps); default: the player "
+                        "the record names for the seat, else the shipped bot")
     p.add_argument("--json", action="store_true")
     p.add_argument("--allow-incomplete", action="store_true",
                    help="replay a game cut short (no result) instead of refusing it; "
@@ -304,8 +351,16 @@ def run(args: argparse.Namespace) -> int:
             raise ValueError(f"{args.file}: incomplete game: {game.incomplete} "
                              "(--allow-incomplete replays it anyway)")
         rules = game.rules
+        if args.player is not None:
+            spec = parse_player(args.player)
+            if spec.kind not in AGENT_KINDS:
+                raise ValueError(f"--player {args.player!r}: not a player that decides by "
+                                 "an agent (mjbot, baseline-v1, planner, planner-calls, "
+                                 "planner-think)")
+        asked = reasked_player(args.player or game.player, rules)
         try:
-            turns = replay(game.steps, rules=rules)
+            turns = replay(game.steps, budget=asked.budget_or(REPLAY_BUDGET), rules=rules,
+                           agent=asked.strategy)
         except ValueError as exc:
             raise ValueError(f"{args.file}: {exc}") from None
     except (OSError, ValueError, KnowledgeError) as exc:
@@ -325,19 +380,20 @@ def run(args: argparse.Namespace) -> int:
         print(f"hand {t.hand}  unseen {t.unseen_total}")
         print(f"played   {t.played or '-'}")
         if t.ours is not None:
-            print(f"today    {say(t.ours.action)}  [{t.ours.describe_method()}] {t.ours.note}")
+            print(f"today    {say(t.ours.action)}  [{t.ours.describe_method()}] {t.ours.note}"
+                  f"  ({asked.name})")
             for c in t.ours.reasons:
                 print("  " + c.describe())
         return 0
     diffs = [t for t in decided if t.disagrees()]
     if args.json:
-        print(json.dumps({"turns": len(turns), "decisions": len(decided),
+        print(json.dumps({"turns": len(turns), "decisions": len(decided), "player": asked.name,
                           "incomplete": game.incomplete, "disagreements": [
             {"turn": t.index, "request": t.request, "played": t.played,
              "today": say(t.ours.action) if t.ours else None} for t in diffs]}))
         return 0
     print(f"seat {args.seat}: {len(turns)} requests, {len(decided)} decisions, "
-          f"{len(diffs)} where today's agent disagrees"
+          f"{len(diffs)} where {asked.name} disagrees"
           f"{' (incomplete game)' if game.incomplete else ''}")
     if args.diff:
         for t in diffs:

@@ -224,7 +224,7 @@ JS = r"""
         if (d.recorded.rows.length) div.append(candTable(d.recorded, d.today ? null : d.recorded.chosen, "chosen"));
       }
       if (d.today) {
-        div.append(el("div", "note", "today's agent (" + d.today.method + ") " + d.today.note));
+        div.append(el("div", "note", "re-asked (" + d.today.method + ") " + d.today.note));
         if (d.today.rows.length) div.append(candTable(d.today, d.played_row, "today"));
       }
       box.append(div);
@@ -320,7 +320,7 @@ JS = r"""
     const dis = [];
     G.steps.forEach((s, i) => s.d.forEach((d) => { if (d.disagrees) dis.push([i, d]); }));
     list.replaceChildren(el("h2", "", "Disagreements (" + dis.length + ")"));
-    if (!G.reasked.length) list.append(el("div", "note", "re-ask today's agent (mjbot view --reask) to list them"));
+    if (!G.reasked.length) list.append(el("div", "note", "re-ask the players (mjbot view --reask) to list them"));
     const ul = el("ul");
     for (const [i, d] of dis) {
       const li = el("li");

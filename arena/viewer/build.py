@@ -1,4 +1,4 @@
-"""A game's steps with its decisions: the reasons a record kept, and today's agent's answers.
+"""A game's steps with its decisions: the reasons a record kept, and the re-asked answers.
 
 A self-play record keeps, for mjbot's seats, every decision that was not a
 plain pass (method ``pass``), and a planner's pass of a win it weighed, in order
@@ -6,8 +6,9 @@ but without the turn it was made at: :func:`align_recorded` walks the seat's vie
 again and gives each one its turn (a turn after a draw always had one; any other
 turn had one when the seat did not pass, or passed a win), checking that the
 recorded action is the one played.
-With ``reask``, :func:`arena.viewer.sources.reask` asks today's agent again
-at every turn of the chosen seats, as ``mjbot replay`` does.
+With ``reask``, :func:`arena.viewer.sources.reask` asks the seat's own player
+again (or the shipped bot, or ``--player``) at every turn of the chosen seats, as
+``mjbot replay`` does.
 """
 
 from __future__ import annotations
@@ -246,6 +247,10 @@ def _claim_may_have_lost(steps: Sequence[ReplayStep], j: int, seat: int, action:
 class BuildOptions:
     reask_seats: tuple[int, ...] = ()
     budget: int = DEFAULT_BUDGET
+    player: str | None = None
+    """Who is re-asked (an arena spec that decides by an agent); None: each seat's own
+    player where the record names one that does, else the shipped bot
+    (:func:`arena.replay.reasked_player`)."""
 
 
 def build_game(src: GameSource, options: BuildOptions = BuildOptions(),
@@ -277,7 +282,8 @@ def build_game(src: GameSource, options: BuildOptions = BuildOptions(),
                                                      lost=shown != d.action)
         if seat not in options.reask_seats:
             continue
-        for turn in reask(seat_steps, src.rules, options.budget):
+        for turn in reask(seat_steps, src.rules, options.budget,
+                          options.player or src.names[seat]):
             ours = turn.ours
             if ours is None:
                 continue

@@ -8,8 +8,10 @@ seat's running score) and one page per game.
 
 - ``--seat S``: open the pages on seat S's view (the other hands hidden until
   the end); with ``--reask``, only seat S is re-asked;
-- ``--reask``: ask today's agent again at every decision (of seat S, or of all
-  four seats) and mark where it disagrees with what was played;
+- ``--reask``: ask the seat's own player again at every decision (of seat S, or of
+  all four seats; a player that is no agent of ours, or a Botzone log's seat: the
+  shipped bot; ``--player SPEC``: that one) and mark where it disagrees with what
+  was played;
 - ``--serve``: serve the page from a small http.server on 127.0.0.1.
 """
 
@@ -25,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.commands.options import int_range, positive_int, seat_index
+from arena.lineup import AGENT_KINDS, parse_player
 from arena.viewer.build import DEFAULT_BUDGET, BuildOptions, build_match
 from arena.viewer.model import ViewerError
 from arena.viewer.page import write_pages
@@ -41,9 +44,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="the HTML file (one game) or directory (many games) to write; "
                         "default: beside the current directory, named after FILE")
     p.add_argument("--reask", action="store_true",
-                   help="ask today's agent again at every decision and mark disagreements")
+                   help="ask the seat's player (else the shipped bot) again at every decision "
+                        "and mark disagreements")
+    p.add_argument("--player", metavar="SPEC",
+                   help="with --reask: re-ask this player (planner, baseline-v1, ...); "
+                        "default: each seat's own player, else the shipped bot")
     p.add_argument("--budget", type=positive_int, default=DEFAULT_BUDGET,
-                   help="kernel calls per re-asked decision")
+                   help="kernel calls per re-asked decision of the shipped bot (a player "
+                        "named by the record or --player keeps its own)")
     p.add_argument("--serve", action="store_true",
                    help="serve the page from http://127.0.0.1:PORT/ until interrupted")
     p.add_argument("--port", type=int_range(0, 65535), default=0,
@@ -71,9 +79,13 @@ def default_out(path: Path, games: int) -> Path:
 def run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     try:
+        if args.player is not None and parse_player(args.player).kind not in AGENT_KINDS:
+            raise ValueError(f"--player {args.player!r}: not a player that decides by an "
+                             "agent (mjbot, baseline-v1, planner, planner-calls, "
+                             "planner-think)")
         games = load_games(args.file)
         seats = ((args.seat,) if args.seat is not None else (0, 1, 2, 3)) if args.reask else ()
-        match = build_match(games, args.file.name, BuildOptions(seats, args.budget))
+        match = build_match(games, args.file.name, BuildOptions(seats, args.budget, args.player))
         out = args.out or default_out(args.file, len(games))
         page = write_pages(match, out, args.seat)
     except (OSError, ValueError, ViewerError) as exc:

@@ -107,7 +107,7 @@ class DecisionView:
 @dataclass(frozen=True)
 class SeatDecision:
     """A seat's decision at a step: what it answered (``describe_action`` text), the
-    recorded reasons (a record of mjbot's), today's agent's answer (``--reask``);
+    recorded reasons (a record of mjbot's), the re-asked player's answer (``--reask``);
     ``played_row`` is the row of today's candidates that the answer matches, if any."""
 
     seat: int
@@ -172,7 +172,7 @@ class GameView:
     scores_before: tuple[int, int, int, int] = (0, 0, 0, 0)
     """The match's running totals before this game."""
     reasked: tuple[int, ...] = ()
-    """Seats whose decisions today's agent answered again."""
+    """Seats whose decisions were asked again (their own player, else the shipped bot)."""
     notes: tuple[str, ...] = ()
 
     @property
@@ -180,7 +180,7 @@ class GameView:
         return tuple((s - self.dealer) % SEATS for s in range(SEATS))
 
     def disagreements(self) -> list[tuple[int, int]]:
-        """``(step, seat)`` of every decision where today's agent plays otherwise."""
+        """``(step, seat)`` of every decision where the re-asked player plays otherwise."""
         return [(s.index, d.seat) for s in self.steps for d in s.decisions if d.disagrees]
 
 

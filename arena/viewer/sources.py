@@ -26,6 +26,7 @@ from arena.replay import (
 )
 from arena.replay import (
     Turn,
+    reasked_player,
     replay,
     seat_lines_from_match_log,
     steps_from_lines,
@@ -78,9 +79,12 @@ class GameSource:
     notes: tuple[str, ...] = ()
 
 
-def reask(steps: list[ReplayStep], rules: Ruleset, budget: int) -> list[Turn]:
-    """Today's agent on a seat's steps (:func:`arena.replay.replay`)."""
-    return replay(steps, budget=budget, rules=rules)
+def reask(steps: list[ReplayStep], rules: Ruleset, budget: int,
+          player: str | None = None) -> list[Turn]:
+    """The seat's player (or the shipped bot) on its steps again
+    (:func:`arena.replay.reasked_player`, :func:`arena.replay.replay`)."""
+    asked = reasked_player(player, rules)
+    return replay(steps, budget=asked.budget_or(budget), rules=rules, agent=asked.strategy)
 
 
 # ---------------------------------------------------------------- records

@@ -40,3 +40,36 @@ def test_a_record_replays_with_what_each_seat_played(tmp_path: Path) -> None:
     turns = replay(steps, budget=4_000, rules=rules)
     decided = [t for t in turns if t.ours is not None and t.played not in ("", "PASS")]
     assert decided
+
+
+def test_a_seat_is_reasked_as_the_player_the_record_names(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An arena record's planner seat replays as the planner it was (no disagreement: the
+    decisions are reproducible), the baseline's seats as baseline-v1, a greedy seat as the
+    shipped bot; ``--player`` re-asks another agent, and refuses a player that is none."""
+    from arena.cli import main
+    from arena.games import GameSpec, Rules, play
+    from arena.replay import reasked_player
+    from bot.planner import Planner
+    from game.rules import MCR_BOTZONE
+
+    progs = ("planner", "baseline-v1", "greedy", "baseline-v1")
+    record = play(GameSpec(Rules.MCR_BOTZONE, 81, 2, 0, progs, progs, record=True)).record
+    assert record is not None
+    path = tmp_path / "game.jsonl"
+    path.write_text("\n".join(record) + "\n")
+    for seat, name in ((0, "planner"), (1, "baseline-v1")):
+        assert main(["replay", str(path), "--seat", str(seat), "--json"]) == 0
+        out = json.loads(capsys.readouterr().out)
+        assert out["player"] == name and out["decisions"] > 10
+        assert out["disagreements"] == []
+    assert main(["replay", str(path), "--seat", "2", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["player"] == "the shipped bot (planner)"
+    assert isinstance(reasked_player("greedy", MCR_BOTZONE).strategy, Planner)
+    # the baseline's seat re-asked as the planner: they play differently somewhere
+    assert main(["replay", str(path), "--seat", "1", "--player", "planner", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["player"] == "planner" and out["disagreements"]
+    assert main(["replay", str(path), "--player", "greedy"]) == 2
+    assert "not a player that decides by an agent" in capsys.readouterr().err
+    assert main(["replay", str(path), "--player", "nosuch"]) == 2
