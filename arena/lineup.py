@@ -320,10 +320,12 @@ class ArenaSeat:
         return decision.action
 
     def _note(self, decision: Decision) -> None:
-        """Keep the decision's reasons for the record: every action but a pass, and a pass
-        of a win the agent weighed (its reasons say why it kept the hand)."""
+        """Keep the decision's reasons for the record: every action but a pass, and a
+        planner's pass of what it weighed (a win: why it kept the hand; a claim: every
+        meld's numbers against passing)."""
         if not isinstance(decision.action, Pass) or (
-                self.agent.weighs_wins() and self._can_win(self.view.ask.kind)):
+                self.agent.weighs_wins() and (bool(decision.reasons)
+                                              or self._can_win(self.view.ask.kind))):
             self.last = SeatChoice.of(decision)
 
     def _can_win(self, asked: AskKind) -> bool:

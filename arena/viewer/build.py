@@ -1,11 +1,11 @@
 """A game's steps with its decisions: the reasons a record kept, and the re-asked answers.
 
 A self-play record keeps, for mjbot's seats, every decision that was not a
-plain pass (method ``pass``), and a planner's pass of a win it weighed, in order
-but without the turn it was made at: :func:`align_recorded` walks the seat's view
-again and gives each one its turn (a turn after a draw always had one; any other
-turn had one when the seat did not pass, or passed a win), checking that the
-recorded action is the one played.
+plain pass (method ``pass``), and a planner's pass of a claim or a win it weighed,
+in order but without the turn it was made at: :func:`align_recorded` walks the
+seat's view again and gives each one its turn (a turn after a draw always had one;
+any other turn had one when the seat did not pass, or passed a claim or a win),
+checking that the recorded action is the one played.
 With ``reask``, :func:`arena.viewer.sources.reask` asks the seat's own player
 again (or the shipped bot, or ``--player``) at every turn of the chosen seats, as
 ``mjbot replay`` does.
@@ -34,6 +34,7 @@ from bot.seat import AskKind, SeatView
 from game.events import (
     Chowed,
     ClaimChow,
+    ClaimKong,
     ClaimPung,
     Dealt,
     Discard,
@@ -177,9 +178,11 @@ def align_recorded(rules: Ruleset, steps: Sequence[ReplayStep],
         played = step.played
         if (asked in (AskKind.DISCARD, AskKind.ROB) and isinstance(played, Pass)
                 and queue[0].action == "pass" and view.tile_in_play is not None
-                and judge.can_win(view, view.tile_in_play, self_drawn=False,
-                                  robbing=asked is AskKind.ROB)[0]):
-            out[j] = queue.pop(0)  # a win the seat weighed and passed
+                and (any(isinstance(a, ClaimPung | ClaimChow | ClaimKong)
+                         for a in view.ask.legal)
+                     or judge.can_win(view, view.tile_in_play, self_drawn=False,
+                                      robbing=asked is AskKind.ROB)[0])):
+            out[j] = queue.pop(0)  # a claim or a win the seat weighed and passed
         elif (asked in (AskKind.DISCARD, AskKind.ROB) and isinstance(played, Pass)
                 and _claim_may_have_lost(steps, j, queue[0].seat, queue[0].action)
                 and queue[0].action in {describe_action(a) for a in view.ask.legal}):

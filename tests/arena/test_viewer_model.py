@@ -280,9 +280,12 @@ def test_a_passed_win_is_shown_where_it_was_passed(tmp_path: Path) -> None:
     [game] = load_games(path)
     view = build_game(game)
     assert not view.notes
-    passes = [(s, d) for s in view.steps for d in s.decisions
-              if d.recorded is not None and d.recorded.action == "pass"]
+    recorded = [(s, d) for s in view.steps for d in s.decisions if d.recorded is not None]
+    assert len(recorded) == len(game.decisions)  # every recorded decision is shown
+    passes = [(s, d) for s, d in recorded
+              if d.recorded is not None and "passed: wait" in d.recorded.note]
     assert len(passes) == 2
+
     for step, d in passes:
         assert d.seat == 2 and "passed: wait" in d.recorded.note
         assert step.event.endswith("discards 5z") and step.actor != 2
@@ -315,3 +318,31 @@ def test_taiwan_claims_asked_apart_from_their_discard_keep_the_reasons_aligned(
             expected.append((d.seat, d.action))
         assert shown == expected, path.name
     assert claims > 5
+
+
+def test_a_planners_passed_claims_are_shown_with_their_melds(tmp_path: Path) -> None:
+    """A planner that lets a pung or chow go records why (passing against every meld), and
+    the viewer lands each such pass on the discard it let go."""
+    from arena.games import GameSpec, Rules, play
+
+    progs = ("planner", "baseline-v1", "greedy", "baseline-v1")
+    passed = 0
+    for wall in range(1, 5):
+        record = play(GameSpec(Rules.MCR_BOTZONE, 81, wall, 0, progs, progs,
+                               record=True)).record
+        assert record is not None
+        path = tmp_path / f"w{wall}.jsonl"
+        path.write_text("\n".join(record) + "\n")
+        [game] = load_games(path)
+        view = build_game(game)
+        assert not view.notes, view.notes
+        shown = [(s, d) for s in view.steps for d in s.decisions if d.recorded is not None]
+        assert len(shown) == len(game.decisions)
+        for step, d in shown:
+            if d.recorded is not None and d.recorded.action == "pass":
+                assert d.seat == 0 and step.actor != 0 and "discards" in step.event
+                labels = [r.label for r in d.recorded.candidates]
+                assert labels[0] == "pass" or "pass" in labels
+                assert any(x.startswith(("pung", "chow", "kong")) for x in labels)
+                passed += 1
+    assert passed > 0
