@@ -394,6 +394,26 @@ class ArenaSeat:
         return action
 
 
+def agent_spec(text: str) -> PlayerSpec | None:
+    """The spec ``text`` names when it is a player that decides by an agent (its record
+    keeps every turn, and it can be re-asked); None for any other text."""
+    try:
+        spec = parse_player(text)
+    except PlayerSpecError:
+        return None
+    return spec if spec.kind in AGENT_KINDS else None
+
+
+def agent_player(text: str) -> PlayerSpec:
+    """The spec ``text`` names, which must be a player that decides by an agent (a
+    :class:`PlayerSpecError` names what is wrong)."""
+    spec = parse_player(text)
+    if spec.kind not in AGENT_KINDS:
+        raise PlayerSpecError(f"player {text!r}: not a player that decides by an agent "
+                              f"({', '.join(sorted(k.value for k in AGENT_KINDS))})")
+    return spec
+
+
 def agent_of(spec: PlayerSpec, rules: Ruleset) -> Agent:
     """The agent behind an in-process player: the planner, with the spec's value options,
     for the planners; today's agent for the others (mjbot, baseline-v1, and the win checks

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.commands.options import positive_int, seat_index
-from arena.lineup import AGENT_KINDS, PlayerSpecError, agent_of, parse_player
+from arena.lineup import agent_of, agent_player, agent_spec
 from arena.records import Record, read_record
 from bot.agent import Decision, Strategy, describe_action
 from bot.planner import default_strategy
@@ -170,13 +170,9 @@ def reasked_player(player: str | None, rules: Ruleset) -> Reasked:
     ``planner``, ``baseline-v1``, ``planner:rank=steps``), so a seat is re-asked as the
     player it was; anything else (an external program, greedy, random, a Botzone log's
     seat) is re-asked as the shipped bot (:func:`bot.planner.default_strategy`)."""
-    if player is not None:
-        try:
-            spec = parse_player(player)
-        except PlayerSpecError:
-            spec = None
-        if spec is not None and spec.kind in AGENT_KINDS:
-            return Reasked(spec.text, agent_of(spec, rules), spec.budget)
+    spec = None if player is None else agent_spec(player)
+    if spec is not None:
+        return Reasked(spec.text, agent_of(spec, rules), spec.budget)
     strategy = default_strategy(rules)
     return Reasked(f"the shipped bot ({type(strategy).__name__.lower()})", strategy, None)
 
@@ -352,12 +348,8 @@ def run(args: argparse.Namespace) -> int:
                              "(--allow-incomplete replays it anyway)")
         rules = game.rules
         if args.player is not None:
-            spec = parse_player(args.player)
-            if spec.kind not in AGENT_KINDS:
-                raise ValueError(f"--player {args.player!r}: not a player that decides by "
-                                 "an agent (mjbot, baseline-v1, planner, planner-calls, "
-                                 "planner-think)")
-        asked = reasked_player(args.player or game.player, rules)
+            agent_player(args.player)
+        asked = reasked_player(game.player if args.player is None else args.player, rules)
         try:
             turns = replay(game.steps, budget=asked.budget_or(REPLAY_BUDGET), rules=rules,
                            agent=asked.strategy)

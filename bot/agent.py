@@ -123,9 +123,7 @@ class Agent:
             full = np.zeros(0, dtype=np.int8)
             return 0 if kernel_deficiency(counts, full, v.melds_needed) == 0 else None
         # a hand of no winning shape is no win: PyMahjongGB need not be asked
-        concealed = v.melds_needed == self.rules.melds_needed
-        if best_shape_deficiency(counts, (4 - counts).astype(np.int8), v.melds_needed, True,
-                                 concealed) != 0:
+        if not self.winning_shape(v, counts):
             return None
         hand = v.concealed_tiles()
         if self_drawn:
@@ -139,6 +137,13 @@ class Agent:
             about_kong=(v.after_kong and self_drawn) or robbing,
             wall_last=wall_last, flower_count=v.kb.flowers[v.seat])
         return fan_total(mcr_fans(hand, v.melds, tile, context))
+
+    def winning_shape(self, v: SeatView, counts: np.ndarray) -> bool:
+        """Whether ``counts`` (the seat's concealed tiles with a winning tile) complete a
+        shape the rules' special shapes included, beside the seat's declared melds."""
+        concealed = v.melds_needed == self.rules.melds_needed
+        return best_shape_deficiency(counts, (4 - counts).astype(np.int8), v.melds_needed,
+                                     True, concealed) == 0
 
     def weighs_wins(self) -> bool:
         """Does :meth:`decide` weigh a legal win against passing it (so a caller must ask

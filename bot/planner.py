@@ -44,7 +44,6 @@ from game.rules import TAIWAN_16, Ruleset, WallLayout
 from game.scoring.mcr import WinContext, fan_total, mcr_fans
 from game.scoring.tai import own_flowers, tai_items, tai_total
 from game.tiles import tile_name
-from strategy.candidates import best_shape_deficiency
 from strategy.danger import SeatSigns, danger
 from strategy.deficiency.kernel import UNREACHABLE
 from strategy.discard_rank import RANK1, DiscardFacts, DiscardRanker, features
@@ -405,16 +404,13 @@ class Planner(Agent):
         """The unseen tiles that would complete the 13-tile hand as a win of the minimum
         fan, with the fan drawn and on a discard."""
         hand, unseen, need = v.hand, v.unseen, self._minimum(v)
-        concealed = v.melds_needed == self.rules.melds_needed
         tiles = v.concealed_tiles()
         found = []
         for t in np.flatnonzero(unseen > 0):
             tile = int(t)
             counts = hand.copy()
             counts[tile] += 1
-            if hand[tile] >= 4 or best_shape_deficiency(
-                    counts, (4 - counts).astype(np.int8), v.melds_needed, True,
-                    concealed) != 0:
+            if hand[tile] >= 4 or not self.winning_shape(v, counts):
                 continue
             fourth = int(v.kb.known[tile]) + 1 == 4
             fans = []

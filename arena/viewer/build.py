@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from arena.lineup import AGENT_KINDS, PlayerSpecError, parse_player
+from arena.lineup import agent_spec
 from arena.viewer.model import (
     CandidateRow,
     DecisionView,
@@ -165,7 +165,7 @@ def align_recorded(rules: Ruleset, steps: Sequence[ReplayStep],
     queue = list(decisions)
     # an agent's record keeps every turn it played (but plain passes); greedy, random and
     # mjbot-eps keep only some (their wins, the agent's share), matched where they fit
-    every_turn = bool(queue) and all(_decides_every_turn(d.player) for d in queue)
+    every_turn = bool(queue) and all(agent_spec(d.player) is not None for d in queue)
     view = SeatView(rules)
     judge = Agent(rules)  # whether a pass let a win go (a planner's kept hand)
     separate_discard = rules == TAIWAN_16  # the Olympiad flow: a claim, then its discard
@@ -213,16 +213,6 @@ def align_recorded(rules: Ruleset, steps: Sequence[ReplayStep],
     if queue:
         return out, f"seat {queue[0].seat}: {len(queue)} recorded decisions found no turn"
     return out, ""
-
-
-def _decides_every_turn(player: str) -> bool:
-    """Whether the record of ``player`` (an arena or self-play spec) keeps every turn it
-    played: an agent's does; greedy's, random's and mjbot-eps's keep only some."""
-    try:
-        kind = parse_player(player).kind
-    except PlayerSpecError:
-        return False
-    return kind in AGENT_KINDS
 
 
 def _same_meld(a: object, claim: ClaimPung | ClaimChow) -> bool:
@@ -285,8 +275,8 @@ def build_game(src: GameSource, options: BuildOptions = BuildOptions(),
                                                      lost=shown != d.action)
         if seat not in options.reask_seats:
             continue
-        for turn in reask(seat_steps, src.rules, options.budget,
-                          options.player or src.names[seat]):
+        player = src.names[seat] if options.player is None else options.player
+        for turn in reask(seat_steps, src.rules, options.budget, player):
             ours = turn.ours
             if ours is None:
                 continue

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.commands.options import int_range, positive_int, seat_index
-from arena.lineup import AGENT_KINDS, parse_player
+from arena.lineup import agent_player
 from arena.viewer.build import DEFAULT_BUDGET, BuildOptions, build_match
 from arena.viewer.model import ViewerError
 from arena.viewer.page import write_pages
@@ -79,10 +79,8 @@ def default_out(path: Path, games: int) -> Path:
 def run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     try:
-        if args.player is not None and parse_player(args.player).kind not in AGENT_KINDS:
-            raise ValueError(f"--player {args.player!r}: not a player that decides by an "
-                             "agent (mjbot, baseline-v1, planner, planner-calls, "
-                             "planner-think)")
+        if args.player is not None:
+            agent_player(args.player)
         games = load_games(args.file)
         seats = ((args.seat,) if args.seat is not None else (0, 1, 2, 3)) if args.reask else ()
         match = build_match(games, args.file.name, BuildOptions(seats, args.budget, args.player))
