@@ -1,6 +1,6 @@
 """``mjbot experiment imitate``: fit the planner's discard ranker to the real Botzone logs.
 
-Every seat of the 8 match logs in ``../shared/data/botzone-match-logs`` (the rank-1 bot in
+Every seat of the 8 match logs in ``data/botzone-match-logs`` (the rank-1 bot in
 all four seats) is rebuilt request by request (:mod:`arena.replay`), as the agreement
 bench does.  At each discard after a draw the planner lists its close discards and their
 features (:meth:`bot.planner.Planner.close_discards`); the logged discard is the choice.

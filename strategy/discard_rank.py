@@ -193,7 +193,7 @@ RANK1 = DiscardRanker(
     weights=(0.7928, -0.5675, 4.3438, -2.5816, 0.0501, -0.7882, 0.1806, -0.9252, -0.8897,
              0.0244, -0.2625, 0.8358, -0.1769, -0.1367, -2.701, 0.6929),
     source="`mjbot experiment imitate`: the rank-1 bot's 195 discards after a draw at a "
-           "fan-aware distance of 3 or more in the 8 Botzone logs of ../shared/data "
+           "fan-aware distance of 3 or more in the 8 Botzone logs of data/ "
            "(l2 0.3); with the planner's own order nearer, agreement on all 308 discards "
            "held out by log 68.2 %, in sample 70.1 %")
 """The ranker fitted to the rank-1 Botzone bot: the planner's default from a fan-aware

@@ -1,138 +1,35 @@
-"""Shared test helpers: where ../shared lives beside the project."""
+"""Fixtures for every test.  The helpers are plain modules in ``tests/support``
+(``from support import ...``, ``from support.game import ...``); this file imports
+nothing beyond the core install, so ``pytest tests/game`` needs no extra."""
 
 from __future__ import annotations
 
-import json
 import os
-from collections import Counter
-from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+
+import pytest
 
 # Ray in the tests (a local Ray, the two-node test cluster) resolves "this node" to the
 # loopback address, as it does on a laptop, so no test traffic leaves 127.0.0.1; read by
 # ray when it is imported, so set before any test imports it
 os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
 
-import numpy as np
-
-from arena.olympiad_referee import RefereeConfig
-from arena.viewer.sources import GameSource, read_botzone_log
-from bot.seat import SeatView
-from game.events import Action, Dealt, DeclareWin, Discard, Pass, SeatAssigned, Won
-from game.rules import TAIWAN_16, Ruleset
-from game.table import BotzoneTable
-from game.taiwan import Stage, TaiwanTable
-from game.tiles import NUM_KINDS, Notation, parse_tile, parse_tiles
-from game.walls import arranged_single_wall
-
-ROOT = Path(__file__).resolve().parent.parent
-SHARED = Path(os.environ.get("MJBOT_SHARED", ROOT.parent / "shared"))
+import support
 
 
-OLYMPIAD_SEED = 11
+@pytest.fixture
+def botzone_logs() -> list[Path]:
+    """The repository's real Botzone match logs (fails when there are none)."""
+    return support.botzone_logs()
 
 
-def olympiad_config(tmp: Path, **kw: Any) -> RefereeConfig:
-    """One table, one game of seed 11, a 20 s deadline (deterministic agents never need
-    it), records in ``tmp``; ``kw`` overrides any of them."""
-    base: dict[str, Any] = {"tables": 1, "games": 1, "seed": OLYMPIAD_SEED,
-                            "decision_ms": 20_000, "records": tmp}
-    base.update(kw)
-    return RefereeConfig(**base)
+@pytest.fixture
+def pku_sample() -> Path:
+    """The repository's PKU sample (fails when it is missing)."""
+    return support.pku_sample()
 
 
-def botzone_judge_mock(path: Path) -> tuple[BotzoneTable, list[Any], GameSource]:
-    """A Botzone match log (``*_lite.json``) replayed by hand: our table (the judge's mock)
-    on the log's wall and prevalent wind, the log's turns (their ``response`` answers to
-    feed the table) and the log read as the viewer reads it."""
-    data = json.loads(path.read_text())
-    init = json.loads(data["initdata"])
-    table = BotzoneTable([parse_tile(x) for x in init["walltiles"].split()], init["quan"])
-    return table, data["logs"], read_botzone_log(path)
-
-
-def compact_tiles(text: str) -> list[int]:
-    """Tiles in compact notation (``1m 2m 5z``); an empty text is no tile."""
-    return parse_tiles(text, Notation.COMPACT) if text else []
-
-
-def arrange_taiwan_wall(hands: Mapping[int, str], draws: str = "", replacements: str = "",
-                        dealer: int = 0) -> tuple[int, ...]:
-    """A taiwan-16 wall dealing the given seats these hands (compact notation), the others
-    16 tiles of what is left, then ``draws`` from the front and ``replacements`` from the
-    back."""
-    given = {seat: compact_tiles(h) for seat, h in hands.items()}
-    used = Counter(x for h in given.values() for x in h)
-    used.update(compact_tiles(draws))
-    used.update(compact_tiles(replacements))
-    pool = [k for copy in range(4) for k in range(NUM_KINDS) if copy < 4 - used[k]]
-    dealt = []
-    for seat in range(4):
-        if seat in given:
-            dealt.append(given[seat])
-        else:
-            dealt.append(pool[:16])
-            pool = pool[16:]
-    return arranged_single_wall(TAIWAN_16, dealt, compact_tiles(draws),
-                                compact_tiles(replacements), dealer)
-
-
-def _usefulness(hand: tuple[int, ...], tile: int) -> int:
-    c = Counter(hand)
-    score = 3 * (c[tile] - 1)
-    if tile < 27:
-        for d in (-2, -1, 1, 2):
-            u = tile + d
-            if 0 <= u < 27 and u // 9 == tile // 9 and c[u]:
-                score += 2 if abs(d) == 1 else 1
-    return score
-
-
-def check_taiwan_invariants(table: TaiwanTable) -> None:
-    """Every tile is somewhere exactly once (the wall's count is its tiles'); every hand has
-    its size."""
-    where = Counter(table.wall_tiles)
-    for s in range(4):
-        where.update(table.hand(s))
-        where.update(x for m in table.melds(s) for x in m.tiles)
-        where.update(table.river(s))
-        where.update(table.flowers(s))
-    assert all(where[k] == 4 for k in range(34)) and all(where[f] == 1 for f in range(34, 42))
-    assert sum(where.values()) == 144 and len(table.wall_tiles) == table.wall_remaining
-    ending = table.result.ending if table.result else None
-    for s in range(4):
-        won = isinstance(ending, Won) and ending.seat == s
-        to_discard = not table.finished and table.stage in (Stage.DRAWN, Stage.CALLED)
-        holding = won or (to_discard and s == table.current_seat)
-        assert len(table.hand(s)) + 3 * len(table.melds(s)) == (17 if holding else 16), s
-
-
-def crude_taiwan_action(table: TaiwanTable, seat: int, rng: np.random.Generator,
-                        wild: float | None = None) -> Action:
-    """A legal action for seeded whole games: win when possible; with probability ``wild``
-    (when given) a random legal action; else claim 70 % of the time, else discard the
-    least useful tile."""
-    legal = table.legal_actions(seat)
-    if DeclareWin() in legal:
-        return DeclareWin()
-    if wild is not None and rng.random() < wild:
-        return legal[int(rng.integers(len(legal)))]
-    claims = [a for a in legal if not isinstance(a, Discard | Pass)]
-    if claims and rng.random() < 0.7:
-        return claims[int(rng.integers(len(claims)))]
-    discards = [a for a in legal if isinstance(a, Discard)]
-    if not discards:
-        return Pass()
-    hand = table.hand(seat)
-    return min(discards, key=lambda a: (_usefulness(hand, a.tile), rng.random()))
-
-
-def dealt_view(rules: Ruleset, hand: str, *events: object) -> SeatView:
-    """Seat 0's view (seat 0, prevalent east) dealt ``hand``, then shown ``events``."""
-    v = SeatView(rules)
-    v.observe(SeatAssigned(0, 0))
-    v.observe(Dealt(0, tuple(parse_tiles(hand))))
-    for e in events:
-        v.observe(e)  # type: ignore[arg-type]
-    return v
+@pytest.fixture
+def data_dir() -> Path:
+    """The repository's ``data/`` folder."""
+    return support.DATA

@@ -1,6 +1,6 @@
 """``mjbot bench agreement``: how often a strategy decides as the bot of real Botzone logs did.
 
-The 8 match logs in ``../shared/data/botzone-match-logs`` are games of one strong bot in
+The 8 match logs in ``data/botzone-match-logs`` (:mod:`arena.data`) are games of one strong bot in
 all four seats (a contest's rank-1 bot, "chunjiandu", as the logs' source names it).
 Every seat of every log is rebuilt request by request (:mod:`arena.replay`); at each
 decision the strategy is asked on the same view, and:
@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena.data import DataMissing, botzone_logs
 from arena.replay import seat_lines_from_match_log, steps_from_lines
 from bot.agent import Agent, Strategy
 from bot.planner import Planner
@@ -32,9 +33,6 @@ from game.rules import MCR_BOTZONE
 from strategy.deficiency.kernel import UNREACHABLE
 from strategy.stepvalue import Deadline
 from strategy.value import ValueModel
-
-ROOT = Path(__file__).resolve().parents[2]
-LOGS = Path(os.environ.get("MJBOT_SHARED", ROOT.parent / "shared")) / "data" / "botzone-match-logs"
 
 STRATEGIES: dict[str, Callable[[], Strategy]] = {
     "baseline-v1": lambda: Agent(MCR_BOTZONE),
@@ -103,10 +101,11 @@ def logged_turns(logs: Sequence[Path]) -> Iterator[LoggedTurn]:
 
 def log_files(command: str) -> list[Path]:
     """The match logs; none says where it looked, on behalf of ``command``."""
-    logs = sorted(LOGS.glob("*.json"))
-    if not logs:
-        print(f"{command}: no logs in {LOGS}")
-    return logs
+    try:
+        return botzone_logs()
+    except DataMissing as exc:
+        print(f"{command}: {exc}", file=sys.stderr)
+        return []
 
 
 def measure(name: str, make: Callable[[], Strategy], logs: list[Path],

@@ -1,8 +1,9 @@
 """How well strategy.danger orders a discarder's tiles, on real games.
 
-Two sources in the shared data: the PKU data set sample (16 matches; its text gives every
-seat's deal and draws) and the 8 Botzone match logs (replayed through the judge mock
-``game.table.BotzoneTable`` from their wall and answers, whose history holds every tile).
+Two sources in the repository's ``data/`` (:mod:`arena.data`): the PKU data set sample (16
+matches; its text gives every seat's deal and draws) and the 8 Botzone match logs (replayed
+through the judge mock ``game.table.BotzoneTable`` from their wall and answers, whose
+history holds every tile).
 At every discard the whole table is then known.  For each discard, each kind in the
 discarder's hand is labelled *dangerous* when it completes another seat's hand there and
 then with at least 8 fan (PyMahjongGB, a win on a discard); the model sees only what the
@@ -15,7 +16,7 @@ kinds by danger.  Printed, per source and for both:
 - for the discards that really dealt in, the dealt tile's rank among the hand's kinds
   (0 = the model's most dangerous, 1 = its safest; a random order averages 0.5).
 
-    python -m arena.bench.danger [--shared DIR] [--json]
+    python -m arena.bench.danger [--data DIR] [--json]
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from arena.data import DataMissing, data_dir
 from game.events import (
     Chowed,
     ConcealedKonged,
@@ -49,9 +51,6 @@ from protocols.botzone_codec import decode_response
 from protocols.pku_datatxt import PkuMatch, PkuStep, PkuVerb, parse_pku_datatxt
 from strategy.candidates import best_shape_deficiency
 from strategy.danger import SeatSigns, danger
-
-SHARED = Path("/work/shared")
-"""The shared data's place on the project machine (tests pass theirs, from MJBOT_SHARED)."""
 
 
 def botzone_match(path: Path) -> PkuMatch:
@@ -105,11 +104,17 @@ def botzone_match(path: Path) -> PkuMatch:
                     (0, 0, 0, 0))
 
 
-def load_matches(shared: Path) -> dict[str, list[PkuMatch]]:
-    """The two sources' matches, by source name."""
-    pku = parse_pku_datatxt((shared / "data" / "pku-datatxt" / "sample.txt")
-                            .read_text(encoding="utf-8"))
-    logs = sorted((shared / "data" / "botzone-match-logs").glob("*_lite.json"))
+def load_matches(data: Path | None = None) -> dict[str, list[PkuMatch]]:
+    """The two sources' matches, by source name, from ``data`` (default: :func:`data_dir`);
+    a missing source raises :class:`arena.data.DataMissing`."""
+    folder = data_dir() if data is None else data
+    sample = folder / "pku-datatxt" / "sample.txt"
+    if not sample.is_file():
+        raise DataMissing(f"no PKU sample at {sample}")
+    pku = parse_pku_datatxt(sample.read_text(encoding="utf-8"))
+    logs = sorted((folder / "botzone-match-logs").glob("*_lite.json"))
+    if not logs:
+        raise DataMissing(f"no Botzone match logs (*_lite.json) in {folder / 'botzone-match-logs'}")
     return {"pku-datatxt": pku, "botzone-match-logs": [botzone_match(p) for p in logs]}
 
 
@@ -274,10 +279,11 @@ def measure(matches: list[PkuMatch]) -> dict[str, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--shared", type=Path, default=SHARED)
+    parser.add_argument("--data", type=Path, default=data_dir(),
+                        help="the folder holding pku-datatxt/ and botzone-match-logs/")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    sources = load_matches(args.shared)
+    sources = load_matches(args.data)
     results = {name: measure(matches) for name, matches in sources.items()}
     results["both"] = measure([m for ms in sources.values() for m in ms])
     if args.json:

@@ -6,7 +6,7 @@ the oracle (every complete hand within ``--budget`` changes, judged by PyMahjong
 its last tile).  The routes are never below the truth; where they are above, the nearest
 8-fan hands need small fans no route combines.
 
-Real hands: every hand a seat held before a discard in the shared data (the PKU sample and
+Real hands: every hand a seat held before a discard in the repository's data (the PKU sample and
 the Botzone logs, as ``arena/bench/danger.py`` replays them), with its declared melds and
 what it could not see; ``--real N`` of them drawn at random.
 
@@ -26,6 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
+from arena.data import data_dir
 from game.melds import Meld
 from strategy.deficiency import deficiency
 from strategy.fan import declared_rows, fan_deficiency
@@ -35,12 +36,12 @@ from strategy.fan.routes import NUM_ROUTES, route_table
 Case = tuple[np.ndarray, tuple[Meld, ...], np.ndarray, int, int]
 
 
-def real_cases(shared: Path, n: int, seed: int) -> list[Case]:
-    """``n`` hands seats held before a discard in the shared data."""
+def real_cases(data: Path, n: int, seed: int) -> list[Case]:
+    """``n`` hands seats held before a discard in ``data`` (:mod:`arena.data`)."""
     from arena.bench.danger import decisions_of, load_matches
 
     cases: list[Case] = []
-    for matches in load_matches(shared).values():
+    for matches in load_matches(data).values():
         for m in matches:
             for d in decisions_of(m):
                 cases.append((d.hand.astype(np.int8), d.melds, d.unseen, d.seat,
@@ -127,7 +128,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cases", type=int, default=300, help="hands per exactness row")
     parser.add_argument("--real", type=int, default=200, help="real hands (0: none)")
-    parser.add_argument("--shared", type=Path, default=Path("/work/shared"))
+    parser.add_argument("--data", type=Path, default=data_dir())
     parser.add_argument("--budget", type=int, default=3)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--hands", type=int, default=500, help="hands per speed row")
@@ -139,7 +140,7 @@ def main() -> None:
         sample = [sample_case(rng, k) for _ in range(args.cases)]
         exact_rows.append(exactness(f"near, {k} changes", sample, args.budget))
     if args.real:
-        exact_rows.append(exactness("real (data)", real_cases(args.shared, args.real,
+        exact_rows.append(exactness("real (data)", real_cases(args.data, args.real,
                                                                args.seed), args.budget))
     speed_rows = speed(args.hands, args.seed)
     if args.json:

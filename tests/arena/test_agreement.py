@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import SHARED
+from support import botzone_logs
 
 from arena.bench.agreement import measure
 from bot.agent import Agent, Decision
@@ -11,7 +11,7 @@ from game.rules import MCR_BOTZONE
 from strategy.policy import Method
 from strategy.stepvalue import Deadline
 
-LOGS = sorted((SHARED / "data" / "botzone-match-logs").glob("*.json"))[:2]
+LOGS = botzone_logs()[:2]
 
 
 class Safest:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import olympiad_config as _config
+from support.arena import olympiad_config as _config
 
 from arena.olympiad_match import local_mosquitto, our_agents, run_match, serving, transport_for
 from arena.olympiad_referee import GameSummary, Referee

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from conftest import olympiad_config as _config
+from support.arena import olympiad_config as _config
 
 from arena.olympiad_access import (
     SeatSecrets,

@@ -24,9 +24,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import olympiad_config as _config
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.arena import olympiad_config as _config
 
 from arena.olympiad_match import our_agents, run_match
 from arena.olympiad_referee import Referee
@@ -115,7 +115,8 @@ class _Link:
 
 def test_no_input_stops_the_referee_and_every_bad_one_gets_its_error(tmp_path: Path) -> None:
     loop = asyncio.new_event_loop()
-    referee = Referee(_config(tmp_path, decision_ms=600_000))
+    # every input gets its error here: no error budget (tested in test_olympiad_hostile)
+    referee = Referee(_config(tmp_path, decision_ms=600_000), error_burst=1e9)
     seats = [_Link(f"seat{s}") for s in range(4)]
     stranger = _Link("stranger")
 

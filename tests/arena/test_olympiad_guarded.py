@@ -21,7 +21,7 @@ from typing import Any
 
 import aiomqtt
 import pytest
-from conftest import olympiad_config as _config
+from support.arena import olympiad_config as _config
 
 from arena.cli import main as cli_main
 from arena.olympiad_access import SeatSecrets

@@ -6,12 +6,12 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import SHARED
+from support import botzone_logs
 
 from arena.replay import replay, seat_lines_from_match_log, steps_from_lines, steps_from_record
 from arena.selfplay import play_one
 
-LOGS = sorted((SHARED / "data" / "botzone-match-logs").glob("*_lite.json"))
+LOGS = botzone_logs()
 
 
 @pytest.mark.parametrize("path", LOGS[:4], ids=lambda p: p.name[:8])

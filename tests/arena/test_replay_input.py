@@ -12,13 +12,13 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import SHARED
+from support import botzone_logs
 
 from arena.cli import main
 from arena.records import RecordError, read_record
 from arena.selfplay import play_one
 
-LOGS = sorted((SHARED / "data" / "botzone-match-logs").glob("*_lite.json"))
+LOGS = botzone_logs()
 
 
 @pytest.fixture(scope="module")
@@ -177,8 +177,6 @@ def test_a_header_alone_is_incomplete(tmp_path: Path, capsys: pytest.CaptureFixt
 
 # ------------------------------------------------------------------ Botzone match logs
 def log_data() -> dict:
-    if not LOGS:
-        pytest.skip(f"no Botzone match logs under {SHARED}")
     data: dict = json.loads(LOGS[0].read_text())
     return data
 

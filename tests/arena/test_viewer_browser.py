@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ROOT, SHARED, botzone_judge_mock
+from support import ROOT, botzone_log, pku_sample
+from support.arena import botzone_judge_mock
 
 from arena.cli import main as mjbot
 from arena.viewer.build import seen_indices
@@ -33,7 +34,7 @@ from protocols.botzone_codec import decode_response
 CHROMIUM = Path(os.environ.get("MJBOT_CHROMIUM", "/usr/bin/chromium"))
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-LOG = SHARED / "data" / "botzone-match-logs" / "6a201f5a58ebe27b197da7f1_lite.json"
+LOG = botzone_log("6a201f5a58ebe27b197da7f1_lite.json")
 SEAT = 1
 ARTIFACTS = Path(os.environ.get("MJBOT_ARTIFACTS", ROOT / "tests" / "artifacts"))
 
@@ -204,7 +205,7 @@ def test_reask_lists_disagreements_that_jump_to_their_step(browser: Any, tmp_pat
 
 
 def test_a_match_index_links_to_its_games(browser: Any, tmp_path: Path) -> None:
-    pku = SHARED / "data" / "pku-datatxt" / "sample.txt"
+    pku = pku_sample()
     out = tmp_path / "sample"
     assert mjbot(["view", str(pku), "--out", str(out)]) == 0
     pg = browser.new_page(viewport={"width": 1000, "height": 800})

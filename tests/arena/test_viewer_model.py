@@ -15,12 +15,13 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from conftest import SHARED, botzone_judge_mock
+from support import botzone_logs, pku_sample
+from support.arena import botzone_judge_mock
 
 from arena.viewer.build import (
     BuildOptions,
     build_game,
-    candidate_key,
+    action_words,
     matching_row,
     parse_candidate,
     seen_indices,
@@ -40,8 +41,8 @@ from game.rules import MCR_BOTZONE, TAIWAN_16
 from game.tiles import Notation, parse_tile, parse_tiles
 from protocols.botzone_codec import decode_response
 
-LOGS = sorted((SHARED / "data" / "botzone-match-logs").glob("*_lite.json"))
-PKU = SHARED / "data" / "pku-datatxt" / "sample.txt"
+LOGS = botzone_logs()
+PKU = pku_sample()
 
 
 def t(name: str) -> int:
@@ -147,26 +148,37 @@ def test_a_taiwan_history_with_flowers_and_claims() -> None:
 
 
 def test_candidate_texts_parse_into_rows() -> None:
+    """An older record's candidate text: its words are today's, and a claim is named by
+    its meld, then the discard (the note said which meld)."""
     row = parse_candidate("pong 5p: deficiency 2, val 0.0125, chance 0.0300, δ -, work 41, "
                           "120 µs (meld 3s 3s 3s, then discard 5p)")
-    assert row.label == "pung 5p"  # an older record's word, read in today's vocabulary
+    assert row.label == "pung 3s3s3s, then discard 5p"
     assert row.numbers == (("deficiency", "2"), ("val", "0.0125"), ("chance", "0.0300"),
                            ("δ", "-"), ("work", "41"), ("µs", "120"))
-    assert row.note == "meld 3s 3s 3s, then discard 5p"
-    assert candidate_key("pung discard=5p") == ("pung 5p", None)
-    assert candidate_key("chow middle=2m discard=9s") == ("chow 9s", "1m 2m 3m")
-    assert candidate_key("concealed kong tile=1z") == ("concealed kong 1z", None)
-    assert parse_candidate("added_kong 6z: deficiency 1").label == "added kong 6z"
+    assert row.note == ""
+    assert parse_candidate("added_kong 6z: deficiency 1").label == "added kong 6z6z6z6z"
     rows = [parse_candidate(x) for x in (
         "pass: deficiency 3, val -, chance 0.1, δ -, work 0",
         "chow 9s: deficiency 2, val -, chance 0.1, δ -, work 0 (meld 2m 3m 4m, then discard 9s)",
         "chow 9s: deficiency 2, val -, chance 0.1, δ -, work 0 (meld 1m 2m 3m, then discard 9s)",
         "kong 3m: deficiency 3, val -, chance 0.0, δ -, work 0 (then a replacement draw)")]
+    assert [r.label for r in rows] == ["pass", "chow 2m3m4m, then discard 9s",
+                                       "chow 1m2m3m, then discard 9s", "kong 3m3m3m3m"]
     assert matching_row(rows, "chow middle=2m discard=9s") == 2
     assert matching_row(rows, "chow middle=3m discard=9s") == 1
     assert matching_row(rows, "pass") == 0
     assert matching_row(rows, "kong") == 3
     assert matching_row(rows, "discard tile=9s") is None
+    assert matching_row([parse_candidate(
+        "pung 5p: deficiency 2 (meld 3s 3s 3s, then discard 5p)")], "pung discard=5p") == 0
+
+
+def test_actions_read_for_people() -> None:
+    assert action_words("chow middle=2m discard=3z", claimed=0) == "chow 1m2m3m, then discard 3z"
+    assert action_words("pung discard=9s", claimed=13) == "pung 5p5p5p, then discard 9s"
+    assert action_words("discard tile=4m") == "discard 4m"
+    assert action_words("pong discard=9s") == "pung, then discard 9s"  # an older record
+    assert action_words("no such action") == "no such action"
 
 
 def selfplay_records(tmp_path: Path) -> list[Path]:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import SHARED
+from support import botzone_log, pku_sample
 
 from arena.cli import main as mjbot
 from arena.viewer.build import build_game
@@ -21,8 +21,8 @@ from arena.viewer.page import render_game
 from arena.viewer.sources import load_games
 from protocols.pku_datatxt import PkuVerb, parse_pku_datatxt
 
-PKU = SHARED / "data" / "pku-datatxt" / "sample.txt"
-LOG = SHARED / "data" / "botzone-match-logs" / "6a20231658ebe27b197daaa8_lite.json"
+PKU = pku_sample()
+LOG = botzone_log("6a20231658ebe27b197daaa8_lite.json")
 
 
 def blob(page: Path) -> dict[str, Any]:

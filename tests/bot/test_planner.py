@@ -4,7 +4,7 @@ and the view's record of what every seat shows."""
 
 from __future__ import annotations
 
-from conftest import dealt_view
+from support.game import dealt_view
 
 from bot.planner import Planner
 from bot.seat import AskKind, SeatView

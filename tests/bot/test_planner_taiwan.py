@@ -3,7 +3,7 @@ declared or passed by its worth (the tai from game.scoring.tai)."""
 
 from __future__ import annotations
 
-from conftest import dealt_view
+from support.game import dealt_view
 
 from bot.planner import Planner
 from bot.seat import SeatView

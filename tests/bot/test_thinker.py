@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import olympiad_config as _config
+from support.arena import olympiad_config as _config
 
 from arena.bench.olympiad import _row
 from arena.olympiad_match import our_agents, run_match, serving

@@ -14,15 +14,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import SHARED
+from support import BOTZONE_LOG_DIR, botzone_logs
 
 from game.events import InvalidAction, PlatformFault, Response, Won
 from game.table import WALL_TILES, BotzoneTable, Stage
 from game.tiles import Notation, parse_tile
 from protocols.botzone_codec import decode_response, format_request, format_requests
 
-LOG_DIR = SHARED / "data" / "botzone-match-logs"
-LOGS = sorted(LOG_DIR.glob("*_lite.json"))
+LOG_DIR = BOTZONE_LOG_DIR
+LOGS = botzone_logs()
 
 # PyMahjongGB 1.4 names the three waits differently from the judge's fan table.
 JUDGE_FAN_NAME = {"独听・边张": "边张", "独听・嵌张": "嵌张", "独听・单钓": "单钓将"}

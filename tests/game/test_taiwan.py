@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 
 import numpy as np
 import pytest
-from conftest import (
+from support.game import (
     arrange_taiwan_wall,
     check_taiwan_invariants,
     compact_tiles,

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import SHARED
+from support import botzone_logs
 
 from game import events as ev
 from game.tiles import Notation, parse_tile
@@ -20,7 +20,7 @@ from protocols.botzone_codec import (
     parse_response,
 )
 
-LOGS = sorted((SHARED / "data" / "botzone-match-logs").glob("*_lite.json"))
+LOGS = botzone_logs()
 
 
 def t(name: str) -> int:

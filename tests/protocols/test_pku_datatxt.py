@@ -9,7 +9,7 @@ and score the winning hand with the file's fan total and fans.
 from __future__ import annotations
 
 import pytest
-from conftest import SHARED
+from support import pku_sample
 
 from game.events import (
     Chowed,
@@ -35,7 +35,7 @@ from protocols.pku_datatxt import (
     walltiles_of,
 )
 
-SAMPLE = SHARED / "data" / "pku-datatxt" / "sample.txt"
+SAMPLE = pku_sample()
 MATCHES = parse_pku_datatxt(SAMPLE.read_text(encoding="utf-8"))
 
 # PyMahjongGB 1.4 names the three waits differently from the judge's fan table.

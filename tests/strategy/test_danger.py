@@ -4,7 +4,7 @@ tiles better than chance (python -m arena.bench.danger prints the full table).""
 from __future__ import annotations
 
 import numpy as np
-from conftest import SHARED
+from support import DATA
 
 from arena.bench.danger import load_matches, measure
 from game.melds import Chow, Pung
@@ -75,11 +75,11 @@ def test_beats_a_random_order_on_real_games() -> None:
     (random: 50 %) on each source; with the 8-fan label 75 % on PKU, 60 % on the Botzone
     logs (whose strong bot waits on honours and knitted shapes more than the model
     expects)."""
-    results = {name: measure(matches) for name, matches in load_matches(SHARED).items()}
+    results = {name: measure(matches) for name, matches in load_matches(DATA).items()}
     pku, logs = results["pku-datatxt"], results["botzone-match-logs"]
     assert pku["decisions"] > 700 and logs["decisions"] > 300
     assert pku["auc_shape"] > 0.65 and logs["auc_shape"] > 0.6
     assert pku["auc_fan8"] > 0.7 and logs["auc_fan8"] > 0.55
-    both = measure([m for ms in load_matches(SHARED).values() for m in ms])
+    both = measure([m for ms in load_matches(DATA).values() for m in ms])
     assert both["auc_fan8"] > 0.68
     assert both["dealt_tile_mean_rank"] < 0.5
