@@ -286,6 +286,13 @@ class ArenaSeat:
         return Deadline(budget=self.spec.budget)
 
     def decide(self, called: Melded | None = None) -> Action:
+        """The seat's answer, told to its view too (Botzone's ``GANG`` for the seat's own
+        concealed kong names no tile: the view takes it from the answer)."""
+        action = self._decide(called)
+        self.view.answered(action)
+        return action
+
+    def _decide(self, called: Melded | None) -> Action:
         self.last = None
         if called is not None:
             return self._after_claim(called)

@@ -29,7 +29,7 @@ one-CPU-core limit; time is wall time, not CPU time.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -126,10 +126,13 @@ class _SeatState:
 async def referee_game(channels: Sequence[SeatChannel], walltiles: Sequence[int],
                        prevalent_wind: int, *, time_limit: float = DEFAULT_TIME_LIMIT,
                        globaldata: list[str] | None = None, commands: Sequence[str] = (),
-                       game: int = 0) -> GameReport:
+                       game: int = 0,
+                       on_turn: Callable[[BotzoneTable], None] | None = None) -> GameReport:
     """Play one game with four channels to its end; the channels are closed on return.
 
-    ``globaldata`` (one string per seat) is read and updated in place.
+    ``globaldata`` (one string per seat) is read and updated in place.  ``on_turn`` (tests)
+    is called with the table every turn once all four seats have answered and before the
+    table takes their answers: the table is then as the seats were last shown it.
     """
     if len(channels) != SEATS:
         raise ValueError(f"a game needs 4 seats, got {len(channels)}")
@@ -154,6 +157,8 @@ async def referee_game(channels: Sequence[SeatChannel], walltiles: Sequence[int]
                 tasks = [group.create_task(c.turn(t))
                          for c, t in zip(channels, turns, strict=True)]
             replies = [task.result() for task in tasks]
+            if on_turn is not None:
+                on_turn(table)
             for s, reply in enumerate(replies):
                 state = states[s]
                 state.last = reply
