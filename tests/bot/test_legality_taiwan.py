@@ -10,6 +10,10 @@ table's normal draws left, and everything it calls legal the table accepts
 from __future__ import annotations
 
 import numpy as np
+import pytest
+from support import needs_extra
+
+pytest.importorskip("pydantic", reason=needs_extra("olympiad"))  # plays through the arena
 
 from arena.games import table_action
 from bot.seat import SeatView

@@ -7,6 +7,9 @@ import copy
 from collections import defaultdict
 
 import pytest
+from support import needs_extra
+
+pytest.importorskip("pydantic", reason=needs_extra("olympiad"))  # plays through the arena
 
 from arena.bench.planner import play_timed
 from arena.games import GameSpec, Rules

@@ -19,6 +19,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support import needs_extra
+
+pytest.importorskip("pydantic", reason=needs_extra("olympiad"))  # plays through the arena
+pytest.importorskip("websockets", reason=needs_extra("olympiad"))
+
 from support.arena import olympiad_config as _config
 
 from arena.bench.olympiad import _row

@@ -46,3 +46,11 @@ def pku_sample() -> Path:
     if not PKU_SAMPLE.is_file():
         raise MissingTestData(f"no PKU sample at {PKU_SAMPLE}")
     return PKU_SAMPLE
+
+
+
+def needs_extra(extra: str) -> str:
+    """The skip reason of a test module that plays through the arena, on an install without
+    ``extra``: ``pytest.importorskip("pydantic", reason=needs_extra("olympiad"))`` (the
+    game, strategy and bot tests otherwise run on a core install)."""
+    return f"needs the {extra} extra: pip install 'mjbot[{extra}]'"
