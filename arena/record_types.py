@@ -18,9 +18,11 @@ from typing import Any, TypeVar
 from pydantic import ValidationError
 
 from bot.agent import Decision, describe_action
+from game import events as ev
 from game.events import FanItem, GameResult, Penalized, WallExhausted, Won
 from game.rules import RULESETS, Ruleset
 from game.stable_wall import WallMode
+from game.tiles import Notation, TileError, parse_tile
 from protocols.botzone_envelope import Interaction
 from protocols.olympiad import MessageError, Option, tile_index, tile_str
 
@@ -327,6 +329,45 @@ class RecordHeader:
 
 
 # ---------------------------------------------------------------- decisions
+_OLD_KINDS = {"pong": "pung", "concealed_kong": "concealed kong", "added_kong": "added kong"}
+"""Action words of records written before the one claim vocabulary."""
+
+
+def parse_action(text: str) -> ev.Action:
+    """A decision's ``action`` field (:func:`bot.agent.describe_action`'s compact text,
+    ``chow middle=2m discard=3z``) as the action it names; :class:`RecordError` if it
+    names none."""
+    words = text.split()
+    kind = " ".join(w for w in words if "=" not in w)
+    kind = _OLD_KINDS.get(kind, kind)
+    try:
+        tiles = {k: parse_tile(v, Notation.COMPACT)
+                 for k, v in (w.split("=", 1) for w in words if "=" in w)}
+        if kind == "pass" and not tiles:
+            return ev.Pass()
+        if kind == "win" and not tiles:
+            return ev.DeclareWin()
+        if kind == "kong" and not tiles:
+            return ev.ClaimKong()
+        if kind == "pung" and not tiles:
+            return ev.CallPung()
+        if kind == "discard" and tiles.keys() == {"tile"}:
+            return ev.Discard(tiles["tile"])
+        if kind == "pung" and tiles.keys() == {"discard"}:
+            return ev.ClaimPung(tiles["discard"])
+        if kind == "chow" and tiles.keys() == {"middle", "discard"}:
+            return ev.ClaimChow(tiles["middle"], tiles["discard"])
+        if kind == "chow" and tiles.keys() == {"middle"}:
+            return ev.CallChow(tiles["middle"])
+        if kind == "concealed kong" and tiles.keys() == {"tile"}:
+            return ev.DeclareConcealedKong(tiles["tile"])
+        if kind == "added kong" and tiles.keys() == {"tile"}:
+            return ev.DeclareAddedKong(tiles["tile"])
+    except (TileError, ValueError) as exc:
+        raise RecordError(f"field 'action': {text!r}: {exc}") from None
+    raise RecordError(f"field 'action': {text!r} names no action")
+
+
 @dataclass(frozen=True)
 class Reasons:
     """Why an agent chose its action (:meth:`bot.agent.Decision.info`'s fields)."""

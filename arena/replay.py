@@ -36,7 +36,7 @@ from pathlib import Path
 from arena.commands.options import positive_int, seat_index
 from arena.lineup import agent_of, agent_player, agent_spec
 from arena.records import Record, read_record
-from bot.agent import Decision, Strategy, describe_action
+from bot.agent import Decision, Strategy
 from bot.planner import default_strategy
 from bot.seat import AskKind, SeatView
 from game import events as ev
@@ -289,8 +289,13 @@ def _botzone(rules: Ruleset) -> bool:
 
 
 def action_text(rules: Ruleset) -> Callable[[ev.Action], str]:
-    """How actions are shown: Botzone's response text, or compact tile notation."""
-    return format_response if _botzone(rules) else describe_action
+    """How actions are shown: Botzone's response text, or the action's notation (a claim
+    by its meld, and the discard after it)."""
+    return format_response if _botzone(rules) else _notation
+
+
+def _notation(action: ev.Action) -> str:
+    return action.notation()
 
 
 REPLAY_BUDGET = 20_000

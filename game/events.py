@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import ClassVar
 
-from game.tiles import NUM_INDICES, NUM_KINDS
+from game.tiles import NUM_INDICES, NUM_KINDS, tile_name
 
 SEATS = 4
 
@@ -271,9 +271,25 @@ def history_seen_by(history: Iterable[Event], seat: int,
 
 
 # ---------------------------------------------------------------- actions
+# Each action names itself for people with ``notation()``: a claim by its meld
+# (``chow 1m2m3m``), and the discard after it separately (``, then discard 3z``).
+# ``claimed`` is the discard the answer is about, where the caller knows it: a pung
+# or a kong does not name its tile itself.
+def meld_notation(tiles: Iterable[int]) -> str:
+    """A meld's tiles in compact notation, one after another (``1m2m3m``)."""
+    return "".join(tile_name(t) for t in tiles)
+
+
+def _then(discard: int) -> str:
+    return f", then discard {tile_name(discard)}"
+
+
 @dataclass(frozen=True)
 class Pass:
     kind: ClassVar[ActionKind] = ActionKind.PASS
+
+    def notation(self, claimed: int | None = None) -> str:
+        return "pass"
 
 
 @dataclass(frozen=True)
@@ -281,6 +297,9 @@ class DeclareWin:
     """Win on the tile just drawn, the last discard, or the tile of an added kong."""
 
     kind: ClassVar[ActionKind] = ActionKind.WIN
+
+    def notation(self, claimed: int | None = None) -> str:
+        return "win" if claimed is None else f"win on {tile_name(claimed)}"
 
 
 @dataclass(frozen=True)
@@ -290,6 +309,9 @@ class Discard:
 
     def __post_init__(self) -> None:
         _tile(self.tile, "discard")
+
+    def notation(self, claimed: int | None = None) -> str:
+        return f"discard {tile_name(self.tile)}"
 
 
 @dataclass(frozen=True)
@@ -304,6 +326,13 @@ class ClaimChow:
         _tile(self.middle, "chow")
         _tile(self.discard, "chow")
 
+    @property
+    def meld(self) -> tuple[int, int, int]:
+        return (self.middle - 1, self.middle, self.middle + 1)
+
+    def notation(self, claimed: int | None = None) -> str:
+        return f"chow {meld_notation(self.meld)}{_then(self.discard)}"
+
 
 @dataclass(frozen=True)
 class ClaimPung:
@@ -315,12 +344,19 @@ class ClaimPung:
     def __post_init__(self) -> None:
         _tile(self.discard, "pung")
 
+    def notation(self, claimed: int | None = None) -> str:
+        meld = "" if claimed is None else " " + meld_notation((claimed,) * 3)
+        return f"pung{meld}{_then(self.discard)}"
+
 
 @dataclass(frozen=True)
 class ClaimKong:
     """Kong the last discard with three of it from the hand."""
 
     kind: ClassVar[ActionKind] = ActionKind.KONG
+
+    def notation(self, claimed: int | None = None) -> str:
+        return "kong" if claimed is None else f"kong {meld_notation((claimed,) * 4)}"
 
 
 @dataclass(frozen=True)
@@ -330,6 +366,9 @@ class DeclareConcealedKong:
 
     def __post_init__(self) -> None:
         _tile(self.tile, "concealed kong")
+
+    def notation(self, claimed: int | None = None) -> str:
+        return f"concealed kong {meld_notation((self.tile,) * 4)}"
 
 
 @dataclass(frozen=True)
@@ -342,12 +381,18 @@ class DeclareAddedKong:
     def __post_init__(self) -> None:
         _tile(self.tile, "added kong")
 
+    def notation(self, claimed: int | None = None) -> str:
+        return f"added kong {meld_notation((self.tile,) * 4)}"
+
 
 @dataclass(frozen=True)
 class CallPung:
     """Pung the last discard without naming the discard (the Olympiad flow asks for it next)."""
 
     kind: ClassVar[ActionKind] = ActionKind.PUNG
+
+    def notation(self, claimed: int | None = None) -> str:
+        return "pung" if claimed is None else f"pung {meld_notation((claimed,) * 3)}"
 
 
 @dataclass(frozen=True)
@@ -359,6 +404,13 @@ class CallChow:
 
     def __post_init__(self) -> None:
         _tile(self.middle, "chow")
+
+    @property
+    def meld(self) -> tuple[int, int, int]:
+        return (self.middle - 1, self.middle, self.middle + 1)
+
+    def notation(self, claimed: int | None = None) -> str:
+        return f"chow {meld_notation(self.meld)}"
 
 
 Action = (

@@ -24,7 +24,7 @@ from enum import Enum
 
 import numpy as np
 
-from game.events import ActionKind
+from game.events import ActionKind, meld_notation
 from game.rules import Ruleset
 from game.tiles import NUM_KINDS, Counts, tile_name
 from strategy.candidates import best_shape_deficiency, discard_numbers, discard_table
@@ -88,6 +88,38 @@ class Candidate:
     time_us: float | None = None
     """Wall time spent on this candidate, when the deadline was handed a clock."""
     note: str = ""
+    meld: tuple[int, ...] = ()
+    """A claim's meld (a chow's or pung's three tiles, a kong's four); ``tile`` is then
+    the discard after a chow or pung."""
+
+    @property
+    def label(self) -> str:
+        """The option for people: a claim by its meld, and the discard after it
+        separately (``chow 1m2m3m, then discard 3z``)."""
+        kind = self.action.value
+        if self.action in (ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG) \
+                and self.tile is not None:
+            return f"{kind} {meld_notation((self.tile,) * 4)}"
+        if self.meld:
+            then = (f", then discard {tile_name(self.tile)}"
+                    if self.tile is not None and self.action in (ActionKind.CHOW,
+                                                                  ActionKind.PUNG) else "")
+            return f"{kind} {meld_notation(self.meld)}{then}"
+        if self.tile is None:
+            return kind
+        return f"{kind} on {tile_name(self.tile)}" if self.action is ActionKind.WIN \
+            else f"{kind} {tile_name(self.tile)}"
+
+    def numbers(self) -> tuple[tuple[str, str], ...]:
+        """The candidate's numbers as (name, shown value) pairs, in a fixed order."""
+        out = [("deficiency", "∞" if self.deficiency >= UNREACHABLE else str(self.deficiency)),
+               ("val", "-" if self.value is None else f"{self.value:.4f}"),
+               ("chance", f"{self.chance:.4f}"),
+               ("δ", "-" if self.delta is None else str(self.delta)),
+               ("work", str(self.work))]
+        if self.time_us is not None:
+            out.append(("µs", f"{self.time_us:.0f}"))
+        return tuple(out)
 
     def describe(self) -> str:
         tile = "" if self.tile is None else f" {tile_name(self.tile)}"
@@ -301,7 +333,8 @@ def choose_claim(
             h = hand.copy()
             h[tile] -= 3
             d = shape_deficiency_fast(h, unseen, melds - 1, rules)
-            c = Candidate(ActionKind.KONG, tile, d, None, 0.0, note="then a replacement draw")
+            c = Candidate(ActionKind.KONG, tile, d, None, 0.0, note="then a replacement draw",
+                          meld=(tile,) * 4)
             candidates.append(c)
             # a kong keeps the hand's shape and gives a free draw: take it when it costs nothing
             if d <= best_c.deficiency and best_c.action in (ActionKind.PASS, ActionKind.KONG):
@@ -312,7 +345,7 @@ def choose_claim(
         assert then is not None, "a discard candidate names its tile"
         c = Candidate(kind, then, after.chosen.deficiency, after.chosen.value,
                       after.chosen.chance, note=f"meld {' '.join(tile_name(t) for t in meld_tiles)}"
-                      f", then discard {tile_name(then)}")
+                      f", then discard {tile_name(then)}", meld=meld_tiles)
         candidates.append(c)
         better = (c.deficiency < best_c.deficiency
                   or (c.deficiency == best_c.deficiency and c.chance > best_c.chance

@@ -11,6 +11,7 @@ from dataclasses import asdict
 import numpy as np
 
 from arena.commands.deficiency import parse_unseen
+from game import events as ev
 from game.melds import meld_shape
 from game.rules import RULESETS, get_ruleset
 from game.tiles import Notation, TileError, counts_of, parse_counts, parse_tiles, tile_name
@@ -36,6 +37,8 @@ def _choice_json(choice: Choice) -> dict[str, object]:
     def cand(c: object) -> dict[str, object]:
         d = asdict(c)  # type: ignore[call-overload]
         d["tile"] = None if d["tile"] is None else tile_name(d["tile"])
+        d["meld"] = [tile_name(t) for t in d["meld"]]
+        d["label"] = c.label  # type: ignore[attr-defined]
         d["action"] = d["action"].value
         return d
 
@@ -47,6 +50,22 @@ def _choice_json(choice: Choice) -> dict[str, object]:
         "finished": choice.finished,
         "candidates": [cand(c) for c in choice.candidates],
     }
+
+
+def advice_action(choice: Choice) -> ev.Action:
+    """The action ``choice`` recommends (a claim's candidate names the discard after it)."""
+    kind, tile = choice.action, choice.tile
+    if kind is ev.ActionKind.DISCARD and tile is not None:
+        return ev.Discard(tile)
+    if kind is ev.ActionKind.CHOW and tile is not None:
+        return ev.ClaimChow(choice.meld_tiles[1], tile)
+    if kind is ev.ActionKind.PUNG and tile is not None:
+        return ev.ClaimPung(tile)
+    if kind is ev.ActionKind.KONG:
+        return ev.ClaimKong()
+    if kind is ev.ActionKind.WIN:
+        return ev.DeclareWin()
+    return ev.Pass()
 
 
 def run(args: argparse.Namespace) -> int:
@@ -96,9 +115,12 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(_choice_json(choice)))
         return 0
-    target = "" if choice.tile is None else f" {tile_name(choice.tile)}"
-    print(f"advice: {choice.action.value}{target}  [{choice.describe_method()}"
+    print(f"advice: {advice_action(choice).notation(claim)}  [{choice.describe_method()}"
           f"{'' if choice.finished else ', cut by deadline'}]")
     for c in choice.candidates:
-        print("  " + c.describe())
+        numbers = ", ".join(f"{name} {value}" for name, value in c.numbers())
+        # a chow's or pung's note repeats its meld and discard, which the label names
+        said = c.action in (ev.ActionKind.CHOW, ev.ActionKind.PUNG) and bool(c.meld)
+        note = f" ({c.note})" if c.note and not said else ""
+        print(f"  {c.label}: {numbers}{note}")
     return 0

@@ -18,6 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from arena.lineup import agent_spec
+from arena.record_types import RecordError, parse_action
 from arena.viewer.model import (
     CandidateRow,
     DecisionView,
@@ -32,22 +33,26 @@ from arena.viewer.sources import GameSource, RecordedDecision, ReplayStep, reask
 from bot.agent import Agent, Decision, describe_action
 from bot.seat import AskKind, SeatView
 from game.events import (
+    Action,
+    ActionKind,
     Chowed,
     ClaimChow,
     ClaimKong,
     ClaimPung,
     Dealt,
+    DeclareWin,
     Discard,
     Discarded,
     Event,
+    KongAdded,
     Konged,
     Melded,
     Pass,
     Punged,
 )
 from game.rules import TAIWAN_16, Ruleset
-from game.tiles import Notation, TileError, parse_tile, tile_name
-from strategy.policy import Method
+from game.tiles import Notation, TileError, parse_tile
+from strategy.policy import Candidate, Method
 
 DEFAULT_BUDGET = 20_000
 """Kernel calls per re-asked decision (as ``mjbot replay``)."""
@@ -76,65 +81,81 @@ def parse_candidate(text: str) -> CandidateRow:
         if _NUMBER.match(name) and value:  # "123 µs": the unit names the number
             name, value = value, name
         numbers.append((name, value))
-    return CandidateRow(_today(label.strip()), tuple(numbers), note)
+    label, note = _today(label.strip(), note)
+    return CandidateRow(label, tuple(numbers), note)
 
 
 _OLD_WORDS = {"pong": "pung", "concealed_kong": "concealed kong", "added_kong": "added kong"}
+_MELD_NOTE = re.compile(r"^meld ((?:\S+ )*\S+), then discard (\S+)$")
 
 
-def _today(label: str) -> str:
-    """A candidate label in today's claim vocabulary (older records said ``pong``)."""
-    word, _, tile = label.partition(" ")
+def _today(label: str, note: str) -> tuple[str, str]:
+    """A candidate label in today's words (:attr:`strategy.policy.Candidate.label`): older
+    records said ``pong``, and named a claim by the discard after it (``chow 5s``, its
+    meld in the note): the label names the meld, then the discard."""
+    word, _, tile_text = label.partition(" ")
     word = _OLD_WORDS.get(word, word)
-    return f"{word} {tile}" if tile else word
+    if word == "concealed" or word == "added":
+        more, _, tile_text = tile_text.partition(" ")
+        word = f"{word} {more}"
+    try:
+        kind = ActionKind(word)
+        tile = parse_tile(tile_text, Notation.COMPACT) if tile_text else None
+        meld: tuple[int, ...] = ()
+        said = _MELD_NOTE.match(note)
+        if kind in (ActionKind.CHOW, ActionKind.PUNG) and said is not None:
+            meld = tuple(parse_tile(t, Notation.COMPACT) for t in said.group(1).split())
+            note = ""
+        elif kind is ActionKind.KONG and tile is not None:
+            meld = (tile,) * 4
+    except (ValueError, TileError):
+        return (f"{word} {tile_text}" if tile_text else word), note
+    return Candidate(kind, tile, 0, meld=meld).label, note
 
 
-def candidate_key(action: str) -> tuple[str, str | None]:
-    """The candidate label an action text (``describe_action``) matches, and for a chow the
-    meld it makes (``1m 2m 3m``): ``pung discard=5p`` -> ``pung 5p``.  Records written
-    before the one claim vocabulary named candidates ``pong``, ``concealed_kong`` and
-    ``added_kong``: :func:`parse_candidate` reads those as today's words."""
-    words = action.split()
-    kind = " ".join(w for w in words if "=" not in w)
-    fields = dict(w.split("=", 1) for w in words if "=" in w)
-    if kind == "discard":
-        return f"discard {fields.get('tile', '')}", None
-    if kind == "pung":
-        return f"pung {fields.get('discard', '')}", None
-    if kind == "chow":
-        meld = None
-        try:
-            middle = parse_tile(fields.get("middle", ""), Notation.COMPACT)
-            meld = " ".join(tile_name(t) for t in (middle - 1, middle, middle + 1))
-        except TileError:
-            pass
-        return f"chow {fields.get('discard', '')}", meld
-    if kind in ("concealed kong", "added kong"):
-        return f"{kind} {fields.get('tile', '')}", None
-    return kind, None
+def _claimed(step: ReplayStep) -> int | None:
+    """The discard (or the tile of an added kong) a seat answers at ``step``."""
+    e = step.event
+    return e.tile if isinstance(e, Discarded | KongAdded) else None
+
+
+def action_words(action: str, claimed: int | None = None) -> str:
+    """A record's action text for people (:meth:`game.events.Pass.notation` and its
+    siblings): ``chow middle=2m discard=3z`` -> ``chow 1m2m3m, then discard 3z``."""
+    try:
+        return parse_action(action).notation(claimed)
+    except RecordError:
+        return action
+
+
+def _is_row(label: str, action: Action) -> bool:
+    if isinstance(action, ClaimPung):  # a pung's action does not name its tile
+        return label.startswith("pung ") and label.endswith(action.notation()[4:])
+    if isinstance(action, ClaimKong | DeclareWin):
+        return label.split()[0] == action.kind.value
+    return label == action.notation()
 
 
 def matching_row(rows: Sequence[CandidateRow], action: str) -> int | None:
-    """The row of ``rows`` that ``action`` is (None if none is)."""
-    label, meld = candidate_key(action)
-    hits = [i for i, r in enumerate(rows)
-            if r.label == label or (label in ("kong", "win") and r.label.split()[0] == label)]
-    if meld is not None:
-        exact = [i for i in hits if meld in rows[i].note]
-        hits = exact or hits
-    return hits[0] if hits else None
+    """The row of ``rows`` that ``action`` (a record's action text) is (None if none is)."""
+    try:
+        played = parse_action(action)
+    except RecordError:
+        return None
+    return next((i for i, r in enumerate(rows) if _is_row(r.label, played)), None)
 
 
-def recorded_view(d: RecordedDecision) -> DecisionView:
+def recorded_view(d: RecordedDecision, claimed: int | None = None) -> DecisionView:
     rows = tuple(parse_candidate(c) for c in d.candidates)
-    return DecisionView(d.action, d.method, rows, matching_row(rows, d.action), d.note)
+    return DecisionView(d.action, d.method, rows, matching_row(rows, d.action), d.note,
+                        action_words(d.action, claimed))
 
 
-def today_view(decision: Decision) -> DecisionView:
+def today_view(decision: Decision, claimed: int | None = None) -> DecisionView:
     rows = tuple(parse_candidate(c.describe()) for c in decision.reasons)
     action = describe_action(decision.action)
     return DecisionView(action, decision.describe_method(), rows, matching_row(rows, action),
-                        decision.note)
+                        decision.note, decision.action.notation(claimed))
 
 
 # ---------------------------------------------------------------- turns and steps
@@ -271,8 +292,10 @@ def build_game(src: GameSource, options: BuildOptions = BuildOptions(),
         for j, d in recorded.items():
             action = seat_steps[j].played
             shown = describe_action(action) if action is not None else ""
-            found[(step_at(j), seat)] = SeatDecision(seat, d.action, recorded=recorded_view(d),
-                                                     lost=shown != d.action)
+            claimed = _claimed(seat_steps[j])
+            found[(step_at(j), seat)] = SeatDecision(
+                seat, d.action, recorded=recorded_view(d, claimed), lost=shown != d.action,
+                played_words=action_words(d.action, claimed))
         if seat not in options.reask_seats:
             continue
         player = src.names[seat] if options.player is None else options.player
@@ -289,11 +312,13 @@ def build_game(src: GameSource, options: BuildOptions = BuildOptions(),
                 describe_action(played_action) if played_action is not None else "")
             if ours.method is Method.PASS and answered in ("", "pass") and before is None:
                 continue  # nothing to decide, and nothing done
-            today = today_view(ours)
+            claimed = _claimed(seat_steps[turn.index - 1])
+            today = today_view(ours, claimed)
             found[key] = SeatDecision(seat, answered, before.recorded if before else None,
                                       today, today.action != answered and answered != "",
                                       matching_row(today.candidates, answered),
-                                      before.lost if before else False)
+                                      before.lost if before else False,
+                                      action_words(answered, claimed))
     with_decisions = [
         Step(s.index, s.event, s.actor, s.seats, s.wall,
              tuple(found[(s.index, seat)] for seat in range(4) if (s.index, seat) in found))

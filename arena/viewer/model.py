@@ -102,6 +102,9 @@ class DecisionView:
     candidates: tuple[CandidateRow, ...]
     chosen: int | None
     note: str = ""
+    words: str = ""
+    """The action for people (``chow 1m2m3m, then discard 3z``); ``action`` is the
+    record's compact text, which the alignment compares."""
 
 
 @dataclass(frozen=True)
@@ -118,6 +121,8 @@ class SeatDecision:
     played_row: int | None = None
     lost: bool = False
     """The seat's claim lost to another seat's (the table shows it passing)."""
+    played_words: str = ""
+    """``played`` for people (a claim by its meld, the discard after it)."""
 
 
 # ---------------------------------------------------------------- steps and games

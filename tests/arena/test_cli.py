@@ -37,6 +37,18 @@ def test_advise_reproduces_example_3(capsys: pytest.CaptureFixture[str]) -> None
     assert out["candidates"][0]["value"] == pytest.approx(7 / 12)
 
 
+def test_advise_names_a_claim_by_its_meld_and_the_discard_after_it(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["advise", "23m55p1z456p789s99m", "--claim", "1m", "--from-left"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("advice: chow 1m2m3m, then discard 1z"), out
+    assert "  chow 1m2m3m, then discard 1z: deficiency 1" in out
+    data = run_json(capsys, "advise", "23m55p1z456p789s99m", "--claim", "1m", "--from-left",
+                    "--json")
+    assert data["meld"] == ["1m", "2m", "3m"] and data["tile"] == "1z"
+    assert data["candidates"][1]["label"] == "chow 1m2m3m, then discard 1z"
+
+
 def test_bench_deficiency_quick_json(capsys: pytest.CaptureFixture[str]) -> None:
     out = run_json(capsys, "bench", "deficiency", "--quick", "--json")
     methods = {r["method"] for r in out["rows"]}
