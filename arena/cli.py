@@ -1,64 +1,173 @@
 """The ``mjbot`` command: a thin dispatcher over one module per sub-command.
 
 Sub-command modules are imported only when used, so ``mjbot play botzone``
-does not pay for the benchmark or referee code at start-up.
+does not pay for the benchmark or referee code at start-up.  A command that
+needs one of the package's extras says which, and how to install it, before
+importing anything of its own (``--help`` included).
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
-# name -> (module under arena.commands, one-line help)
-COMMANDS: dict[str, tuple[str, str]] = {
-    "deficiency": ("deficiency", "deficiency per winning shape and the useful tiles of a hand"),
-    "advise": ("advise", "the recommended discard or call with every candidate's numbers"),
-    "bench": ("bench", "benchmarks that print a table (and --json)"),
-    "package": ("package", "build a Botzone upload (a zip with __main__.py at its root)"),
-    "play": ("play", "play on a platform (Botzone stdin/stdout, Olympiad WebSocket/MQTT)"),
-    "wrap": ("wrap", "play an Olympiad seat for any program speaking JSON lines on stdio"),
-    "match": ("match", "a whole local Olympiad match in one process (referee, transport, bots)"),
-    "selfplay": ("selfplay", "in-process games between named players, with statistics"),
-    "referee": ("referee", "run four programs as a platform does and referee their games"),
-    "arena": ("arena", "a duplicate match between players: statistics, SPRT, plot, on Ray"),
-    "experiment": ("experiment", "reproduce a paper's experiment (sdw: paper 002's tables)"),
-    "replay": ("replay", "rebuild a seat's view from a record or a Botzone log; re-ask the agent"),
-    "view": ("view", "a replay viewer in the browser: any record as one self-contained HTML page"),
+EXTRAS: dict[str, tuple[str, ...]] = {
+    "olympiad": ("pydantic", "websockets", "aiomqtt"),
+    "arena": ("pydantic", "websockets", "aiomqtt", "amqtt", "tqdm", "ray", "matplotlib"),
+    "dev": ("mahjong",),
+}
+"""The modules a command of each extra imports (pyproject.toml's optional dependencies;
+``dev``: only what a command, ``bench deficiency``, needs of it)."""
+
+
+@dataclass(frozen=True)
+class Command:
+    """A sub-command: its module under ``arena.commands``, its one-line help, the extra every
+    use of it needs and the extras its own sub-commands need, by name."""
+
+    module: str
+    help: str
+    extra: str | None = None
+    sub_extras: Mapping[str, str] = field(default_factory=dict)
+
+
+_ARENA_BENCHES = ("selfplay", "olympiad", "arena", "agreement", "zip", "soak", "sampling",
+                  "planner", "startup")
+
+COMMANDS: dict[str, Command] = {
+    "deficiency": Command("deficiency",
+                          "deficiency per winning shape and the useful tiles of a hand"),
+    "advise": Command("advise",
+                      "the recommended discard or call with every candidate's numbers"),
+    "bench": Command("bench", "benchmarks that print a table of medians (and --json)",
+                     sub_extras={**dict.fromkeys(_ARENA_BENCHES, "arena"),
+                                 "deficiency": "dev"}),
+    "package": Command("package", "build a Botzone upload (a zip with __main__.py at its root)"),
+    "play": Command("play",
+                    "play on a platform (Botzone stdin/stdout, Olympiad WebSocket/MQTT)",
+                    sub_extras={"olympiad": "olympiad"}),
+    "wrap": Command("wrap",
+                    "play an Olympiad seat for any program speaking JSON lines on stdio",
+                    extra="olympiad"),
+    "match": Command("match",
+                     "a whole local Olympiad match in one process (referee, transport, bots)",
+                     extra="arena"),
+    "selfplay": Command("selfplay", "in-process games between named players, with statistics",
+                        extra="arena"),
+    "referee": Command("referee", "run four programs as a platform does and referee their games",
+                       extra="arena"),
+    "arena": Command("arena", "a duplicate match between players: statistics, SPRT, plot, on Ray",
+                     extra="arena"),
+    "experiment": Command("experiment",
+                          "reproduce a paper's experiment (sdw: paper 002's tables; imitate: "
+                          "the discard ranker fitted to the Botzone logs)",
+                          extra="arena"),
+    "replay": Command("replay",
+                      "rebuild a seat's view from a record or a Botzone log; re-ask the agent",
+                      extra="arena"),
+    "view": Command("view",
+                    "a replay viewer in the browser: any record as one self-contained HTML page",
+                    extra="arena"),
 }
 
 
+class HelpFormatter(argparse.HelpFormatter):
+    """Shows an option's default once: appended as ``(default: X)`` unless its help already
+    says its default, and never for a default of nothing (None, False, an empty text)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        default = action.default
+        if ("default" in text or default is None or default is False or default == ""
+                or default is argparse.SUPPRESS or not action.option_strings):
+            return text
+        return f"{text} (default: %(default)s)" if text else "default: %(default)s"
+
+
 class Parser(argparse.ArgumentParser):
-    """Every (sub-)command's ``--help`` shows the options' defaults."""
+    """Every (sub-)command's ``--help`` shows each option's default once."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("formatter_class", argparse.ArgumentDefaultsHelpFormatter)
+        kwargs.setdefault("formatter_class", HelpFormatter)
         super().__init__(*args, **kwargs)
+
+
+def _missing(modules: Sequence[str]) -> list[str]:
+    missing = []
+    for name in modules:
+        try:
+            found = importlib.util.find_spec(name) is not None
+        except (ImportError, ValueError):
+            found = False
+        if not found:
+            missing.append(name)
+    return missing
+
+
+def needed_extra(argv: Sequence[str]) -> tuple[str, str, list[str]] | None:
+    """For the command line ``argv``: (the command's words, the extra it needs, the modules
+    of it that are missing), or None when nothing it needs is missing.  Reads only the
+    words, imports nothing."""
+    words = [a for a in argv if not a.startswith("-")]
+    if not words or words[0] not in COMMANDS:
+        return None
+    command = COMMANDS[words[0]]
+    sub = next((w for w in words[1:] if w in command.sub_extras), None)
+    extra = command.sub_extras[sub] if sub is not None else command.extra
+    if extra is None:
+        return None
+    missing = _missing(EXTRAS[extra])
+    if not missing:
+        return None
+    return " ".join(w for w in (words[0], sub) if w is not None), extra, missing
+
+
+def extra_message(words: str, extra: str, missing: Sequence[str]) -> str:
+    """What a command needing a missing extra prints."""
+    return (f"mjbot {words} needs the {extra} extra (missing: {', '.join(missing)}): "
+            f"pip install 'mjbot[{extra}]'")
+
+
+def _listed_help(command: Command) -> str:
+    if command.extra is not None:
+        return f"{command.help} (needs mjbot[{command.extra}])"
+    return command.help
 
 
 def build_parser(selected: str | None = None) -> argparse.ArgumentParser:
     """The parser; only the selected command's module is imported to add its options."""
-    parser = Parser(prog="mjbot", description=__doc__.splitlines()[0])
+    doc = (__doc__ or "").splitlines()[0]
+    parser = Parser(prog="mjbot", description=doc, epilog=(
+        "A command marked (needs mjbot[EXTRA]) needs that extra: pip install "
+        "'mjbot[EXTRA]'.  The core install (pip install mjbot) plays on Botzone, advises and "
+        "runs the call and decide benchmarks."))
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name, (module, help_text) in COMMANDS.items():
-        child = sub.add_parser(name, help=help_text, description=help_text)
+    for name, command in COMMANDS.items():
+        child = sub.add_parser(name, help=_listed_help(command), description=command.help)
         if name == selected:
-            importlib.import_module(f"arena.commands.{module}").add_arguments(child)
+            importlib.import_module(f"arena.commands.{command.module}").add_arguments(child)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     selected = next((a for a in argv if not a.startswith("-")), None)
+    lacking = needed_extra(argv)
+    if lacking is not None:
+        print(extra_message(*lacking), file=sys.stderr)
+        return 2
     try:
         args = build_parser(selected).parse_args(argv)
     except SystemExit as exc:  # a refused option (argparse printed why) or --help
         if exc.code is None or isinstance(exc.code, int):
             return exc.code or 0
         return 2
-    module = importlib.import_module(f"arena.commands.{COMMANDS[args.command][0]}")
+    module = importlib.import_module(f"arena.commands.{COMMANDS[args.command].module}")
     code: int = module.run(args)
     return code
 
