@@ -39,6 +39,12 @@ debian_package mosquitto mosquitto /usr/sbin/mosquitto
 (command -v systemctl >/dev/null 2>&1 && $SUDO systemctl disable --now mosquitto) \
   >/dev/null 2>&1 || true
 debian_package chromium chromium /usr/bin/chromium
+# a CJK font: the viewer shows Chinese fan names, which chromium draws as boxes without one
+if fc-list :lang=zh 2>/dev/null | grep -q .; then
+  echo "setup: a CJK font is installed"
+else
+  debian_package fonts-wqy-zenhei
+fi
 
 if [ ! -x "$VENV/bin/python" ]; then
   echo "setup: creating $VENV"

@@ -4,7 +4,8 @@
 CSS = r"""
 :root { --bg:#f4f1ea; --felt:#2f6b4f; --ink:#222; --muted:#777; --mark:#d9480f; --today:#1c7ed6; }
 * { box-sizing: border-box; }
-body { margin:0; font:14px/1.35 "DejaVu Sans", "Liberation Sans", Arial, sans-serif;
+body { margin:0; font:14px/1.35 "DejaVu Sans", "Liberation Sans", Arial, "Noto Sans CJK SC",
+       "WenQuanYi Zen Hei", sans-serif;
        background:var(--bg); color:var(--ink); }
 header { padding:8px 12px; background:#1f2d27; color:#eee; display:flex; flex-wrap:wrap;
          gap:10px 18px; align-items:center; }
@@ -114,7 +115,7 @@ JS = r"""
     box.dataset.seat = seat;
     if (st.a === seat) box.classList.add("actor");
     const head = el("div", "head");
-    head.append(el("span", "name", "seat " + seat + " \u00b7 " + G.names[seat]));
+    head.append(el("span", "name", "seat " + seat + (G.names[seat] ? " \u00b7 " + G.names[seat] : "")));
     head.append(el("span", "wind", "wind " + WINDS[G.winds[seat]] + (seat === G.dealer ? " (dealer)" : "")));
     if (G.walls_per_seat) head.append(el("span", "wall", "wall " + st.w[seat]));
     const score = el("span", "score");
@@ -214,7 +215,7 @@ JS = r"""
       h.append(el("b", "played", d.played || "-"));
       if (d.lost) h.append(el("span", "note", " (lost: another seat's claim came first)"));
       if (d.today) {
-        h.append(" \u00b7 today ");
+        h.append(" \u00b7 now ");
         h.append(el("b", d.disagrees ? "disagree" : "", d.today.action));
         if (d.disagrees) { h.append(el("span", "tag played", "differs")); div.dataset.disagrees = "1"; }
       }
@@ -225,7 +226,7 @@ JS = r"""
       }
       if (d.today) {
         div.append(el("div", "note", "re-asked (" + d.today.method + ") " + d.today.note));
-        if (d.today.rows.length) div.append(candTable(d.today, d.played_row, "today"));
+        if (d.today.rows.length) div.append(candTable(d.today, d.played_row, "now"));
       }
       box.append(div);
     }
@@ -325,7 +326,7 @@ JS = r"""
     for (const [i, d] of dis) {
       const li = el("li");
       li.dataset.step = i;
-      const a = el("a", "", "step " + i + ": seat " + d.seat + " played " + d.played + ", today " + d.today.action);
+      const a = el("a", "", "step " + i + ", seat " + d.seat + " \u2014 played: " + d.played + " \u00b7 now: " + d.today.action);
       a.onclick = () => {
         if (viewSeat !== "all" && +viewSeat !== d.seat) { viewSeat = "all"; $("view").value = "all"; }
         go(i);
@@ -343,7 +344,8 @@ JS = r"""
 """
 
 INDEX_CSS = r"""
-body { margin:0; font:14px/1.4 "DejaVu Sans", Arial, sans-serif; background:#f4f1ea; color:#222; }
+body { margin:0; font:14px/1.4 "DejaVu Sans", Arial, "Noto Sans CJK SC", "WenQuanYi Zen Hei", sans-serif;
+       background:#f4f1ea; color:#222; }
 header { padding:10px 14px; background:#1f2d27; color:#eee; }
 header h1 { margin:0; font-size:17px; }
 main { padding:12px 14px; }

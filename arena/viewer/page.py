@@ -39,12 +39,12 @@ def _decision_view(dv: DecisionView) -> dict[str, Any]:
     for row in dv.candidates:
         values = dict(row.numbers)
         rows.append([row.label, [values.get(c, "") for c in cols], row.note])
-    return {"action": dv.action, "method": dv.method, "note": dv.note, "chosen": dv.chosen,
-            "cols": cols, "rows": rows}
+    return {"action": dv.words or dv.action, "method": dv.method, "note": dv.note,
+            "chosen": dv.chosen, "cols": cols, "rows": rows}
 
 
 def _decision(d: SeatDecision) -> dict[str, Any]:
-    return {"seat": d.seat, "played": d.played, "disagrees": d.disagrees,
+    return {"seat": d.seat, "played": d.played_words or d.played, "disagrees": d.disagrees,
             "played_row": d.played_row, "lost": d.lost,
             "recorded": _decision_view(d.recorded) if d.recorded is not None else None,
             "today": _decision_view(d.today) if d.today is not None else None}
@@ -81,7 +81,8 @@ def game_json(game: GameView) -> dict[str, Any]:
     return {
         "title": game.title, "source": game.source, "rules": game.rules,
         "unit": "tai" if game.rules.startswith("taiwan") else "fan",
-        "prevalent": game.prevalent_wind, "dealer": game.dealer, "names": list(game.names),
+        "prevalent": game.prevalent_wind, "dealer": game.dealer,
+        "names": [player_name(s, n) for s, n in enumerate(game.names)],
         "winds": list(game.seat_winds), "scores_before": list(game.scores_before),
         "walls_per_seat": len(game.steps[0].wall) == 4 if game.steps else True,
         "reasked": list(game.reasked), "notes": list(game.notes),
@@ -90,10 +91,18 @@ def game_json(game: GameView) -> dict[str, Any]:
     }
 
 
+def player_name(seat: int, name: str) -> str:
+    """A seat's player name, or "" where the source names none (it would read ``seat 0 ·
+    seat 0`` beside the seat's number)."""
+    return "" if name in ("", f"seat {seat}") else name
+
+
 def _embed(data: dict[str, Any]) -> str:
-    """JSON safe inside a <script> element."""
+    """JSON safe inside a <script> element: no ``<`` at all (``</script>``, ``<!--`` in a
+    player's name would end or change the element), and no line separators."""
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    return text.replace("</", "<\\/").replace("<!--", "<\\!--")
+    return (text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+            .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
 
 
 # ---------------------------------------------------------------- pages
@@ -210,8 +219,9 @@ def render_index(match: MatchView, hrefs: Sequence[str]) -> str:
         rows.append(f'<tr><td>{i + 1}</td><td><a href="{e(href)}">{e(g.title)}</a></td>'
                     f"<td>{e(what)}</td><td>{scores}</td><td>{running}</td>"
                     f"<td>{dis if g.reasked else ''}</td></tr>")
-    names = ", ".join(f"seat {s}: {e(n)}" for s, n in enumerate(match.games[0].names)) \
-        if match.games else ""
+    names = ", ".join(f"seat {s}: {e(player_name(s, n))}"
+                      for s, n in enumerate(match.games[0].names)
+                      if player_name(s, n)) if match.games else ""
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{e(match.title)} · mjbot view</title>
 <style>{INDEX_CSS}</style></head>

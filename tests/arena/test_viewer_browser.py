@@ -204,6 +204,39 @@ def test_reask_lists_disagreements_that_jump_to_their_step(browser: Any, tmp_pat
     pg.close()
 
 
+def test_a_name_with_markup_in_it_does_not_blank_the_page(browser: Any, tmp_path: Path) -> None:
+    """A player chooses its join name: ``<!--`` or ``</script>`` in it once made the embedded
+    JSON unreadable and the page empty.  The page also draws Chinese fan names (a CJK font)
+    and reads its disagreements as words."""
+    from dataclasses import replace
+
+    from arena.viewer.build import BuildOptions, build_game
+    from arena.viewer.page import render_game
+
+    [game] = [read_botzone_log(LOG)]
+    name = "<!-- a </script> name"
+    view = replace(build_game(game, BuildOptions(reask_seats=(2,), budget=2000)),
+                   names=(name, "seat 1", "b", "c"))
+    out = tmp_path / "markup.html"
+    out.write_text(render_game(view), encoding="utf-8")
+    pg = browser.new_page(viewport={"width": 1400, "height": 1000})
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.goto(out.as_uri() + "#step=0")
+    pg.wait_for_selector("#table .seat")
+    heads = pg.eval_on_selector_all("#table .seat .name", "(n) => n.map((e) => e.textContent)")
+    # seat 1 has no name of its own: no "seat 1 · seat 1"
+    assert heads == [f"seat 0 \u00b7 {name}", "seat 1", "seat 2 \u00b7 b", "seat 3 \u00b7 c"]
+    links = pg.eval_on_selector_all("#disagreements li a", "(a) => a.map((e) => e.textContent)")
+    assert links and all(" \u2014 played: " in t and " \u00b7 now: " in t and "=" not in t
+                         for t in links), links
+    pg.keyboard.press("End")
+    assert pg.is_visible("#ending")
+    save(pg, "viewer-markup-name-end.png")
+    pg.close()
+    assert not errors, errors
+
+
 def test_a_match_index_links_to_its_games(browser: Any, tmp_path: Path) -> None:
     pku = pku_sample()
     out = tmp_path / "sample"

@@ -110,12 +110,17 @@ def test_bad_input_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str], 
 
 def test_the_blob_cannot_close_its_script_element(tmp_path: Path) -> None:
     [game] = load_games(LOG)
-    view = replace(build_game(game), title="</script><script>alert(1)</script>")
+    title = "</script><script>alert(1)</script> <!-- a comment? & \u2028"
+    view = replace(build_game(game), title=title, names=("<!--", "seat 1", "b", "c"))
     page = tmp_path / "p.html"
     page.write_text(render_game(view))
     text = page.read_text()
     assert text.count("</script>") == 2  # the blob's and the program's
-    assert blob(page)["title"] == "</script><script>alert(1)</script>"
+    found = re.search(r'id="game-data">(.*?)</script>', text, re.S)
+    assert found is not None and "<" not in found.group(1)
+    data = blob(page)
+    assert data["title"] == title
+    assert data["names"] == ["<!--", "", "b", "c"]  # a seat without a name shows none
 
 
 def test_the_local_server_serves_the_page(tmp_path: Path) -> None:
