@@ -29,6 +29,7 @@ from pathlib import Path
 import numpy as np
 import structlog
 
+from arena.bench.targets import Target, missed_line
 from arena.botzone_judge.match import MatchConfig, play_match
 from arena.players import make_player
 from arena.selfplay import play_one
@@ -146,29 +147,38 @@ def peak_memory_mb(seed: int) -> float:
     return play_subprocess_seat([*_mjbot(), "play", "botzone"], seed)[1]
 
 
+IN_PROCESS = "in-process games/s (1 process, 4 mjbot seats)"
+FIRST_ANSWER = "start-up to first answer, s (median)"
+PEAK = "peak resident memory over a game, MB"
+TARGETS = {IN_PROCESS: Target("≥", 20, "games/s"),
+           FIRST_ANSWER: Target("≤", 1.5, "s (warm cache)"),
+           PEAK: Target("≤", 200, "MB")}
+
+
 def main(args: argparse.Namespace) -> int:
     games = 8 if args.quick else 40
     refereed = 2 if args.quick else 8
     workers = min(2, os.cpu_count() or 1)
     play_one((0, args.seed, ["mjbot"] * 4, "mcr-botzone", None))  # load kernels
     rows = {
-        "in-process games/s (1 process, 4 mjbot seats)": games_per_second(games, 1, args.seed),
+        IN_PROCESS: games_per_second(games, 1, args.seed),
         f"in-process games/s ({workers} workers, 4 mjbot seats)":
             games_per_second(games, workers, args.seed + 1),
         f"referee botzone games/s (4 mjbot play botzone processes, {refereed} games)":
             referee_games_per_second(refereed, args.seed),
     }
     starts = [startup(args.seed + i) for i in range(3 if args.quick else 5)]
-    rows["start-up to first answer, s (median)"] = statistics.median(s[0] for s in starts)
+    rows[FIRST_ANSWER] = statistics.median(s[0] for s in starts)
     rows["start-up to first decision, s (median)"] = statistics.median(s[1] for s in starts)
-    rows["peak resident memory over a game, MB"] = peak_memory_mb(args.seed)
+    rows[PEAK] = peak_memory_mb(args.seed)
     if args.json:
         print(json.dumps({"bench": "selfplay", "games": games, "refereed_games": refereed,
-                          "rows": rows}))
+                          "rows": rows, "targets": {k: t.to_json(rows[k])
+                                                    for k, t in TARGETS.items()}}))
         return 0
     width = max(len(k) for k in rows)
     for name, value in rows.items():
-        print(f"{name:<{width}}  {value:8.2f}")
-    print("targets: >= 20 games/s in-process; <= 1.5 s to the first answer (warm cache); "
-          "<= 200 MB peak")
+        target = TARGETS.get(name)
+        print(f"{name:<{width}}  {value:8.2f}{'  ' + target.mark(value) if target else ''}")
+    print(missed_line(sum(not t.met(rows[k]) for k, t in TARGETS.items()), len(TARGETS)))
     return 0
