@@ -12,12 +12,15 @@
   ``end``.  Its act is checked against the table; a missing or illegal act is
   the table's default action (the referee's ``default`` policy).
 
-A program's answers are only as repeatable as the program.
+A program's answers are only as repeatable as the program.  An in-process seat is
+behind a :class:`arena.games.SeatGuard` here as in the in-process arena: its
+exception becomes its fallback answer, reported in the game's ``failures``.
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from arena.botzone_judge.sandbox import ProgramSeat
@@ -26,15 +29,19 @@ from arena.games import (
     GameSpec,
     PlayedGame,
     Rules,
+    SeatFailure,
     SeatFeed,
+    SeatGuard,
     finish_mcr,
     finish_taiwan,
     taiwan_decision,
 )
 from arena.lineup import ArenaSeat, PlayerKind, PlayerSpec, parse_player
 from arena.record_types import DecisionRecord
+from bot.seat import SeatView
 from game.events import Action, Dealt, Discarded, Drew, Pass, Won
 from game.rules import TAIWAN_16
+from game.table import BotzoneTable
 from game.taiwan import TaiwanTable
 from protocols.botzone_codec import ProtocolError, RequestDecoder, format_response
 from protocols.botzone_envelope import Interaction, TurnInput, interaction_for
@@ -49,20 +56,24 @@ BOTZONE_TIME_LIMIT = 6.0
 
 def play_external(spec: GameSpec) -> PlayedGame:
     if spec.rules is Rules.MCR_BOTZONE:
-        return asyncio.run(_play_botzone(spec))
+        return asyncio.run(play_botzone(spec))
     return asyncio.run(_play_olympiad(spec))
 
 
 # ---------------------------------------------------------------- Botzone
 class InProcessChannel:
-    """An in-process seat behind the judge mock's channel interface."""
+    """An in-process seat behind the judge mock's channel interface (behind a
+    :class:`arena.games.SeatGuard`: an exception is the seat's fallback answer)."""
 
     def __init__(self, seat: ArenaSeat, number: int, spec: GameSpec,
-                 decisions: list[DecisionRecord]) -> None:
+                 decisions: list[DecisionRecord],
+                 failures: list[SeatFailure] | None = None) -> None:
         self.seat = seat
         self.number = number
         self.spec = spec
         self.decisions = decisions
+        self.failures: list[SeatFailure] = [] if failures is None else failures
+        self.guard = SeatGuard(number, spec.labels[number], seat, self.failures)
         self.decoder = RequestDecoder()
 
     async def turn(self, turn: TurnInput) -> Reply:
@@ -70,19 +81,30 @@ class InProcessChannel:
             event = self.decoder.decode(turn.requests[-1])
         except ProtocolError as exc:
             return Reply(response="PASS", detail=f"undecodable request: {exc}")
-        self.seat.observe(event)
-        action = self.seat.decide() if self.seat.asked else Pass()
-        if self.spec.record and self.seat.last is not None:
-            self.decisions.append(self.seat.last.at(self.number, self.spec.labels[self.number]))
+        seat = self.seat
+        self.guard.observe(event)
+        seat.last = None
+        action = self.guard.answer(lambda: seat.decide() if seat.asked else Pass())
+        if self.spec.record and seat.last is not None:
+            self.decisions.append(seat.last.at(self.number, self.spec.labels[self.number]))
         return Reply(response=format_response(action))
 
     async def close(self) -> None:
         return None
 
 
-async def _play_botzone(spec: GameSpec) -> PlayedGame:
+TurnCheck = Callable[[BotzoneTable, Mapping[int, SeatView]], None]
+"""Called every turn with the judge's table and the in-process seats' views (tests)."""
+
+
+async def play_botzone(spec: GameSpec, *, time_limit: float = BOTZONE_TIME_LIMIT,
+                       on_turn: TurnCheck | None = None) -> PlayedGame:
+    """``spec``'s mcr-botzone game through the judge mock.  ``on_turn`` is called every
+    turn once the seats have answered, before the table takes the answers: each
+    in-process seat's view has then seen what the table shows it."""
     walls = spec.wall_tiles()
     decisions: list[DecisionRecord] = []
+    failures: list[SeatFailure] = []
     channels: list[Any] = []
     for s, text in enumerate(spec.players):
         player = parse_player(text)
@@ -90,13 +112,20 @@ async def _play_botzone(spec: GameSpec) -> PlayedGame:
             channels.append(ProgramSeat(player.command, interaction_for(Interaction.SIMPLE)))
         elif player.in_process:
             channels.append(InProcessChannel(
-                ArenaSeat(player, spec.rules.ruleset, spec.player_seed(s)), s, spec, decisions))
+                ArenaSeat(player, spec.rules.ruleset, spec.player_seed(s)), s, spec, decisions,
+                failures))
         else:
             raise ValueError(f"{text!r} cannot play mcr-botzone")
+    in_process = {s: c for s, c in enumerate(channels) if isinstance(c, InProcessChannel)}
+
+    def check(table: BotzoneTable) -> None:
+        if on_turn is not None:
+            on_turn(table, {s: c.seat.view for s, c in in_process.items()})
+
     report = await referee_game(channels, walls, spec.prevalent_wind,
-                                time_limit=BOTZONE_TIME_LIMIT, commands=spec.labels,
-                                game=spec.wall)
-    return finish_mcr(spec, walls, report.history, report.result, decisions)
+                                time_limit=time_limit, commands=spec.labels,
+                                game=spec.wall, on_turn=check if on_turn is not None else None)
+    return finish_mcr(spec, walls, report.history, report.result, decisions, failures)
 
 
 # ---------------------------------------------------------------- Olympiad
@@ -148,6 +177,8 @@ async def _play_olympiad(spec: GameSpec) -> PlayedGame:
             raise ValueError(f"{text!r} cannot play taiwan-16")
     feeds = {s: SeatFeed(s, spec.prevalent_wind) for s in in_process}
     decisions: list[DecisionRecord] = []
+    failures: list[SeatFailure] = []
+    guards = {s: SeatGuard(s, spec.labels[s], seat, failures) for s, seat in in_process.items()}
     replaced = [0, 0, 0, 0]
     sent = 0
     wall_left = -1
@@ -189,7 +220,10 @@ async def _play_olympiad(spec: GameSpec) -> PlayedGame:
                         action = None
                 else:
                     seat = in_process[s]
-                    action = taiwan_decision(seat, feeds[s], table)
+                    seat.last = None
+                    action = guards[s].answer(
+                        lambda: taiwan_decision(seat, feeds[s], table),  # noqa: B023
+                        lambda: table.default_action(s))  # noqa: B023
                     if spec.record and seat.last is not None:
                         decisions.append(seat.last.at(s, spec.labels[s]))
                 if action is None or action not in legal:
@@ -212,7 +246,7 @@ async def _play_olympiad(spec: GameSpec) -> PlayedGame:
     finally:
         for program in programs.values():
             await program.program.close()
-    return finish_taiwan(spec, wall, table, decisions, replaced)
+    return finish_taiwan(spec, wall, table, decisions, replaced, failures)
 
 
-__all__ = ["InProcessChannel", "play_external"]
+__all__ = ["InProcessChannel", "TurnCheck", "play_botzone", "play_external"]

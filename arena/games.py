@@ -23,6 +23,13 @@ the same game in this process, in another, or on another machine.
   prevalent wind ``(wall // 4) % 4``; our agent is driven as the Olympiad client
   drives it (claims folded with their discard, the discard after its own claim
   asked separately).
+
+One seat's failure never ends a match: an exception while an in-process seat
+observes or decides (:class:`SeatGuard`) becomes that seat's fallback answer
+(the safest legal action, or taiwan-16's default action), is written in the
+record as a ``fallback`` decision with its reason, and is reported in
+:attr:`PlayedGame.failures`; a fallback the table refuses costs the seat a
+penalty, which ends the game as any penalty does (:attr:`PlayedGame.penalty`).
 """
 
 from __future__ import annotations
@@ -34,9 +41,10 @@ from enum import Enum
 import numpy as np
 
 from arena.lineup import ArenaSeat, parse_player
-from arena.record_types import DecisionRecord, HeaderLayout, RecordHeader
+from arena.record_types import DecisionRecord, HeaderLayout, Reasons, RecordHeader, SeatChoice
 from arena.records import record_lines
 from arena.stats import GameOutcome, outcome_of
+from bot.agent import describe_action
 from game.draw_consistency import (
     DrawConsistency,
     consistent_draws,
@@ -58,6 +66,7 @@ from game.events import (
     Konged,
     Melded,
     Pass,
+    Penalized,
     Punged,
     SeatAssigned,
     as_seen_by,
@@ -116,6 +125,15 @@ class GameSpec:
 
 
 @dataclass(frozen=True)
+class SeatFailure:
+    """An exception an in-process seat raised, which its fallback answer replaced."""
+
+    seat: int
+    player: str
+    reason: str
+
+
+@dataclass(frozen=True)
 class PlayedGame:
     """A finished game: its outcome and the paper's per-game figures."""
 
@@ -132,12 +150,81 @@ class PlayedGame:
     """Answers the table did not accept, replaced by its default action (taiwan-16)."""
     record: tuple[str, ...] | None = None
     """The game record's JSON lines (:mod:`arena.records`), when the spec asked for it."""
+    failures: tuple[SeatFailure, ...] = ()
+    """In-process seats' exceptions, each replaced by the seat's fallback answer."""
+    penalty: str = ""
+    """Why the table penalised a seat, when the game ended so (the reason and detail)."""
 
     @property
     def ending(self) -> str:
         if self.outcome.winner is not None:
             return "win"
         return "penalty" if self.outcome.penalized is not None else "draw"
+
+
+class SeatGuard:
+    """One in-process seat's events and answers, made safe for the match.
+
+    An exception while the seat observes an event loses its view for the rest of the
+    game: every later answer is the fallback.  An exception while it decides replaces
+    that answer by the fallback.  Each is added to ``failures`` with its reason, and the
+    fallback is the seat's recorded decision (method ``fallback``, the reason its note).
+    """
+
+    def __init__(self, seat: int, label: str, player: ArenaSeat,
+                 failures: list[SeatFailure]) -> None:
+        self.seat = seat
+        self.label = label
+        self.player = player
+        self.failures = failures
+        self.lost = ""
+        """Why the seat's view cannot be trusted any more (empty while it can)."""
+        self._told = False
+        """Whether a fallback since the view was lost has been noted as a decision."""
+
+    def observe(self, event: Event) -> None:
+        if self.lost:
+            return
+        try:
+            self.player.observe(event)
+        except Exception as exc:  # the match goes on whatever one seat did
+            self.lost = f"observing {type(event).__name__}: {_why(exc)}"
+            self._fail(self.lost)
+
+    def answer(self, decide: Callable[[], Action],
+               fallback: Callable[[], Action] | None = None) -> Action:
+        """``decide()``, or the fallback (``fallback()``, else the safest legal answer
+        to the view's ask) when the view is lost or ``decide`` raises."""
+        if self.lost:
+            told, self._told = self._told, True
+            return self._fallback(f"state lost: {self.lost}", fallback, quiet=told)
+        try:
+            return decide()
+        except Exception as exc:  # the match goes on whatever one seat did
+            why = f"deciding: {_why(exc)}"
+            self._fail(why)
+            return self._fallback(why, fallback)
+
+    def _fail(self, why: str) -> None:
+        self.failures.append(SeatFailure(self.seat, self.label, why))
+
+    def _fallback(self, why: str, fallback: Callable[[], Action] | None,
+                  quiet: bool = False) -> Action:
+        """The fallback answer, noted as the seat's decision (``quiet``: a pass is not, once
+        the first answer of a lost view has been)."""
+        player = self.player
+        try:
+            action = fallback() if fallback is not None else player.view.ask.safest()
+        except Exception:  # a view that cannot even list its answers
+            action = Pass()
+        player.last = None if quiet and isinstance(action, Pass) else SeatChoice(
+            describe_action(action), "fallback", Reasons(why, None, False, ()))
+        player.view.answered(action)
+        return action
+
+
+def _why(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}"
 
 
 def _seats(spec: GameSpec) -> list[ArenaSeat]:
@@ -185,7 +272,7 @@ def play_mcr_table(spec: GameSpec, answer: Callable[[int, ArenaSeat], Action] = 
                    ) -> BotzoneTable:
     """Play ``spec``'s mcr-botzone game in this process to its end: every seat is shown
     its request, then ``answer(seat, player)`` gives what it answers (the benchmarks time
-    it or look at the view first)."""
+    it or look at the view first; nothing guards the seats here)."""
     seats = _seats(spec)
     table = BotzoneTable(spec.wall_tiles(), spec.prevalent_wind)
     while not table.finished:
@@ -198,21 +285,28 @@ def play_mcr_table(spec: GameSpec, answer: Callable[[int, ArenaSeat], Action] = 
 
 
 def _play_mcr(spec: GameSpec) -> PlayedGame:
+    """Play as :func:`play_mcr_table` does, every seat behind a :class:`SeatGuard`."""
     decisions: list[DecisionRecord] = []
-
-    def answer(s: int, player: ArenaSeat) -> Action:
-        asked = player.asked
-        action = seat_answer(s, player)
-        if spec.record and asked and player.last is not None:
-            decisions.append(player.last.at(s, spec.labels[s]))
-        return action
-
-    table = play_mcr_table(spec, answer)
-    return finish_mcr(spec, table.walltiles, table.history, table.result, decisions)
+    failures: list[SeatFailure] = []
+    seats = _seats(spec)
+    guards = [SeatGuard(s, spec.labels[s], seats[s], failures) for s in range(SEATS)]
+    table = BotzoneTable(spec.wall_tiles(), spec.prevalent_wind)
+    while not table.finished:
+        answers: list[Action] = []
+        for s, request in enumerate(table.requests):
+            player, guard = seats[s], guards[s]
+            guard.observe(request)
+            player.last = None
+            answers.append(guard.answer(lambda: seat_answer(s, player)))  # noqa: B023
+            if spec.record and player.last is not None:
+                decisions.append(player.last.at(s, spec.labels[s]))
+        table.respond(answers)
+    return finish_mcr(spec, table.walltiles, table.history, table.result, decisions, failures)
 
 
 def finish_mcr(spec: GameSpec, walls: tuple[int, ...], history: tuple[Event, ...],
-               result: GameResult | None, decisions: list[DecisionRecord]) -> PlayedGame:
+               result: GameResult | None, decisions: list[DecisionRecord],
+               failures: list[SeatFailure] | None = None) -> PlayedGame:
     assert result is not None
     steals, draws = _counts(history)
     rounds = draw_rounds(history, claims_take_rounds=False)
@@ -225,7 +319,16 @@ def finish_mcr(spec: GameSpec, walls: tuple[int, ...], history: tuple[Event, ...
             prevalent_wind=spec.prevalent_wind, seats=spec.labels, players=spec.players)
         record = tuple(record_lines(header, history, decisions, result))
     return PlayedGame(spec, outcome_of(spec.wall, spec.labels, result), _four(steals),
-                      _four(draws), consistency, record=record)
+                      _four(draws), consistency, record=record, failures=tuple(failures or ()),
+                      penalty=penalty_of(result))
+
+
+def penalty_of(result: GameResult) -> str:
+    """Why the table penalised a seat (empty when the game did not end so)."""
+    ending = result.ending
+    if not isinstance(ending, Penalized):
+        return ""
+    return f"{ending.reason}: {ending.detail}" if ending.detail else ending.reason
 
 
 # ---------------------------------------------------------------- taiwan-16
@@ -275,11 +378,16 @@ def _play_taiwan(spec: GameSpec) -> PlayedGame:
     feeds = [SeatFeed(s, spec.prevalent_wind) for s in range(SEATS)]
     decisions: list[DecisionRecord] = []
     replaced = [0] * SEATS
+    failures: list[SeatFailure] = []
+    guards = [SeatGuard(s, spec.labels[s], seats[s], failures) for s in range(SEATS)]
     while not table.finished:
         answers: dict[int, Action] = {}
         for s in table.asked_seats:
             player = seats[s]
-            action = taiwan_decision(player, feeds[s], table)
+            player.last = None
+            action = guards[s].answer(
+                lambda: taiwan_decision(player, feeds[s], table),  # noqa: B023
+                lambda: table.default_action(s))  # noqa: B023
             if action not in table.legal_actions(s):
                 replaced[s] += 1
                 action = table.default_action(s)
@@ -287,11 +395,12 @@ def _play_taiwan(spec: GameSpec) -> PlayedGame:
             if spec.record and player.last is not None:
                 decisions.append(player.last.at(s, spec.labels[s]))
         table.respond(answers)
-    return finish_taiwan(spec, wall, table, decisions, replaced)
+    return finish_taiwan(spec, wall, table, decisions, replaced, failures)
 
 
 def finish_taiwan(spec: GameSpec, wall: tuple[int, ...], table: TaiwanTable,
-                  decisions: list[DecisionRecord], replaced: list[int]) -> PlayedGame:
+                  decisions: list[DecisionRecord], replaced: list[int],
+                  failures: list[SeatFailure] | None = None) -> PlayedGame:
     result = table.result
     assert result is not None
     history = table.history
@@ -310,8 +419,9 @@ def finish_taiwan(spec: GameSpec, wall: tuple[int, ...], table: TaiwanTable,
     return PlayedGame(spec, outcome_of(spec.wall, spec.labels, result), _four(steals),
                       _four(draws), consistency,
                       reshuffles=sdw.reshuffles if sdw is not None else (),
-                      replaced=_four(replaced), record=record)
+                      replaced=_four(replaced), record=record,
+                      failures=tuple(failures or ()), penalty=penalty_of(result))
 
 
-__all__ = ["GameSpec", "PlayedGame", "Rules", "SeatFeed", "play", "table_action",
-           "taiwan_decision"]
+__all__ = ["GameSpec", "PlayedGame", "Rules", "SeatFailure", "SeatFeed", "SeatGuard",
+           "penalty_of", "play", "table_action", "taiwan_decision"]

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.games import GameSpec, PlayedGame, Rules
+from arena.games import GameSpec, PlayedGame, Rules, SeatFailure
 from arena.lineup import PlayerKind, parse_player
 from arena.runner import Runner
 from arena.seating import Seating, SeatingFormat, lineup_for, seated, seatings
@@ -76,6 +76,9 @@ class MatchConfig:
         if self.games < 1 or self.max_games < 1:
             raise ValueError("games and max_games must be at least 1")
         lineup_for(self.seating, self.labels)
+        if self.sprt is not None and self.b is None:
+            raise ValueError("a sequential test compares two programs; all four seats play "
+                             f"{self.a!r}")
 
     @property
     def labels(self) -> tuple[str, ...]:
@@ -91,8 +94,10 @@ class MatchConfig:
         return self.labels[0]
 
     @property
-    def b(self) -> str:
-        return next(label for label in self.labels if label != self.a)
+    def b(self) -> str | None:
+        """The program A is compared with (None when all four seats play one program, as
+        a speed reference does: there is no difference to measure)."""
+        return next((label for label in self.labels if label != self.a), None)
 
     def seatings(self) -> tuple[Seating, ...]:
         """The format's seatings that put different programs in the seats: with two
@@ -127,6 +132,25 @@ class MatchConfig:
                 for k, seating in enumerate(self.seatings())]
 
 
+@dataclass(frozen=True)
+class SeatIncident:
+    """A seat's failure or penalty in one game of the match, with its reason."""
+
+    wall: int
+    seating: int
+    seat: int
+    player: str
+    reason: str
+
+    @classmethod
+    def of(cls, spec: GameSpec, failure: SeatFailure) -> SeatIncident:
+        return cls(spec.wall, spec.seating, failure.seat, failure.player, failure.reason)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"wall": self.wall, "seating": self.seating, "seat": self.seat,
+                "player": self.player, "reason": self.reason}
+
+
 @dataclass
 class MatchProgress:
     """The match so far: games, the running difference and the test's state."""
@@ -141,6 +165,10 @@ class MatchProgress:
     sprt: PairedSprt | None = None
     consistency: DrawConsistency = field(default_factory=lambda: DrawConsistency(0, 0))
     replaced: int = 0
+    failures: list[SeatIncident] = field(default_factory=list)
+    """In-process seats' exceptions, each replaced by the seat's fallback answer."""
+    penalties: list[SeatIncident] = field(default_factory=list)
+    """Games that ended in a penalty, with its reason."""
 
     def add_wall(self, games: list[PlayedGame]) -> None:
         outcomes = [g.outcome for g in games]
@@ -149,7 +177,13 @@ class MatchProgress:
         for g in games:
             self.consistency = self.consistency + g.consistency
             self.replaced += sum(g.replaced)
-        diff = wall_differences(outcomes, self.config.a, self.config.b)
+            self.failures += [SeatIncident.of(g.spec, f) for f in g.failures]
+            seat = g.outcome.penalized
+            if seat is not None:
+                self.penalties.append(SeatIncident.of(
+                    g.spec, SeatFailure(seat, g.spec.labels[seat], g.penalty)))
+        b = self.config.b
+        diff = wall_differences(outcomes, self.config.a, b) if b is not None else {}
         if diff:
             d = next(iter(diff.values()))
             self.differences.append(d)
@@ -239,6 +273,10 @@ class MatchSummary:
     replaced: int
     seconds: float
     where: str
+    failures: tuple[SeatIncident, ...] = ()
+    """In-process seats' exceptions (each replaced by the seat's fallback answer)."""
+    penalties: tuple[SeatIncident, ...] = ()
+    """Games that ended in a penalty, with its reason."""
 
     def to_json(self) -> dict[str, Any]:
         def interval(i: Interval | None) -> dict[str, float | None] | None:
@@ -275,6 +313,8 @@ class MatchSummary:
                                  "draws": self.consistency.draws,
                                  "rate": self.consistency.rate},
             "replaced_answers": self.replaced,
+            "seat_failures": [f.to_json() for f in self.failures],
+            "penalties": [p.to_json() for p in self.penalties],
         }
 
 
@@ -296,15 +336,17 @@ def summarize(progress: MatchProgress, seconds: float, where: str) -> MatchSumma
     stats = tuple(player_stats(games, n) for n in names)
     difference = mean_interval(progress.differences) if progress.differences else None
     variance = None
-    if len(progress.differences) >= 2:
+    b = progress.config.b
+    if len(progress.differences) >= 2 and b is not None:
         try:
-            variance = variance_reduction(games, progress.config.a, progress.config.b)
+            variance = variance_reduction(games, progress.config.a, b)
         except (ValueError, ZeroDivisionError):
             variance = None
     sprt = progress.sprt
     return MatchSummary(progress.config, len(games), len({g.wall for g in games}), stats,
                         difference, sprt.state if sprt else None, sprt.llr if sprt else None,
-                        variance, progress.consistency, progress.replaced, seconds, where)
+                        variance, progress.consistency, progress.replaced, seconds, where,
+                        tuple(progress.failures), tuple(progress.penalties))
 
 
 def _ci(i: Interval, scale: float = 1.0, digits: int = 2) -> str:
@@ -320,8 +362,11 @@ def render(summary: MatchSummary) -> str:
     lines = [f"{cfg.rules.value}, {walls}, {cfg.seating.value} seating: "
              f"{summary.games} games on {summary.walls} walls, seed {cfg.seed} "
              f"({summary.where}, {summary.seconds:.1f} s, {rate})",
-             "intervals: 95 %, clustered by wall",
-             f"{'player':<28} {'seat-games':>10} {'score/game':>15} {'placement':>12} "
+             "intervals: ± the half-width of a 95 % Student's t interval on the per-wall "
+             "means (clustered by wall); none with a single wall",
+             "place pts: placement points per seat-game, 4/3/2/1 for the game's 1st-4th "
+             "score (ties share): higher is better, not a mean rank",
+             f"{'player':<28} {'seat-games':>10} {'score/game':>15} {'place pts':>12} "
              f"{'win %':>12} {'self-draw %':>11} {'deal-in %':>10} {'fan/win':>7}"]
     for p in summary.players:
         fan = "-" if p.mean_fan is None else f"{p.mean_fan:.1f}"
@@ -347,7 +392,29 @@ def render(summary: MatchSummary) -> str:
     lines.append(f"consistent draws: {c.consistent}/{c.draws} ({c.rate * 100:.2f} %)")
     if summary.replaced:
         lines.append(f"answers the table refused (replaced by its default): {summary.replaced}")
+    if summary.failures:
+        lines.append(f"seat failures (each answered by the seat's fallback): "
+                     f"{len(summary.failures)}")
+        lines += _incidents(summary.failures)
+    if summary.penalties:
+        lines.append(f"games ended by a penalty: {len(summary.penalties)}")
+        lines += _incidents(summary.penalties)
     return "\n".join(lines)
+
+
+def _incidents(incidents: tuple[SeatIncident, ...], shown: int = 5) -> list[str]:
+    """One line per player and reason, with its count and first game."""
+    groups: dict[tuple[str, str], list[SeatIncident]] = {}
+    for i in incidents:
+        groups.setdefault((i.player, i.reason), []).append(i)
+    lines = []
+    for (player, reason), found in list(groups.items())[:shown]:
+        first = found[0]
+        lines.append(f"  {len(found):>4} x {player}: {reason} (first: wall {first.wall}, "
+                     f"seating {first.seating}, seat {first.seat})")
+    if len(groups) > shown:
+        lines.append(f"  ... and {len(groups) - shown} more reasons (--json lists them all)")
+    return lines
 
 
 # ---------------------------------------------------------------- plot

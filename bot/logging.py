@@ -51,4 +51,9 @@ class _StderrLogger:
 
 
 def get_logger(name: str) -> Any:
+    """A logger onto stderr: when nothing configured structlog yet (a library use, a Ray
+    worker, a command without ``--log-level``), this configures it first, since structlog's
+    own default prints to stdout."""
+    if not structlog.is_configured():
+        configure_logging()
     return structlog.get_logger(name)

@@ -3,11 +3,19 @@ program fed the referee's messages (the example program ``mjbot wrap`` runs)."""
 
 from __future__ import annotations
 
+import asyncio
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
+import pytest
+
+from arena.external import play_botzone
 from arena.games import GameSpec, Rules, play
+from bot.seat import SeatView
+from game.melds import ConcealedKong
 from game.stable_wall import WallMode
+from game.table import BotzoneTable
 
 ROOT = Path(__file__).resolve().parents[2]
 OLYMPIAD = f"olympiad:{sys.executable} {ROOT / 'examples' / 'olympiad_simple_bot.py'}"
@@ -35,3 +43,44 @@ def test_a_botzone_program_plays_mcr_through_the_judge_mock() -> None:
     assert game.outcome.penalized is None  # the program answered legally in time
     assert game.draws[1] > 0
     assert game.record is not None and '"record": "result"' in game.record[-1]
+
+
+# ---------------------------------------------------------------- views against the judge
+MJBOT = Path(sys.executable).parent / "mjbot"
+PROGRAM = f"botzone:{MJBOT} play botzone --work-budget 50"
+"""This project's own bot as an outside program, with a work budget (it replays)."""
+GENEROUS = 600.0
+"""A time limit a loaded machine cannot hit: these games are about views, not time."""
+
+
+def held(hand: tuple[int, ...], drawn: int | None) -> list[int]:
+    return sorted([*hand, *([] if drawn is None else [drawn])])
+
+
+@pytest.mark.parametrize("player", ["planner:budget=300", "baseline-v1:budget=300"])
+def test_an_in_process_seat_sees_its_hand_as_the_judge_holds_it(player: str) -> None:
+    """Issue 27: Botzone's ``3 p GANG`` for a seat's own concealed kong names no tile; the
+    in-process seat's view must take it from its own answer, as ``mjbot play botzone``
+    does (it kept the four tiles: the planner crashed on its next discard, baseline-v1
+    played from a wrong hand).  Seed 7000, wall 65, seat 2 declares two concealed kongs."""
+    seat = 2
+    players = (PROGRAM, PROGRAM, player, PROGRAM)
+    spec = GameSpec(Rules.MCR_BOTZONE, 7000, 65, seat, players, players)
+    compared = 0
+    kongs: set[int] = set()
+
+    def check(table: BotzoneTable, views: Mapping[int, SeatView]) -> None:
+        nonlocal compared
+        assert list(views) == [seat]
+        view, judge = views[seat], table.view(seat)
+        if not view.dealt:
+            return
+        assert view.concealed_tiles() == held(judge.hand, judge.drawn), view.last_event
+        assert view.melds == list(judge.melds), view.last_event
+        kongs.update(m.tile for m in judge.melds if isinstance(m, ConcealedKong))
+        compared += 1
+
+    game = asyncio.run(play_botzone(spec, time_limit=GENEROUS, on_turn=check))
+    assert game.outcome.penalized is None and not game.failures
+    assert compared > 20
+    assert len(kongs) == 2  # the case the test is for happened, twice
