@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import importlib
 
-from arena.commands.options import non_negative_int, positive_float
+from arena.commands.options import non_negative_int, positive_float, positive_int
 
 BENCHES = {
     "deficiency": "arena.bench.deficiency",
@@ -18,6 +18,7 @@ BENCHES = {
     "zip": "arena.bench.zip",
     "soak": "arena.bench.olympiad_soak",
     "sampling": "arena.bench.sampling",
+    "planner": "arena.bench.planner",
 }
 
 
@@ -30,6 +31,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="decide: the search budget per decision")
     p.add_argument("--strategies", nargs="+", metavar="NAME",
                    help="agreement: which strategies (default: all it knows)")
+    p.add_argument("--games", type=positive_int, default=None,
+                   help="planner: games to profile compiled (default 8)")
+    p.add_argument("--plain-games", type=positive_int, default=None,
+                   help="planner: games to profile in plain Python (default 2)")
+    p.add_argument("--modes", nargs="+", choices=["compiled", "plain"], default=None,
+                   help="planner: which builds to profile (default both)")
     p.add_argument("--regenerate", action="store_true",
                    help="decide: rebuild the committed situations from --seed")
 
