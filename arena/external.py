@@ -77,12 +77,13 @@ class InProcessChannel:
         self.decoder = RequestDecoder()
 
     async def turn(self, turn: TurnInput) -> Reply:
+        seat = self.seat
         try:
             event = self.decoder.decode(turn.requests[-1])
         except ProtocolError as exc:
-            return Reply(response="PASS", detail=f"undecodable request: {exc}")
-        seat = self.seat
-        self.guard.observe(event)
+            self.guard.lose(f"undecodable request: {exc}")
+        else:
+            self.guard.observe(event)
         seat.last = None
         action = self.guard.answer(lambda: seat.decide() if seat.asked else Pass())
         if self.spec.record and seat.last is not None:

@@ -188,8 +188,13 @@ class SeatGuard:
         try:
             self.player.observe(event)
         except Exception as exc:  # the match goes on whatever one seat did
-            self.lost = f"observing {type(event).__name__}: {_why(exc)}"
-            self._fail(self.lost)
+            self.lose(f"observing {type(event).__name__}: {_why(exc)}")
+
+    def lose(self, why: str) -> None:
+        """The seat missed an event (``why``): fallback answers to the end of the game."""
+        if not self.lost:
+            self.lost = why
+            self._fail(why)
 
     def answer(self, decide: Callable[[], Action],
                fallback: Callable[[], Action] | None = None) -> Action:

@@ -165,3 +165,25 @@ def test_arena_json_is_alone_on_stdout_with_a_botzone_program(tsumogiri: str) ->
     data = json.loads(done.stdout)
     assert data["games"] == 2
     assert "game start" in done.stderr and "game over" in done.stderr
+
+
+def test_a_request_the_seat_cannot_read_loses_its_view_not_the_match() -> None:
+    import asyncio
+
+    from arena.external import InProcessChannel
+    from arena.lineup import ArenaSeat, parse_player
+    from protocols.botzone_envelope import TurnInput
+
+    players = ("greedy", "botzone:x", "botzone:x", "botzone:x")
+    spec = GameSpec(Rules.MCR_BOTZONE, 1, 0, 0, players, players)
+    channel = InProcessChannel(ArenaSeat(parse_player("greedy"), spec.rules.ruleset, [1]), 0,
+                               spec, [])
+    requests: tuple[str, ...] = ()
+    replies = []
+    for line in ("0 0 0", "9 not a request", "3 1 PLAY W1"):
+        requests += (line,)
+        turn = TurnInput(len(requests), requests, (), 6.0)
+        replies.append(asyncio.run(channel.turn(turn)).response)
+    assert replies == ["PASS"] * 3
+    assert [f.reason for f in channel.failures] == [
+        "undecodable request: unknown request type '9' in '9 not a request'"]
