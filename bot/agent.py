@@ -28,12 +28,12 @@ import numpy as np
 
 from bot.seat import AskKind, SeatView
 from game import events as ev
+from game.rulebook import minimum_fan, win_context
 from game.rules import Ruleset
-from game.scoring.mcr import WinContext, fan_total, mcr_fans
+from game.scoring.mcr import fan_total, mcr_fans
 from game.tiles import NUM_KINDS, tile_name
 from strategy.candidates import best_shape_deficiency
 from strategy.deficiency.changes import SuitCache
-from strategy.deficiency.kernel import kernel_deficiency
 from strategy.policy import (
     Candidate,
     Choice,
@@ -115,28 +115,10 @@ class Agent:
     # ------------------------------------------------------------------ wins
     def win_fan(self, v: SeatView, tile: int, self_drawn: bool,
                 robbing: bool = False) -> int | None:
-        """The fan total if the hand wins on ``tile`` (None if it is no win)."""
-        counts = v.hand.copy()
-        if not self_drawn:
-            counts[tile] += 1
-        if not self.rules.special_shapes:  # taiwan-16 / mahjong-0: the shape is enough
-            full = np.zeros(0, dtype=np.int8)
-            return 0 if kernel_deficiency(counts, full, v.melds_needed) == 0 else None
-        # a hand of no winning shape is no win: PyMahjongGB need not be asked
-        if not self.winning_shape(v, counts):
-            return None
-        hand = v.concealed_tiles()
-        if self_drawn:
-            hand.remove(tile)
-        payer = v.seat if self_drawn else v.provider
-        assert payer is not None, "a win on a discard has a discarder"
-        wall_last = v.wall_left[v.next_seat(payer)] <= 0
-        context = WinContext(
-            v.seat, v.prevalent_wind, self_drawn=self_drawn,
-            fourth_tile=int(v.kb.known[tile]) + int(self_drawn) == 4,
-            about_kong=(v.after_kong and self_drawn) or robbing,
-            wall_last=wall_last, flower_count=v.kb.flowers[v.seat])
-        return fan_total(mcr_fans(hand, v.melds, tile, context))
+        """The fan total if the rule book lets the hand win on ``tile`` (None if it is no
+        declarable win; under taiwan-16 a win counts 0 here)."""
+        offer = v.win_offer(tile, self_drawn=self_drawn, robbing=robbing)
+        return None if offer is None else offer.fan
 
     def winning_shape(self, v: SeatView, counts: np.ndarray) -> bool:
         """Whether ``counts`` (the seat's concealed tiles with a winning tile) complete a
@@ -153,17 +135,13 @@ class Agent:
     def can_win(
         self, v: SeatView, tile: int, self_drawn: bool, robbing: bool = False
     ) -> tuple[bool, int | None]:
+        """Whether the rule book lets the seat declare a win on ``tile``, and its fan."""
         fan = self.win_fan(v, tile, self_drawn, robbing)
-        if fan is None:
-            return False, None
-        return fan >= self._minimum(v), fan
+        return fan is not None, fan
 
     def _minimum(self, v: SeatView) -> int:
-        """The least fan a win must reach: mcr-botzone's 8 plus the seat's flowers (each
-        flower is one fan the judge adds); no minimum where the rules set none."""
-        if self.rules.min_fan <= 0:
-            return 0
-        return self.rules.min_fan + v.kb.flowers[v.seat]
+        """The least fan a win must reach (:func:`game.rulebook.minimum_fan`)."""
+        return minimum_fan(self.rules, int(v.kb.flowers[v.seat]))
 
     def _fan_check(self, v: SeatView) -> WinCheck | None:
         """For the search's leaves: does a completed hand reach the minimum fan?
@@ -179,7 +157,7 @@ class Agent:
             self._fan_totals = {}
         totals = self._fan_totals
         need = self._minimum(v)
-        on_a_discard = WinContext(seat, wind)
+        on_a_discard = win_context(seat=seat, prevalent_wind=wind, self_drawn=False)
 
         def check(counts: np.ndarray) -> bool:
             key = counts.tobytes()
@@ -193,6 +171,22 @@ class Agent:
             return total >= need
 
         return check
+
+    def answers(self, v: SeatView) -> tuple[ev.Action, ...]:
+        """The legal answers this agent weighs: the rule book's (``v.ask.legal``), less the
+        claims of a discard after which the next seat's wall is empty and, on one shared
+        wall, the kongs once the normal draws are over.  The judges take those, but today's
+        agents were never offered them (the seat view was stricter than the judge) and
+        ``baseline-v1`` and ``planner-v1`` must play as they were frozen."""
+        ask = v.ask
+        legal = ask.legal
+        if ask.kind is AskKind.DISCARD and v.provider is not None and (
+                v.wall_left[v.next_seat(v.provider)] <= 0):
+            return tuple(a for a in legal if isinstance(a, ev.Pass | ev.DeclareWin))
+        if v.wall_left[v.seat] <= 0:
+            kongs = ev.ClaimKong | ev.DeclareConcealedKong | ev.DeclareAddedKong
+            return tuple(a for a in legal if not isinstance(a, kongs))
+        return legal
 
     # ------------------------------------------------------------------ decisions
     def decide(self, v: SeatView, deadline: Deadline | None = None) -> Decision:
@@ -216,7 +210,7 @@ class Agent:
             return Decision(ev.DeclareWin(), Method.WIN, note="self-drawn", fan=fan)
         choice = choose_discard(v.hand, v.unseen, v.melds_needed, self.rules, deadline,
                                 win_check=self._fan_check(v), cache=self._suits)
-        legal = v.ask.legal
+        legal = self.answers(v)
         kong = choose_kong_on_draw(v.hand, v.unseen, v.melds_needed, self.rules, choice)
         if kong is not None and ev.DeclareConcealedKong(_tile(kong)) in legal:
             return Decision(ev.DeclareConcealedKong(_tile(kong)), Method.KONG,
@@ -234,7 +228,7 @@ class Agent:
         ok, fan = self.can_win(v, t, self_drawn=False)
         if ok:
             return Decision(ev.DeclareWin(), Method.WIN, note=f"on {tile_name(t)}", fan=fan)
-        legal = v.ask.legal
+        legal = self.answers(v)
         can_chow = any(isinstance(a, ev.ClaimChow) for a in legal)
         if not any(isinstance(a, ev.ClaimPung | ev.ClaimChow | ev.ClaimKong) for a in legal):
             return Decision(ev.Pass(), Method.PASS, note="no claim is legal")

@@ -40,8 +40,8 @@ from bot.agent import Agent, Decision, Strategy
 from bot.seat import SeatView
 from game import events as ev
 from game.melds import Chow, ConcealedKong, Kong, Meld, Pung
+from game.rulebook import declarable_win, win_context
 from game.rules import TAIWAN_16, Ruleset, WallLayout
-from game.scoring.mcr import WinContext, fan_total, mcr_fans
 from game.scoring.tai import own_flowers, tai_items, tai_total
 from game.tiles import tile_name
 from strategy.danger import SeatSigns, danger
@@ -305,7 +305,7 @@ class Planner(Agent):
     def _after_draw(self, v: SeatView, deadline: Deadline | None) -> Decision:
         assert v.drawn is not None
         ok, fan = self.can_win(v, v.drawn, self_drawn=True)
-        dz, turns, hand, legal = None, self._turns(v), v.hand, v.ask.legal
+        dz, turns, hand, legal = None, self._turns(v), v.hand, self.answers(v)
         if ok and self._tai_rules():
             dz = self._danger(v)
             wc = self._win_choice(v, v.drawn, True, dz, turns)
@@ -403,7 +403,7 @@ class Planner(Agent):
     def _mcr_outs(self, v: SeatView) -> list[WinOut]:
         """The unseen tiles that would complete the 13-tile hand as a win of the minimum
         fan, with the fan drawn and on a discard."""
-        hand, unseen, need = v.hand, v.unseen, self._minimum(v)
+        hand, unseen = v.hand, v.unseen
         tiles = v.concealed_tiles()
         found = []
         for t in np.flatnonzero(unseen > 0):
@@ -412,13 +412,15 @@ class Planner(Agent):
             counts[tile] += 1
             if hand[tile] >= 4 or not self.winning_shape(v, counts):
                 continue
-            fourth = int(v.kb.known[tile]) + 1 == 4
             fans = []
             for self_drawn in (True, False):
-                context = WinContext(v.seat, v.prevalent_wind, self_drawn=self_drawn,
-                                     fourth_tile=fourth, flower_count=v.kb.flowers[v.seat])
-                total = fan_total(mcr_fans(tiles, v.melds, tile, context))
-                fans.append(total if total is not None and total >= need else None)
+                # a discarded out is seen once it is thrown
+                seen = int(v.kb.known[tile]) + (0 if self_drawn else 1)
+                context = win_context(seat=v.seat, prevalent_wind=v.prevalent_wind,
+                                      self_drawn=self_drawn, visible_copies=seen,
+                                      flowers=int(v.kb.flowers[v.seat]))
+                offer = declarable_win(self.rules, tiles, v.melds, tile, context)
+                fans.append(None if offer is None else offer.fan)
             found.append(WinOut(tile, int(unseen[tile]), fans[0], fans[1]))
         return found
 
@@ -440,7 +442,7 @@ class Planner(Agent):
                             f"{wc.describe()}")
         if ok:
             return Decision(ev.DeclareWin(), Method.WIN, note=f"on {tile_name(t)}", fan=fan)
-        legal = v.ask.legal
+        legal = self.answers(v)
         if not any(isinstance(a, ev.ClaimPung | ev.ClaimChow | ev.ClaimKong) for a in legal):
             return Decision(ev.Pass(), Method.PASS, note="no claim is legal")
         dz, turns, hand = self._danger(v), self._turns(v), v.hand
@@ -521,7 +523,7 @@ class Planner(Agent):
         not grow and the value loses at most the margin (``plain_claims``)."""
         assert v.tile_in_play is not None and v.provider is not None
         t, provider = v.tile_in_play, v.provider
-        can_chow = any(isinstance(a, ev.ClaimChow) for a in v.ask.legal)
+        can_chow = any(isinstance(a, ev.ClaimChow) for a in self.answers(v))
         plain = choose_claim(v.hand, v.unseen, v.melds_needed, self.rules, t,
                              can_chow=can_chow, can_win=False, deadline=deadline,
                              cache=self._suits)

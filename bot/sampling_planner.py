@@ -122,7 +122,7 @@ class SamplingPlanner(Planner):
         out: list[tuple[Action, Line, Candidate | None]] = []
         for c in (chosen, *rivals):
             assert c.tile is not None
-            if Discard(c.tile) not in v.ask.legal:
+            if Discard(c.tile) not in self.answers(v):
                 continue
             hand = v.hand.copy()
             hand[c.tile] -= 1
@@ -165,8 +165,8 @@ class SamplingPlanner(Planner):
             return None
         if c.action is ActionKind.PUNG:
             pung = ClaimPung(c.tile)
-            return pung if pung in v.ask.legal else None
-        chows = [a for a in v.ask.legal if isinstance(a, ClaimChow) and a.discard == c.tile]
+            return pung if pung in self.answers(v) else None
+        chows = [a for a in self.answers(v) if isinstance(a, ClaimChow) and a.discard == c.tile]
         chow: ClaimChow
         for chow in chows:
             if c.note.startswith("meld " + " ".join(_names(chow_tiles(chow.middle)))):

@@ -8,7 +8,6 @@ the seat, and it lists the legal answers.  It never sees wire text.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -16,8 +15,16 @@ import numpy as np
 
 from game import events as ev
 from game.melds import Chow, ConcealedKong, Kong, Meld, Pung
+from game.rulebook import (
+    WinOffer,
+    declarable_win,
+    legal_after_draw,
+    legal_on_added_kong,
+    legal_on_discard,
+    safest_action,
+    win_context,
+)
 from game.rules import Ruleset, WallLayout
-from game.table_base import chow_middles, chow_tiles
 from game.tiles import NUM_KINDS, is_flower
 from strategy.knowledge import KnowledgeBase
 
@@ -41,13 +48,16 @@ class AskKind(Enum):
 
 @dataclass(frozen=True)
 class Ask:
-    """What a seat is asked, with every answer the platform accepts (a win only as a
-    shape: the fan is checked by whoever declares it)."""
+    """What a seat is asked, with every answer the platform accepts, from the rule book
+    (:mod:`game.rulebook`): a win is offered only when it is one, at the rule set's
+    minimum fan with the seat's flowers, so a session can refuse a false win."""
 
     kind: AskKind
     legal: tuple[ev.Action, ...]
     drawn: int | None = None
     """The tile the seat just drew (for ``DRAW``)."""
+    win: WinOffer | None = None
+    """The win offered (its fan), when ``legal`` holds :class:`DeclareWin`."""
 
     def allows(self, action: ev.Action) -> bool:
         return action in self.legal
@@ -55,20 +65,6 @@ class Ask:
     def safest(self) -> ev.Action:
         """The one safest-answer rule: :func:`safest_action` on this ask."""
         return safest_action(self.legal, self.drawn)
-
-
-def safest_action(legal: Sequence[ev.Action], drawn: int | None = None) -> ev.Action:
-    """The safest of the legal answers, for a strategy that failed, was late or lost its
-    state: pass if allowed; else discard the drawn tile; else the last discard offered;
-    else the first legal answer (pass when nothing is offered)."""
-    if ev.Pass() in legal:
-        return ev.Pass()
-    if drawn is not None and ev.Discard(drawn) in legal:
-        return ev.Discard(drawn)
-    discards = [a for a in legal if isinstance(a, ev.Discard)]
-    if discards:
-        return discards[-1]
-    return legal[0] if legal else ev.Pass()
 
 
 @dataclass
@@ -108,6 +104,12 @@ class SeatView:
     winds are counted from it)."""
     own_flowers: list[int] = field(default_factory=list)
     """The flower tiles this seat has set aside (taiwan-16 scores its own-seat flowers)."""
+    tiles_left: int = 0
+    """One shared wall (taiwan-16): every tile still in it, the dead wall included (a
+    kong's replacement comes from there)."""
+    _offers: dict[tuple[int, bool, bool], WinOffer | None] = field(
+        default_factory=dict, repr=False)
+    """The wins :meth:`win_offer` found since the last event."""
 
     # ------------------------------------------------------------------ events
     def observe(self, event: ev.Event) -> None:
@@ -124,23 +126,11 @@ class SeatView:
                 kb.deal(event.tiles)
             for s, n in enumerate(event.flower_counts):
                 kb.flowers[s] = n
-            start = sum(event.flower_counts[:me])
-            self.own_flowers = list(event.flowers[start:start + event.flower_counts[me]])
-            self.dealt = True
-            if self.rules.wall_layout is WallLayout.SINGLE:
-                # normal draws left: what the deal leaves in the wall, less the dead wall
-                left = self.rules.wall_after_deal(len(event.flowers)) - self.rules.dead_wall
-                self.wall_left = [max(0, left)] * 4
         elif isinstance(event, ev.Drew):
-            self._wall_draw(event.seat)
-            if self.dealer is None and not event.replacement:
-                self.dealer = event.seat
             if event.seat == me and event.tile is not None and not is_flower(event.tile):
                 kb.draw(event.tile)
         elif isinstance(event, ev.FlowerReplaced):
             kb.flower(event.seat, event.flower)
-            if event.seat == me:
-                self.own_flowers.append(event.flower)
         elif isinstance(event, ev.Discarded):
             (kb.discard if event.seat == me else kb.seen_discard)(event.tile)
         elif isinstance(event, ev.Punged):
@@ -173,8 +163,23 @@ class SeatView:
                          if isinstance(m, Pung) and m.tile == event.tile else m for m in melds]
             else:
                 kb.seen_added_kong(event.tile)
-        # commit
+        # commit: nothing above changed the view, so a contradiction left it as it was
+        if isinstance(event, ev.Drew):
+            self._wall_draw(event.seat)
+            if self.dealer is None and not event.replacement:
+                self.dealer = event.seat
         self.kb, self.melds = kb, melds
+        self._offers = {}
+        if isinstance(event, ev.FlowerReplaced) and event.seat == me:
+            self.own_flowers.append(event.flower)
+        if isinstance(event, ev.Dealt):
+            start = sum(event.flower_counts[:me])
+            self.own_flowers = list(event.flowers[start:start + event.flower_counts[me]])
+            self.dealt = True
+            if self.rules.wall_layout is WallLayout.SINGLE:
+                # what the deal leaves in the wall; normal draws stop at the dead wall
+                self.tiles_left = self.rules.wall_after_deal(len(event.flowers))
+                self.wall_left = [max(0, self.tiles_left - self.rules.dead_wall)] * 4
         self.last_event = event
         self.events += 1
         self._ask = None
@@ -198,6 +203,7 @@ class SeatView:
             self.wall_left[seat] -= 1
         else:
             # replacements after the last normal draw come from the dead wall
+            self.tiles_left = max(0, self.tiles_left - 1)
             self.wall_left = [max(0, n - 1) for n in self.wall_left]
 
     def _track_play(self, event: ev.Event, was_kong: bool) -> None:
@@ -274,9 +280,38 @@ class SeatView:
         """What the last event asks of this seat and its legal answers (once per event)."""
         if self._ask is None:
             kind = self._ask_kind()
-            self._ask = Ask(kind, tuple(self._legal(kind)),
-                            self.drawn if kind is AskKind.DRAW else None)
+            win = self._offered_win(kind)
+            self._ask = Ask(kind, self._legal(kind, win is not None),
+                            self.drawn if kind is AskKind.DRAW else None, win)
         return self._ask
+
+    def _offered_win(self, kind: AskKind) -> WinOffer | None:
+        if kind is AskKind.DRAW and self.drawn is not None:
+            return self.win_offer(self.drawn, self_drawn=True)
+        if kind in (AskKind.DISCARD, AskKind.ROB) and self.tile_in_play is not None:
+            return self.win_offer(self.tile_in_play, self_drawn=False,
+                                  robbing=kind is AskKind.ROB)
+        return None
+
+    def win_offer(self, tile: int, *, self_drawn: bool, robbing: bool = False
+                  ) -> WinOffer | None:
+        """The win the rule book allows this seat on ``tile`` (drawn: already in the hand;
+        else the tile in play), with the circumstances as the seat can know them; None if
+        declaring it would be a false win.  Kept until the next event."""
+        key = (tile, self_drawn, robbing)
+        if key not in self._offers:
+            concealed = self.concealed_tiles()
+            if self_drawn:
+                concealed.remove(tile)
+            payer = self.seat if self_drawn else self.provider
+            assert payer is not None, "a win on a discard has a discarder"
+            context = win_context(
+                seat=self.seat, prevalent_wind=self.prevalent_wind, self_drawn=self_drawn,
+                robbing=robbing, visible_copies=int(self.kb.known[tile]),
+                after_kong=self.after_kong, wall_last=self.wall_left[self.next_seat(payer)] <= 0,
+                flowers=int(self.kb.flowers[self.seat]))
+            self._offers[key] = declarable_win(self.rules, concealed, self.melds, tile, context)
+        return self._offers[key]
 
     def _ask_kind(self) -> AskKind:
         e = self.last_event
@@ -289,42 +324,31 @@ class SeatView:
             return AskKind.ROB
         return AskKind.NOTHING
 
-    def _legal(self, kind: AskKind) -> list[ev.Action]:
+    def _legal(self, kind: AskKind, win: bool) -> tuple[ev.Action, ...]:
+        """The rule book's legal answers, with what this seat knows of the walls."""
         hand = self.hand
+        per_seat = self.rules.wall_layout is WallLayout.PER_SEAT
         if kind is AskKind.DRAW:
-            out: list[ev.Action] = [ev.Discard(int(t)) for t in np.nonzero(hand)[0]]
-            own, following = self.wall_left[self.seat], self.wall_left[self.next_seat(self.seat)]
-            walls_ok = own > 0 and following > 0
-            if walls_ok and self.melds_needed >= 1:
-                out += [ev.DeclareConcealedKong(int(t)) for t in np.nonzero(hand >= 4)[0]]
-                out += [ev.DeclareAddedKong(t) for t in self.pungs() if hand[t] >= 1]
-            out.append(ev.DeclareWin())
-            return out
+            # Botzone: a kong needs this seat's and the next seat's walls; one wall: a tile
+            # left for the replacement
+            kong = (self.wall_left[self.seat] > 0
+                    and self.wall_left[self.next_seat(self.seat)] > 0) if per_seat else (
+                self.tiles_left > 0)
+            return legal_after_draw(hand, self.melds, kong_allowed=kong, win=win)
         if kind is AskKind.DISCARD:
             assert self.tile_in_play is not None and self.provider is not None
-            t = self.tile_in_play
-            out = [ev.Pass(), ev.DeclareWin()]
-            if self.wall_left[self.next_seat(self.provider)] <= 0 or self.melds_needed < 1:
-                return out
-            if hand[t] >= 2:
-                out += [ev.ClaimPung(int(d)) for d in self._discards_after(remove=[t, t])]
-            if hand[t] >= 3 and self.wall_left[self.seat] > 0:  # a kong needs a replacement
-                out.append(ev.ClaimKong())
-            if self.next_seat(self.provider) == self.seat:
-                for middle in chow_middles(t):
-                    need = [x for x in chow_tiles(middle) if x != t]
-                    if all(hand[x] >= 1 for x in need):
-                        out += [ev.ClaimChow(middle, int(d)) for d in self._discards_after(need)]
-            return out
+            # Botzone's judge takes a pung or chow of the last discard; a kong needs this
+            # seat's wall and the wall of the seat after the discarder
+            kong = (self.wall_left[self.seat] > 0
+                    and self.wall_left[self.next_seat(self.provider)] > 0) if per_seat else (
+                self.tiles_left > 0)
+            return legal_on_discard(hand, self.tile_in_play,
+                                    from_left=self.next_seat(self.provider) == self.seat,
+                                    kong_allowed=kong, win=win,
+                                    names_discard=True)
         if kind is AskKind.ROB:
-            return [ev.Pass(), ev.DeclareWin()]
-        return [ev.Pass()]
-
-    def _discards_after(self, remove: list[int]) -> list[int]:
-        h = self.hand.copy()
-        for x in remove:
-            h[x] -= 1
-        return [int(t) for t in np.nonzero(h > 0)[0]]
+            return legal_on_added_kong(win)
+        return (ev.Pass(),)
 
     def concealed_tiles(self, extra: int | None = None) -> list[int]:
         tiles = [t for t in range(NUM_KINDS) for _ in range(int(self.hand[t]))]

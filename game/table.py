@@ -70,8 +70,16 @@ import numpy as np
 
 from game import events as ev
 from game.melds import Chow, ConcealedKong, Kong, Meld, Pung
+from game.rulebook import (
+    WinOffer,
+    declarable_win,
+    legal_after_draw,
+    legal_on_added_kong,
+    legal_on_discard,
+    mcr_scores,
+    win_context,
+)
 from game.rules import MCR_BOTZONE, Ruleset
-from game.scoring.mcr import WinContext, mcr_fans
 from game.table_base import (
     SeatTiles,
     Table,
@@ -89,7 +97,6 @@ HAND_SIZE = MCR_BOTZONE.hand_size
 
 WRONG_ACTION = "WA"
 WRONG_WIN = "WH"
-WIN_BASE = 8
 """Every loser pays 8 on top of the fan (Botzone scoring)."""
 PENALTY, PENALTY_BONUS = -30, 10
 
@@ -258,9 +265,9 @@ class BotzoneTable(Table[Stage]):
             return self._legal_after_draw(seat) if seat == self._actor else (ev.Pass(),)
         if stage is Stage.DISCARDED:
             return self._legal_claims(seat) if seat != self._actor else (ev.Pass(),)
-        if seat != self._actor and self._win_fans(seat, self_drawn=False, robbing=True):
-            return (ev.Pass(), ev.DeclareWin())
-        return (ev.Pass(),)
+        if seat == self._actor:
+            return (ev.Pass(),)
+        return legal_on_added_kong(self._win(seat, self_drawn=False, robbing=True) is not None)
 
     # ------------------------------------------------------------ driving
     def respond(self, responses: Sequence[ev.Response]) -> None:
@@ -518,82 +525,45 @@ class BotzoneTable(Table[Stage]):
         self._discard(seat, ev.Chowed(seat, middle, tile, discard))
 
     # ------------------------------------------------------------ winning
-    def _win_fans(self, seat: int, *, self_drawn: bool, robbing: bool) -> tuple[ev.FanItem, ...]:
-        """The fans if ``seat`` declared a win now; empty if that would be a false win."""
+    def _win(self, seat: int, *, self_drawn: bool, robbing: bool) -> WinOffer | None:
+        """The win if ``seat`` declared one now (the rule book's); None for a false win."""
         assert self._tile is not None
         tile = self._tile
-        context = WinContext(
-            seat, self.prevalent_wind, self_drawn=self_drawn,
-            fourth_tile=self._shown[tile] + int(self_drawn) == 4,
-            about_kong=self._about_kong if self_drawn else robbing,
-            wall_last=self._wall_last)
-        fans = mcr_fans(self._seats[seat].concealed(), self._seats[seat].melds, tile, context)
-        if fans is None or sum(f.total for f in fans) < self.ruleset.min_fan:
-            return ()
-        return fans
+        context = win_context(seat=seat, prevalent_wind=self.prevalent_wind,
+                              self_drawn=self_drawn, robbing=robbing,
+                              visible_copies=self._shown[tile], after_kong=self._about_kong,
+                              wall_last=self._wall_last)
+        return declarable_win(self.ruleset, self._seats[seat].concealed(),
+                              self._seats[seat].melds, tile, context)
 
     def _declare_win(self, seat: int, *, self_drawn: bool, robbing: bool) -> None:
-        fans = self._win_fans(seat, self_drawn=self_drawn, robbing=robbing)
+        win = self._win(seat, self_drawn=self_drawn, robbing=robbing)
         assert self._tile is not None
-        if not fans:
+        if win is None:
             minimum = self.ruleset.min_fan
             detail = f"HU on {_name(self._tile)} is not a winning hand of {minimum} fan"
             self._penalize(seat, WRONG_WIN, detail)
             return
-        fan = sum(f.total for f in fans)
         payer = None if self_drawn else self._actor
-        scores = [0] * SEATS
-        for s in range(SEATS):
-            if self_drawn:
-                scores[s] = 3 * (WIN_BASE + fan) if s == seat else -(WIN_BASE + fan)
-            elif s == seat:
-                scores[s] = 3 * WIN_BASE + fan
-            else:
-                scores[s] = -(WIN_BASE + fan) if s == payer else -WIN_BASE
-        won = ev.Won(seat, self._tile, self_drawn, robbing, payer, fans)
-        self._finish(ev.GameResult(won, (scores[0], scores[1], scores[2], scores[3])))
+        won = ev.Won(seat, self._tile, self_drawn, robbing, payer, win.fans)
+        self._finish(ev.GameResult(won, mcr_scores(seat, win.fan, payer)))
 
     # ------------------------------------------------------------ legal actions
     def _legal_after_draw(self, seat: int) -> tuple[ev.Action, ...]:
         assert self._tile is not None
         counts = list(self._seats[seat].hand)
         counts[self._tile] += 1
-        actions: list[ev.Action] = [ev.Discard(t) for t in range(NUM_KINDS) if counts[t]]
-        if self._kong_forbidden(seat) is None:
-            actions += [ev.DeclareConcealedKong(t) for t in range(NUM_KINDS) if counts[t] == 4]
-            actions += [
-                ev.DeclareAddedKong(m.tile)
-                for m in self._seats[seat].melds
-                if isinstance(m, Pung) and counts[m.tile]
-            ]
-        if self._win_fans(seat, self_drawn=True, robbing=False):
-            actions.append(ev.DeclareWin())
-        return tuple(actions)
+        win = self._win(seat, self_drawn=True, robbing=False) is not None
+        return legal_after_draw(counts, self._seats[seat].melds,
+                                kong_allowed=self._kong_forbidden(seat) is None, win=win)
 
     def _legal_claims(self, seat: int) -> tuple[ev.Action, ...]:
         assert self._tile is not None
-        tile = self._tile
-        hand = self._seats[seat].hand
-        actions: list[ev.Action] = [ev.Pass()]
-        if self._win_fans(seat, self_drawn=False, robbing=False):
-            actions.append(ev.DeclareWin())
-        if hand[tile] >= 2:
-            after = list(hand)
-            after[tile] -= 2
-            actions += [ev.ClaimPung(d) for d in range(NUM_KINDS) if after[d]]
-        if hand[tile] >= 3 and self._kong_forbidden(seat) is None:
-            actions.append(ev.ClaimKong())
-        if seat == (self._actor + 1) % SEATS:
-            for middle in (tile - 1, tile, tile + 1):
-                if not (is_chow_middle(middle) and middle // 9 == tile // 9):
-                    continue
-                after = list(hand)
-                after[tile] += 1
-                for t in (middle - 1, middle, middle + 1):
-                    after[t] -= 1
-                if min(after) >= 0:
-                    actions += [ev.ClaimChow(middle, d) for d in range(NUM_KINDS) if after[d]]
-        return tuple(actions)
+        win = self._win(seat, self_drawn=False, robbing=False) is not None
+        return legal_on_discard(self._seats[seat].hand, self._tile,
+                                from_left=seat == (self._actor + 1) % SEATS,
+                                kong_allowed=self._kong_forbidden(seat) is None, win=win,
+                                names_discard=True)
 
     # ------------------------------------------------------------ helpers
     def _holding(self, seat: int, tile: int, needed: int = 1) -> str:

@@ -103,8 +103,16 @@ from enum import Enum
 
 from game import events as ev
 from game.melds import Chow, ConcealedKong, Kong, Meld, Pung
+from game.rulebook import (
+    declarable_win,
+    legal_after_draw,
+    legal_on_added_kong,
+    legal_on_discard,
+    safest_action,
+    win_context,
+)
 from game.rules import TAIWAN_16
-from game.scoring.tai import MELDS_IN_A_WIN, is_complete, tai_items, tai_total
+from game.scoring.tai import tai_items, tai_total
 from game.stable_wall import StableDrawWall, WallMode
 from game.table_base import (
     SeatTiles,
@@ -309,11 +317,7 @@ class TaiwanTable(Table[Stage]):
         options = self.legal_actions(seat)
         if not options:
             raise TableError(f"seat {seat} is not asked now; it has no default action")
-        if ev.Pass() in options:
-            return ev.Pass()
-        if self._stage is Stage.DRAWN and self._drawn is not None:
-            return ev.Discard(self._drawn)
-        return ev.Discard(self._seats[seat].concealed()[-1])
+        return safest_action(options, self._drawn if self._stage is Stage.DRAWN else None)
 
     # ------------------------------------------------------------ driving
     def respond(self, answers: Mapping[int, ev.Action]) -> None:
@@ -457,7 +461,7 @@ class TaiwanTable(Table[Stage]):
             self._tile = tile
             self._drawn = None
             self._options = {
-                s: (ev.Pass(), ev.DeclareWin())
+                s: legal_on_added_kong(True)
                 for s in range(SEATS)
                 if s != seat and self._wins_with(s, tile)
             }
@@ -552,11 +556,16 @@ class TaiwanTable(Table[Stage]):
         self._replace(konger)
 
     # ------------------------------------------------------------ winning
-    def _wins_with(self, seat: int, tile: int) -> bool:
+    def _wins_with(self, seat: int, tile: int, drawn: bool = False) -> bool:
+        """Whether the rule book lets ``seat`` win on ``tile`` (``drawn``: already in its
+        hand); the tai are scored when it does (:meth:`_win`)."""
         state = self._seats[seat]
-        counts = list(state.hand)
-        counts[tile] += 1
-        return is_complete(counts, MELDS_IN_A_WIN - len(state.melds))
+        concealed = list(state.concealed())
+        if drawn:
+            concealed.remove(tile)
+        context = win_context(seat=seat, prevalent_wind=self._prevalent_wind,
+                              self_drawn=drawn, flowers=len(state.flowers))
+        return declarable_win(TAIWAN_16, concealed, state.melds, tile, context) is not None
 
     def _win(self, seat: int, tile: int, *, payer: int | None, robbing: bool) -> None:
         """``seat`` wins on ``tile``: drawn (``payer`` None), discarded, or robbed from a kong."""
@@ -599,33 +608,15 @@ class TaiwanTable(Table[Stage]):
     # ------------------------------------------------------------ legal actions
     def _options_after_draw(self, seat: int) -> tuple[ev.Action, ...]:
         state = self._seats[seat]
-        hand = state.hand
-        actions: list[ev.Action] = [ev.Discard(t) for t in range(NUM_KINDS) if hand[t]]
-        if self.wall_remaining >= 1:
-            actions += [ev.DeclareConcealedKong(t) for t in range(NUM_KINDS) if hand[t] == 4]
-            actions += [
-                ev.DeclareAddedKong(m.tile)
-                for m in state.melds
-                if isinstance(m, Pung) and hand[m.tile]
-            ]
-        if is_complete(hand, MELDS_IN_A_WIN - len(state.melds)):
-            actions.append(ev.DeclareWin())
-        return tuple(actions)
+        assert self._drawn is not None
+        return legal_after_draw(state.hand, state.melds, kong_allowed=self.wall_remaining >= 1,
+                                win=self._wins_with(seat, self._drawn, drawn=True))
 
     def _claims(self, seat: int, tile: int, discarder: int) -> tuple[ev.Action, ...]:
-        hand = self._seats[seat].hand
-        actions: list[ev.Action] = [ev.Pass()]
-        if self._wins_with(seat, tile):
-            actions.append(ev.DeclareWin())
-        if hand[tile] >= 2:
-            actions.append(ev.CallPung())
-        if hand[tile] >= 3 and self.wall_remaining >= 1:
-            actions.append(ev.ClaimKong())
-        if seat == (discarder + 1) % SEATS:
-            for middle in chow_middles(tile):
-                if all(hand[t] for t in chow_tiles(middle) if t != tile):
-                    actions.append(ev.CallChow(middle))
-        return tuple(actions)
+        return legal_on_discard(self._seats[seat].hand, tile,
+                                from_left=seat == (discarder + 1) % SEATS,
+                                kong_allowed=self.wall_remaining >= 1,
+                                win=self._wins_with(seat, tile), names_discard=False)
 
     def _why_illegal(self, seat: int, action: object) -> str:
         """Why ``action`` is not among ``seat``'s legal actions, in words."""
