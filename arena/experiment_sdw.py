@@ -141,9 +141,10 @@ def consistent_rate(games: Sequence[PlayedGame]) -> float:
     return 100 * statistics.fmean(g.consistency.rate for g in games)
 
 
-def reshuffle_table(games: Sequence[PlayedGame]) -> dict[str, float]:
+def reshuffle_table(games: Sequence[PlayedGame]) -> dict[str, float | None]:
+    """Table 5 and Table 6; a mean of no reshuffle is ``None`` (printed ``n/a``)."""
     n = len(games)
-    out: dict[str, float] = {}
+    out: dict[str, float | None] = {}
     counts = [len(g.reshuffles) for g in games]
     for k in (0, 1, 2):
         out[f"rsf_{k}"] = 100 * sum(c == k for c in counts) / n
@@ -152,23 +153,25 @@ def reshuffle_table(games: Sequence[PlayedGame]) -> dict[str, float]:
     for name, low, high in RAD_BUCKETS:
         out[f"rad_{name}"] = 100 * sum(low <= r <= high for r in firsts) / len(firsts) \
             if firsts else 0.0
-    out["rad_mean"] = statistics.fmean(firsts) if firsts else float("nan")
+    out["rad_mean"] = statistics.fmean(firsts) if firsts else None
     fronts = [g.reshuffles[0].available_draws for g in games
               if g.reshuffles and not g.reshuffles[0].supplementary]
-    out["rad_mean_front"] = statistics.fmean(fronts) if fronts else float("nan")
+    out["rad_mean_front"] = statistics.fmean(fronts) if fronts else None
     out["supplementary_first"] = 100 * sum(g.reshuffles[0].supplementary for g in games
                                            if g.reshuffles) / len(firsts) if firsts else 0.0
     return out
 
 
-def match_errors(games: Sequence[PlayedGame], size: int, truth: float) -> tuple[int, float]:
-    """Matches of ``size`` games in order (whole walls) and their mean |wr - truth|, in %."""
+def match_errors(games: Sequence[PlayedGame], size: int,
+                 truth: float) -> tuple[int, float | None]:
+    """Matches of ``size`` games in order (whole walls) and their mean |wr - truth|, in %
+    (``None`` when no match of ``size`` games had a win)."""
     errors = []
     for start in range(0, len(games) - size + 1, size):
         wr = win_rate(games[start : start + size])
         if wr is not None:
             errors.append(abs(wr - truth))
-    return len(errors), 100 * statistics.fmean(errors) if errors else float("nan")
+    return len(errors), 100 * statistics.fmean(errors) if errors else None
 
 
 def bootstrap_error(games: Sequence[PlayedGame], size: int, truth: float,
@@ -217,16 +220,16 @@ def analyse(cells: dict[tuple[float, WallMode], Cell], games: int) -> dict[str, 
             own = win_rate(cell.games)
             for size, key in zip(sizes, ("err_500", "err_1000"), strict=True):
                 n, err = match_errors(cell.games, size, truth) if truth is not None \
-                    else (0, float("nan"))
+                    else (0, None)
                 row[key] = err
                 row[f"{key}_matches"] = n
                 # against the wall mode's own win rate: the spread without the bias
                 row[f"own_{key}"] = match_errors(cell.games, size, own)[1] \
-                    if own is not None else float("nan")
+                    if own is not None else None
                 row[f"boot_{key}"] = bootstrap_error(cell.games, size, truth) \
-                    if truth is not None else float("nan")
+                    if truth is not None else None
                 row[f"boot_own_{key}"] = bootstrap_error(cell.games, size, own) \
-                    if own is not None else float("nan")
+                    if own is not None else None
             if mode is WallMode.SDW:
                 row.update(reshuffle_table(cell.games))
             out["cells"].append(row)
@@ -235,16 +238,53 @@ def analyse(cells: dict[tuple[float, WallMode], Cell], games: int) -> dict[str, 
 
 def _fmt(x: object, digits: int = 2) -> str:
     if isinstance(x, float):
-        return "nan" if x != x else f"{x:.{digits}f}"
+        return "n/a" if x != x else f"{x:.{digits}f}"
     return "-" if x is None else str(x)
+
+
+NOT_MEASURED = "n/a"
+WHY_NOT = {
+    "rad_mean": "no game of the cell reshuffled its wall: there is no first reshuffle",
+    "rad_mean_front": "no first reshuffle started from the front of the wall",
+    "err_500": "no match of that many games had a win (too few games)",
+    "own_err_500": "no match of that many games had a win (too few games)",
+    "boot_err_500": "no win rate to compare with: no single-wall game was won",
+    "boot_own_err_500": "no win rate to compare with: no game of the cell was won",
+}
+"""Why a figure could not be measured (each ``..._1000`` as its ``..._500``)."""
+
+
+def _ours(row: dict[str, Any] | None, key: str, missing: set[str]) -> str:
+    """Our figure: ``-`` without the cell, ``n/a`` (its reason noted in ``missing``)
+    when the cell's games could not measure it."""
+    if row is None:
+        return "-"
+    if key in row and row[key] is None:
+        missing.add(key.replace("1000", "500"))
+        return NOT_MEASURED
+    return _fmt(row.get(key))
+
+
+def headline(result: dict[str, Any]) -> str:
+    """What the run is: a smoke run (``--quick``), fewer games than the paper's, or as many."""
+    n = result["games_per_cell"]
+    simcat = f"SIMCAT = {result.get('simcat', 'mjbot')}"
+    if result.get("smoke"):
+        return (f"SMOKE RUN (--quick), not a reproduction: paper 002's tables from {n} games "
+                f"per ε and wall (the paper played {PAPER_GAMES:,}); it shows the experiment "
+                f"runs end to end, its figures compare with nothing; {simcat}; ours | paper")
+    if n < PAPER_GAMES:
+        return (f"paper 002's tables from {n:,} games per ε and wall, fewer than the paper's "
+                f"{PAPER_GAMES:,} (wider spread than the paper's); {simcat}; ours | paper")
+    return (f"paper 002's tables from {n:,} games per ε and wall, as many as the paper's; "
+            f"{simcat}; ours | paper")
 
 
 def render(result: dict[str, Any]) -> str:
     sizes = result["match_sizes"]
     rows = result["cells"]
-    lines = [f"paper 002 reproduced: {result['games_per_cell']} games per ε and wall "
-             f"(paper: 20,000), SIMCAT = {result.get('simcat', 'mjbot')}; "
-             "ours | paper"]
+    lines = [headline(result)]
+    missing: set[str] = set()
 
     def table(title: str, keys: list[tuple[str, str]], modes: Sequence[str]) -> None:
         lines.append("")
@@ -256,7 +296,7 @@ def render(result: dict[str, Any]) -> str:
                 for eps in EPSILONS:
                     row = next((r for r in rows if r["epsilon"] == eps and r["wall"] == mode),
                                None)
-                    ours = _fmt(row.get(key)) if row else "-"
+                    ours = _ours(row, key, missing)
                     paper = PAPER[mode][eps].get(key)
                     cells.append(f"{ours:>10} | {_fmt(paper):<9}")
                 lines.append(f"{mode + ' ' + label:<26}" + "".join(f"{c:>22}" for c in cells))
@@ -295,7 +335,8 @@ def render(result: dict[str, Any]) -> str:
             for eps in EPSILONS:
                 row = next((r for r in rows if r["epsilon"] == eps and r["wall"] == mode),
                            None)
-                ours = f"{_fmt(row.get(key))} ({row.get(key + '_matches')})" if row else "-"
+                ours = f"{_ours(row, key, missing)} ({row.get(key + '_matches')})" if row \
+                    else "-"
                 cells.append(f"{ours:>10} | {_fmt(PAPER[mode][eps].get(key)):<9}")
             lines.append(f"{mode + ' err ' + str(size) + ' (matches)':<26}"
                          + "".join(f"{c:>22}" for c in cells))
@@ -309,10 +350,14 @@ def render(result: dict[str, Any]) -> str:
             for eps in EPSILONS:
                 row = next((r for r in rows if r["epsilon"] == eps and r["wall"] == mode),
                            None)
-                cells.append(f"{_fmt(row.get(key) if row else None):>10} | {'-':<9}")
+                cells.append(f"{_ours(row, key, missing):>10} | {'-':<9}")
             label = key.rsplit("_", 2)[0].replace("_err", "").replace("_", " ")
             lines.append(f"{mode + ' ' + label + ' err ' + str(size):<26}"
                          + "".join(f"{c:>22}" for c in cells))
+    if missing:
+        lines.append("")
+        lines += [f"n/a ({key.removesuffix('_500')}): {WHY_NOT.get(key, 'not measured')}"
+                  for key in sorted(missing)]
     return "\n".join(lines)
 
 
@@ -412,7 +457,8 @@ def run(args: argparse.Namespace) -> int:
     bar.close()
     seconds = time.perf_counter() - started
     result = analyse(cells, games)
-    result.update(simcat=f"mjbot:budget={args.budget}", seconds=seconds, where=where,
+    result.update(smoke=bool(args.quick), simcat=f"mjbot:budget={args.budget}",
+                  seconds=seconds, where=where,
                   games_per_second=games * len(epsilons) * 2 / seconds, seed=args.seed)
     if args.json:
         print(json.dumps(result))

@@ -147,12 +147,24 @@ def wilson(k: int, n: int) -> tuple[float, float]:
     return (max(0.0, c - h), min(1.0, c + h))
 
 
-def mean_ci(xs: list[int]) -> tuple[float, float]:
+def mean_ci(xs: list[int]) -> tuple[float | None, float | None]:
+    """The mean and the half-width of its 95 % normal interval (1.96 s / √n): no mean
+    without values, no interval from fewer than two (one win says nothing of the spread)."""
     if not xs:
-        return (0.0, 0.0)
+        return (None, None)
     m = statistics.fmean(xs)
-    half = 1.96 * statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else 0.0
+    half = 1.96 * statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else None
     return (m, half)
+
+
+def _mean(mean: object, half: object, digits: int, width: int, n: int | None = None) -> str:
+    """``mean ± half``; ``mean (1 win)`` without an interval; ``-`` without a mean."""
+    if not isinstance(mean, float):
+        return f"{'-':<{width}}"
+    if not isinstance(half, float):
+        alone = f"{mean:.{digits}f}" + (f" ({n} win)" if n == 1 else " (no ±)")
+        return f"{alone:<{width}}"
+    return f"{f'{mean:.{digits}f} ± {half:.{digits}f}':<{width}}"
 
 
 def tally(summaries: list[GameSummary]) -> dict[str, Tally]:
@@ -183,7 +195,7 @@ def report(tallies: dict[str, Tally]) -> list[dict[str, object]]:
             "win_rate": t.wins / t.games, "win_rate_ci": [lo, hi],
             "self_draw_rate": t.self_draws / t.games, "deal_in_rate": t.deal_ins / t.games,
             "mean_score": score, "mean_score_ci": score_h,
-            "mean_fan": fan, "mean_fan_ci": fan_h,
+            "mean_fan": fan, "mean_fan_ci": fan_h, "fan_wins": len(t.fans),
             "illegal_actions": t.illegal, "false_wins": t.false_wins,
         })
     return rows
@@ -191,16 +203,21 @@ def report(tallies: dict[str, Tally]) -> list[dict[str, object]]:
 
 def render(rows: list[dict[str, object]], games: int) -> str:
     lines = [f"{games} games; each wall played 4 times with the players rotated",
+             "intervals: 95 %; win rate [Wilson score interval]; mean score and mean fan "
+             "± 1.96 s/√n (normal approximation, seat-games taken as independent)",
              f"{'player':<8} {'seat-games':>10} {'win rate':>18} {'self-draw':>9} "
-             f"{'deal-in':>8} {'mean score':>15} {'mean fan':>13} {'illegal':>7} {'false HU':>8}"]
+             f"{'deal-in':>8} {'mean score':>15} {'mean fan (per win)':<18} {'illegal':>7} "
+             f"{'false HU':>8}"]
     for r in rows:
         ci: list[float] = r["win_rate_ci"]  # type: ignore[assignment]
         lo, hi = ci
         lines.append(
             f"{r['player']:<8} {r['seat_games']:>10} "
             f"{r['win_rate']:>7.3f} [{lo:.3f},{hi:.3f}] {r['self_draw_rate']:>9.3f} "
-            f"{r['deal_in_rate']:>8.3f} {r['mean_score']:>7.2f} ± {r['mean_score_ci']:<5.2f} "
-            f"{r['mean_fan']:>5.1f} ± {r['mean_fan_ci']:<4.1f} {r['illegal_actions']:>7} "
+            f"{r['deal_in_rate']:>8.3f} "
+            f"{_mean(r['mean_score'], r['mean_score_ci'], 2, 15)} "
+            f"{_mean(r['mean_fan'], r['mean_fan_ci'], 1, 18, r['fan_wins'])} "  # type: ignore[arg-type]
+            f"{r['illegal_actions']:>7} "
             f"{r['false_wins']:>8}")
     return "\n".join(lines)
 

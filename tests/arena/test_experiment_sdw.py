@@ -73,3 +73,19 @@ def test_bootstrap_error_resamples_whole_walls() -> None:
     mixed = [g for w in range(6) for g in ((_game(w, 0), _game(w, 2)) if w % 2
                                              else (_game(w, 1), _game(w, 3)))]
     assert bootstrap_error(mixed, 2, 0.5) == pytest.approx(50.0)
+
+
+def test_a_quick_run_says_it_is_a_smoke_run_and_a_mean_of_nothing_is_na() -> None:
+    from arena.experiment_sdw import headline, render
+
+    assert headline({"games_per_cell": 16, "smoke": True}).startswith(
+        "SMOKE RUN (--quick), not a reproduction")
+    assert "fewer than the paper's 20,000" in headline({"games_per_cell": 400})
+    assert "reproduced" not in headline({"games_per_cell": 20_000})
+    assert reshuffle_table([_game(0, 1)])["rad_mean"] is None  # no game reshuffled
+    row = {"epsilon": 1.0, "wall": "sdw", "rad_mean": None, "err_500": None,
+           "err_500_matches": 0}
+    text = render({"games_per_cell": 16, "smoke": True, "match_sizes": [2, 4], "cells": [row]})
+    assert "nan" not in text
+    assert "n/a (rad_mean): no game of the cell reshuffled its wall" in text
+    assert "n/a (err): no match of that many games had a win" in text

@@ -35,3 +35,14 @@ def test_the_same_seed_gives_the_same_game(tmp_path: Path) -> None:
     assert record.result is not None and record.result.scores == tuple(s.score for s in a.seats)
     assert record.header.walltiles is not None and len(record.header.walltiles) == 136
     assert record.events and record.decisions
+
+
+def test_one_win_prints_its_fan_without_an_interval() -> None:
+    """``mean fan 10.0 ± 0.0`` from one win claimed a spread nobody measured."""
+    from arena.selfplay import Tally, render, report
+
+    one = Tally(games=4, wins=1, scores=[24, -8, -8, -8], fans=[10])
+    none = Tally(games=4, scores=[0, 0, 8, -8])
+    text = render(report({"mjbot": one, "greedy": none}), 4)
+    assert "intervals: 95 %" in text and "± 0.0" not in text
+    assert "10.0 (1 win)" in text
