@@ -22,7 +22,6 @@ import getpass
 import hashlib
 import hmac
 import json
-import os
 import secrets
 import string
 from collections.abc import Iterable, Mapping
@@ -30,6 +29,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from arena.output_files import OutputError, create_new, output_directory, replace_file
+from protocols.olympiad import MAX_MESSAGE_BYTES
 from protocols.olympiad_transport import (
     REFEREE_USER,
     TOPIC_ROOT,
@@ -124,18 +125,19 @@ class SeatSecrets:
         except SecretsError as exc:
             raise SecretsError(f"{path}: {exc}") from None
 
-    def write(self, path: Path) -> None:
-        write_private(path, self.to_json() + "\n")
+    def write(self, path: Path, *, overwrite: bool = False) -> None:
+        """The secrets file (0600): a new file, or with ``overwrite`` a replaced one."""
+        write_private(path, self.to_json() + "\n", overwrite=overwrite)
 
 
-def write_private(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` readable by its owner only (0600, also when it existed)."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    try:
-        os.fchmod(fd, 0o600)
-        os.write(fd, text.encode())
-    finally:
-        os.close(fd)
+def write_private(path: Path, text: str, *, overwrite: bool = False) -> None:
+    """Write ``text`` to ``path`` readable by its owner only (0600), never through a
+    symbolic link; a path that exists is refused (:class:`OutputError`) unless
+    ``overwrite``, which replaces it (:func:`arena.output_files.replace_file`)."""
+    if overwrite:
+        replace_file(path, text, 0o600)
+    else:
+        create_new(path, text, 0o600)
 
 
 # ---------------------------------------------------------------- access rules
@@ -212,23 +214,31 @@ class BrokerFiles:
 
 def write_mosquitto_config(directory: Path, seat_secrets: SeatSecrets, tables: Iterable[str], *,
                            listen: str = "127.0.0.1:1883", tls_cert: Path | None = None,
-                           tls_key: Path | None = None) -> BrokerFiles:
+                           tls_key: Path | None = None, overwrite: bool = False) -> BrokerFiles:
     """``mosquitto.conf``, ``passwords`` and ``acl`` in ``directory`` (all 0600): anonymous
     clients refused, every user's topics as :func:`acl_rules` says, TLS when given.  The
     files belong to whoever writes them, so the configuration names that ``user`` (a
-    mosquitto started as root would otherwise switch to user ``mosquitto`` and not read them)."""
-    directory.mkdir(parents=True, exist_ok=True)
+    mosquitto started as root would otherwise switch to user ``mosquitto`` and not read them).
+    Files that exist are refused unless ``overwrite``; links are never followed."""
+    output_directory(directory, "--broker-config")
     files = BrokerFiles(directory / "mosquitto.conf", directory / "passwords", directory / "acl")
-    write_private(files.passwords, mosquitto_password_file(seat_secrets))
-    write_private(files.acl, mosquitto_acl_file(list(tables)))
+    if not overwrite:
+        for path in (files.conf, files.passwords, files.acl):
+            if path.exists() or path.is_symlink():
+                raise OutputError(f"{path}: exists; not overwritten (give --overwrite to "
+                                  "replace the broker configuration)")
+    write_private(files.passwords, mosquitto_password_file(seat_secrets), overwrite=overwrite)
+    write_private(files.acl, mosquitto_acl_file(list(tables)), overwrite=overwrite)
     host, _, port = listen.rpartition(":")
     conf = [f"listener {port} {host}" if host else f"listener {port}",
             "allow_anonymous false", f"password_file {files.passwords.resolve()}",
             f"acl_file {files.acl.resolve()}", f"user {getpass.getuser()}",
-            "set_tcp_nodelay true", "persistence false"]
+            "set_tcp_nodelay true", "persistence false",
+            # a client sending a larger packet is disconnected (the embedded broker's limit)
+            f"max_packet_size {MAX_MESSAGE_BYTES + 1024}"]
     if tls_cert is not None and tls_key is not None:
         conf += [f"certfile {tls_cert.resolve()}", f"keyfile {tls_key.resolve()}"]
-    write_private(files.conf, "\n".join(conf) + "\n")
+    write_private(files.conf, "\n".join(conf) + "\n", overwrite=overwrite)
     return files
 
 

@@ -80,10 +80,12 @@ async def serving(referee: Referee, transport: str, *, listen: str = "127.0.0.1:
         return
     if transport != "mqtt":
         raise ValueError(f"transport {transport!r}: expected ws or mqtt")
+    from arena.amqtt_plugins import GuardedBroker  # amqtt only when it runs
+
     async with contextlib.AsyncExitStack() as stack:
         url: str = broker if broker else await stack.enter_async_context(embedded_broker(
             plugins=amqtt_plugins(referee.secrets, referee.tables),
-            tls=(tls.cert, tls.key) if tls is not None else None))
+            tls=(tls.cert, tls.key) if tls is not None else None, broker_class=GuardedBroker))
         server = MqttServer(referee, url, list(referee.tables), password=referee.secrets.referee,
                             ca=ca or (tls.ca if tls is not None else None))
         task = asyncio.create_task(server.run())
@@ -121,7 +123,7 @@ def local_mosquitto(port: int, workdir: Path, secrets: SeatSecrets | None = None
         conf = write_mosquitto_config(
             workdir / f"mosquitto-{port}", secrets, tables or list(secrets.seats),
             listen=f"127.0.0.1:{port}", tls_cert=tls.cert if tls else None,
-            tls_key=tls.key if tls else None).conf
+            tls_key=tls.key if tls else None, overwrite=True).conf
     else:
         conf = workdir / f"mosquitto-{port}.conf"
         conf.write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\n"

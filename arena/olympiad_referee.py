@@ -38,6 +38,7 @@ import hashlib
 import hmac
 import secrets
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -86,10 +87,16 @@ from protocols.olympiad import (
 )
 from protocols.olympiad_codec import action_for, event_fields, options_for
 from protocols.olympiad_log import SeatLog, stamped
-from protocols.olympiad_transport import ConnectionLost, Link
+from protocols.olympiad_transport import ConnectionLost, Link, RateLimit
 
 POLICIES = ("default", "forfeit")
 FORFEIT_PAYMENT = 30
+ERROR_BURST = 20
+ERRORS_PER_SECOND = 1.0
+"""Errors a connection may cause: beyond them it gets no more error messages, and a
+WebSocket connection is closed (a seat's MQTT topics cannot be)."""
+ERRORS_KEPT = 1000
+"""The latest errors kept in :attr:`Referee.errors` (all of them are counted)."""
 
 log = get_logger("mjbot.referee.olympiad")
 
@@ -292,8 +299,12 @@ class TableSession:
         if cfg.records is not None:
             path = cfg.records / f"{self.table}-game{game:04d}.jsonl"
             lines: list[DecisionLine] = [*decisions, *violations]
-            write_record(path, header, table.history, lines, result)
-            self.records.append(path)
+            try:
+                write_record(path, header, table.history, lines, result)
+            except (OSError, ValueError) as exc:  # the games go on; the organiser is told
+                log.error("record_not_written", path=str(path), error=str(exc))
+            else:
+                self.records.append(path)
         return GameSummary(self.table, game, result, violations, self.clock() - started, asks)
 
     async def _ask_round(self, table: TaiwanTable, game: int, step: int, state: _Broadcast,
@@ -396,9 +407,12 @@ class Referee:
     """Every table of a match, behind the transports' :class:`Endpoint` interface."""
 
     def __init__(self, config: RefereeConfig, clock: Callable[[], float] = time.monotonic, *,
-                 seat_secrets: SeatSecrets | None = None, ask_key: bytes | None = None) -> None:
+                 seat_secrets: SeatSecrets | None = None, ask_key: bytes | None = None,
+                 error_burst: float = ERROR_BURST,
+                 errors_per_second: float = ERRORS_PER_SECOND) -> None:
         """``seat_secrets``: generated when not given; ``ask_key``: the key of the ask ids
-        (random when not given; tests that compare two runs' wire texts fix it)."""
+        (random when not given; tests that compare two runs' wire texts fix it);
+        ``error_burst``, ``errors_per_second``: each connection's error budget."""
         self.config = config
         self.clock = clock
         self.secrets = seat_secrets or SeatSecrets.generate(config.table_ids())
@@ -408,14 +422,25 @@ class Referee:
                        for k, tid in enumerate(config.table_ids())}
         self._bound: dict[int, tuple[str, int]] = {}
         self._closing: set[asyncio.Task[None]] = set()
+        self._closed: set[int] = set()
         self.errors: list[tuple[str, str]] = []
+        """The latest errors sent, (code, message): at most :data:`ERRORS_KEPT`."""
+        self.error_counts: Counter[str] = Counter()
+        """Every error, sent or not, by code."""
+        self._error_budget: dict[int, RateLimit] = {}
+        self._error_rate = (error_burst, errors_per_second)
 
     async def run(self) -> list[GameSummary]:
         results = await asyncio.gather(*(t.run() for t in self.tables.values()))
         return [s for table in results for s in table]
 
     # ------------------------------------------------------------------ transport side
+    def holds_seat(self, link: Link) -> bool:
+        return id(link) in self._bound
+
     def on_close(self, link: Link) -> None:
+        self._error_budget.pop(id(link), None)
+        self._closed.discard(id(link))
         where = self._bound.pop(id(link), None)
         if where is not None:
             channel = self.tables[where[0]].seats[where[1]]
@@ -436,8 +461,21 @@ class Referee:
     async def _error(self, link: Link, code: str, message: str, fatal: bool = False,
                      session: str | None = None, where: tuple[str, int] | None = None) -> None:
         """An ``error`` to ``link``: the table and seq of the seat the link holds (or of
-        ``where``), else none and 0, so a stranger learns nothing of any seat."""
+        ``where``), else none and 0, so a stranger learns nothing of any seat.  A
+        connection over its error budget gets no more non-fatal errors and, over WebSocket,
+        is closed."""
+        self.error_counts[code] += 1
+        budget = self._error_budget.get(id(link))
+        if budget is None:
+            budget = self._error_budget[id(link)] = RateLimit(*self._error_rate, self.clock)
+        if not budget.allow() and not fatal:
+            if link.bound is None and id(link) not in self._closed:
+                log.warning("too_many_errors", via=link.describe(), last=code)
+                self._close_later(link)
+            return
         self.errors.append((code, message))
+        if len(self.errors) > ERRORS_KEPT:
+            del self.errors[:-ERRORS_KEPT]
         where = where or self._bound.get(id(link))
         table, seq = ("", 0)
         if where is not None and where[0] in self.tables:
@@ -452,17 +490,17 @@ class Referee:
     def _close_later(self, link: Link) -> None:
         """Close a connection in the background (a hung client must not delay the referee);
         nothing for MQTT, whose topics stay."""
+        if link.bound is None:
+            self._closed.add(id(link))
         task = asyncio.create_task(link.close())
         self._closing.add(task)
         task.add_done_callback(self._closing.discard)
 
     async def _join(self, link: Link, join: Join) -> None:
         session = self.tables.get(join.table)
-        if session is None:
-            await self._error(link, "unknown_table", f"no table {join.table!r}",
-                              session=join.session)
-            return
-        if not self.secrets.check(join.table, join.seat, join.token):
+        if session is None or not self.secrets.check(join.table, join.seat, join.token):
+            # an unknown table is refused as a wrong secret is: a stranger cannot tell
+            # which tables exist
             log.warning("join_refused", table=join.table, seat=join.seat,
                         token="missing" if join.token is None else "wrong", via=link.describe())
             which = "no" if join.token is None else "wrong"

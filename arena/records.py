@@ -17,6 +17,7 @@ from enum import Enum
 from pathlib import Path
 from typing import get_args, get_origin, get_type_hints
 
+from arena.output_files import replace_file
 from arena.record_types import (
     JSON,
     DecisionLine,
@@ -29,6 +30,7 @@ from arena.record_types import (
 from game import events as ev
 from game.events import Event, GameResult
 from game.tiles import NUM_INDICES
+from protocols.bounded_json import JsonInputError, loads_bounded
 
 EVENT_TYPES: dict[str, type] = {
     cls.__name__: cls
@@ -36,6 +38,8 @@ EVENT_TYPES: dict[str, type] = {
                 ev.Punged, ev.Konged, ev.ConcealedKonged, ev.KongAdded, ev.Melded)
 }
 VERSION = "mjbot 0.1.0"
+MAX_RECORD_LINE = 1 << 24
+"""The longest record line read (16 MiB; a decision line with its reasons is far shorter)."""
 
 
 def event_to_json(event: Event) -> JSON:
@@ -146,10 +150,11 @@ def record_lines(header: RecordHeader, events: Iterable[Event],
 
 def write_record(path: Path, header: RecordHeader, events: Iterable[Event],
                  decisions: Iterable[DecisionLine], result: GameResult | None) -> None:
+    """Write the record as ``path``, never through a link planted there
+    (:func:`arena.output_files.replace_file`)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("w") as f:
-        for line in record_lines(header, events, decisions, result):
-            f.write(line + "\n")
+    text = "".join(line + "\n" for line in record_lines(header, events, decisions, result))
+    replace_file(path, text)
 
 
 def read_record(path: Path) -> Record:
@@ -166,9 +171,9 @@ def read_record(path: Path) -> Record:
         if not line.strip():
             continue
         try:
-            data = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise RecordError(f"{path}:{n}: not JSON ({exc})") from None
+            data = loads_bounded(line, max_chars=MAX_RECORD_LINE)
+        except JsonInputError as exc:
+            raise RecordError(f"{path}:{n}: {exc}") from None
         if not isinstance(data, dict):
             raise RecordError(f"{path}:{n}: expected a JSON object, got a "
                               f"{type(data).__name__}") from None

@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from arena.commands.options import non_negative_int, positive_int
+from arena.output_files import OutputError, output_directory, replace_file
 from arena.players import PLAYERS, make_player
 from arena.record_types import DecisionRecord, HeaderLayout, RecordHeader, SeatChoice
 from arena.records import write_record
@@ -115,7 +116,7 @@ def _play_taiwan(game: int, seed: int, seating: list[str], records: str | None,
     if records and played.record is not None:
         path = Path(records) / f"game-{seed}-{game:05d}.jsonl"
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text("\n".join(played.record) + "\n")
+        replace_file(path, "\n".join(played.record) + "\n")  # never through a planted link
     outcomes = tuple(SeatOutcome(
         player=seating[s], score=int(o.scores[s]), won=o.winner == s,
         self_drawn=o.winner == s and o.self_drawn, dealt_in=o.payer == s,
@@ -242,6 +243,12 @@ def run(args: argparse.Namespace) -> int:
         print("mjbot selfplay: --wall sdw is a taiwan-16 wall mode (mcr-botzone's per-seat "
               "walls keep draws stable already)", file=sys.stderr)
         return 2
+    if args.records is not None:
+        try:  # checked and made before the first game, not found wrong after one
+            output_directory(Path(args.records))
+        except OutputError as exc:
+            print(f"mjbot selfplay: {exc}", file=sys.stderr)
+            return 2
     jobs = [(g, args.seed, list(args.agents), args.rules, args.records, args.wall)
             for g in range(args.games)]
     summaries: list[GameSummary] = []

@@ -32,6 +32,7 @@ from protocols.botzone_codec import (
 )
 from protocols.botzone_envelope import (
     KEEP_RUNNING,
+    MAX_LINE_CHARS,
     EnvelopeError,
     format_answer,
     read_first_input,
@@ -117,9 +118,31 @@ class BotzoneSeat(PlatformSeat[str, str]):
 
 
 # ---------------------------------------------------------------- the stdin/stdout loop
-def _lines(stream: TextIO) -> Iterator[str]:
-    for line in stream:
-        yield line.rstrip("\r\n")
+class LongLine(str):
+    """What stands for an input line over :data:`MAX_LINE_CHARS`: a text no request
+    reads as, naming the length; ``head`` is the line's start (its interaction)."""
+
+    head: str = ""
+
+
+def _lines(stream: TextIO, limit: int = MAX_LINE_CHARS) -> Iterator[str]:
+    """The input's lines without their ends; a line longer than ``limit`` is read in
+    pieces and dropped (a :class:`LongLine` in its place), so it is answered at once and
+    never held whole."""
+    while True:
+        line = stream.readline(limit + 1)
+        if not line:
+            return
+        if len(line) <= limit or line.endswith("\n"):
+            yield line.rstrip("\r\n")
+            continue
+        head, length = line[:100], len(line)
+        while line and not line.endswith("\n"):
+            line = stream.readline(limit)
+            length += len(line)
+        long = LongLine(f"<an input line of {length} characters, more than {limit}>")
+        long.head = head
+        yield long
 
 
 def run(stdin: TextIO, stdout: TextIO, stderr: TextIO, *, rules: Ruleset = MCR_BOTZONE,
@@ -140,13 +163,17 @@ def run(stdin: TextIO, stdout: TextIO, stderr: TextIO, *, rules: Ruleset = MCR_B
 
         strategy = sampling_strategy(rules)
     seat = BotzoneSeat(rules, think_seconds, strategy, work_budget=work_budget)
+    reconfigure = getattr(stdin, "reconfigure", None)
+    if reconfigure is not None:  # bytes that are not UTF-8 reach the decoder, which says so
+        with contextlib.suppress(Exception):
+            reconfigure(errors="replace")
     lines = _lines(stdin)
     first = next(lines, None)
     while first is not None and not first.strip():
         first = next(lines, None)
     if first is None:
         return 0
-    json_mode = first.lstrip().startswith("{")
+    json_mode = (first.head if isinstance(first, LongLine) else first).lstrip().startswith("{")
     said = ""
 
     def say(note: str) -> None:
@@ -166,6 +193,9 @@ def run(stdin: TextIO, stdout: TextIO, stderr: TextIO, *, rules: Ruleset = MCR_B
         for i, past in enumerate(opening.requests[:-1]):
             seat.observe_only(past, opening.responses[i] if i < len(opening.responses) else "")
         current = opening.requests[-1]
+        # the turn of the game, not of this process: without keep-running every process
+        # starts at its game's latest request, and only the first turns get double time
+        seat.turns = len(opening.requests) - 1
     while True:
         answer = seat.answer(current) if current is not None else Answer(
             "PASS", f"state lost: {seat.session.lost}", None)

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from protocols.botzone_codec import clip
+from protocols.bounded_json import JsonInputError, loads_bounded
 
 KEEP_RUNNING = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"
 """The line a program prints after its answer to stay running."""
@@ -124,8 +125,8 @@ class JsonInteraction:
         if not text:
             return Output(response="", unreadable="no output")
         try:
-            obj = json.loads(text)
-        except json.JSONDecodeError as exc:
+            obj = loads_bounded(text, max_chars=MAX_LINE_CHARS)
+        except JsonInputError as exc:
             return Output(response=text[:200], unreadable=f"output is not JSON ({exc})")
         if not isinstance(obj, dict) or "response" not in obj:
             return Output(response=text[:200], unreadable='output has no "response" field')
@@ -157,6 +158,11 @@ MAX_HISTORY_REQUESTS = 1000
 """More requests than any Botzone game sends to one seat (about 300 at most): a first
 line announcing more is refused rather than read."""
 MAX_DEBUG_CHARS = 1000
+MAX_LINE_CHARS = 1 << 22
+"""The longest input line read (4 MiB: a whole game's history with its data is far
+shorter); a longer one is answered as unreadable without being kept."""
+MAX_JSON_DEPTH = 16
+"""The deepest nesting read in an input (Botzone's go 2 deep)."""
 
 
 class EnvelopeError(ValueError):
@@ -189,8 +195,8 @@ def read_first_input(first: str, more: Callable[[], str | None]) -> FirstInput:
     text = first.strip()
     if text.startswith("{"):
         try:
-            obj = json.loads(text)
-        except json.JSONDecodeError as exc:
+            obj = loads_bounded(text, max_depth=MAX_JSON_DEPTH, max_chars=MAX_LINE_CHARS)
+        except JsonInputError as exc:
             raise EnvelopeError(f"first input is not JSON ({exc})") from None
         if not isinstance(obj, dict):
             raise EnvelopeError("first input is not a JSON object")
@@ -199,8 +205,11 @@ def read_first_input(first: str, more: Callable[[], str | None]) -> FirstInput:
         if not requests:
             raise EnvelopeError('"requests" is empty')
         return FirstInput(True, requests, responses)
-    if not text.isdigit():
+    if not (text.isascii() and text.isdigit()):  # '²' is a digit to str.isdigit
         raise EnvelopeError(f"first line {clip(text)} is neither a number nor a JSON object")
+    if len(text) > 12:  # no int() of thousands of digits
+        raise EnvelopeError(f"first line announces a {len(text)}-digit number of requests: "
+                            f"expected 1 to {MAX_HISTORY_REQUESTS}")
     n = int(text)
     if not 1 <= n <= MAX_HISTORY_REQUESTS:
         raise EnvelopeError(f"first line announces {n} requests: expected 1 to "
@@ -223,14 +232,14 @@ def read_next_request(line: str) -> str | None:
         return None
     if text.startswith('"'):
         try:
-            value = json.loads(text)
-        except json.JSONDecodeError:
+            value = loads_bounded(text, max_depth=MAX_JSON_DEPTH, max_chars=MAX_LINE_CHARS)
+        except JsonInputError:
             return text.strip('"')
         return value if isinstance(value, str) else json.dumps(value)
     if text.startswith("{"):
         try:
-            obj = json.loads(text)
-        except json.JSONDecodeError:
+            obj = loads_bounded(text, max_depth=MAX_JSON_DEPTH, max_chars=MAX_LINE_CHARS)
+        except JsonInputError:
             return text
         requests = obj.get("requests") if isinstance(obj, dict) else None
         if isinstance(requests, list) and requests:

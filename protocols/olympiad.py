@@ -16,14 +16,19 @@ and :func:`tile_str` convert.
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
 from game.tiles import NUM_INDICES, NUM_KINDS, Notation, TileError, parse_tile, tile_name
+from protocols.bounded_json import JsonInputError, loads_bounded
 
 VERSION = 1
+MAX_MESSAGE_BYTES = 1 << 16
+"""The longest message either side reads (a WebSocket frame, an MQTT payload, a line of
+``mjbot wrap``'s program); no message of the protocol comes near it."""
+MAX_MESSAGE_DEPTH = 16
+"""The deepest nesting a message may have (an ``ask``'s chow options go 4 deep)."""
 
 MeldKind = Literal["chow", "pong", "kong", "concealed_kong", "added_kong"]
 OptionKind = Literal["discard", "win", "kong", "pong", "chow", "pass"]
@@ -224,9 +229,9 @@ _player_adapter: TypeAdapter[Any] = TypeAdapter(PlayerMessage)
 
 def _load(text: str | bytes, known: set[str]) -> dict[str, Any]:
     try:
-        obj = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise MessageError("malformed_json", f"not JSON: {exc}") from None
+        obj = loads_bounded(text, max_depth=MAX_MESSAGE_DEPTH, max_chars=MAX_MESSAGE_BYTES)
+    except JsonInputError as exc:
+        raise MessageError("malformed_json", str(exc)) from None
     if not isinstance(obj, dict):
         got = type(obj).__name__
         raise MessageError("malformed_json", f"a message is a JSON object, got {got}")
@@ -270,6 +275,8 @@ def parse_referee_message(text: str | bytes) -> Any:
 
 
 __all__ = [
+    "MAX_MESSAGE_BYTES",
+    "MAX_MESSAGE_DEPTH",
     "NUM_INDICES",
     "VERSION",
     "Act",

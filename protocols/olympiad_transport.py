@@ -29,8 +29,9 @@ import logging
 import secrets
 import socket
 import ssl
-from collections.abc import AsyncIterator
-from dataclasses import dataclass
+import time
+from collections.abc import AsyncIterator, Callable, Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import urlparse
@@ -38,6 +39,8 @@ from urllib.parse import urlparse
 import aiomqtt
 import websockets
 from websockets.asyncio.server import ServerConnection
+
+from protocols.olympiad import MAX_MESSAGE_BYTES
 
 TOPIC_ROOT = "mjbot/v1"
 NO_DELAY = ((socket.IPPROTO_TCP, socket.TCP_NODELAY, 1),)
@@ -78,6 +81,54 @@ def referee_topic(table: str) -> str:
     return f"{TOPIC_ROOT}/{table}/referee"
 
 
+def up_topic_seat(topic: str, tables: Iterable[str]) -> tuple[str, int] | None:
+    """(table, seat) of ``mjbot/v1/TABLE/seat/N/up`` for one of ``tables`` and a seat 0-3
+    written in ASCII; None for any other topic (``²`` is no seat number)."""
+    parts = topic.split("/")
+    if (len(parts) != 6 or f"{parts[0]}/{parts[1]}" != TOPIC_ROOT or parts[3] != "seat"
+            or parts[5] != "up" or parts[4] not in ("0", "1", "2", "3") or parts[2] not in tables):
+        return None
+    return parts[2], int(parts[4])
+
+
+@dataclass
+class RateLimit:
+    """A token bucket: ``burst`` messages at once, then ``per_second``."""
+
+    burst: float
+    per_second: float
+    clock: Callable[[], float] = time.monotonic
+    tokens: float = field(init=False)
+    stamp: float = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.tokens, self.stamp = self.burst, self.clock()
+
+    def allow(self) -> bool:
+        """Take one token if there is one."""
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.per_second)
+        self.stamp = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one player's connection may cost the referee (both transports)."""
+
+    message_burst: float = 200.0
+    messages_per_second: float = 100.0
+    """Messages a connection may send: a seat sends about one per ask, and the referee asks
+    a seat one question at a time; beyond it a WebSocket is closed, MQTT messages dropped."""
+    join_deadline: float = 10.0
+    """Seconds a WebSocket connection may stay open without holding a seat."""
+    max_message_bytes: int = MAX_MESSAGE_BYTES
+    """The largest WebSocket frame read (a larger one closes the connection)."""
+
+
 class ConnectionLost(ConnectionError):
     """The transport's connection went away (the session loop reconnects)."""
 
@@ -103,6 +154,24 @@ class Endpoint(Protocol):
     async def on_text(self, link: Link, text: str | bytes) -> None: ...
 
     def on_close(self, link: Link) -> None: ...
+
+    def holds_seat(self, link: Link) -> bool:
+        """Whether ``link`` has joined a seat (a WebSocket that has not by the join
+        deadline is closed)."""
+        ...
+
+
+log = logging.getLogger("mjbot.transport")
+
+
+async def deliver(endpoint: Endpoint, link: Link, text: str | bytes) -> None:
+    """Hand one message to the endpoint; whatever it raises is logged, never passed on:
+    no message ends a receive loop."""
+    try:
+        await endpoint.on_text(link, text)
+    except Exception:  # a bug of the endpoint must not stop the other players' messages
+        log.exception("message handling failed (%s, %d bytes); the connection stays",
+                      link.describe(), len(text))
 
 
 # ---------------------------------------------------------------- addresses
@@ -136,8 +205,16 @@ class WsLink:
             raise ConnectionLost(str(exc)) from None
 
     async def close(self) -> None:
+        await self.close_with(1008, "seat taken over")
+
+    async def close_with(self, code: int, reason: str) -> None:
         with contextlib.suppress(Exception):
-            await self.connection.close(1008, "seat taken over")
+            await self.connection.close(code, reason)
+
+    def abort(self) -> None:
+        """Drop the TCP connection at once: a flooding client's close frame would wait
+        behind everything it sent, and reading it is what a flood costs."""
+        self.connection.transport.abort()
 
     def describe(self) -> str:
         addr = self.connection.remote_address
@@ -146,24 +223,47 @@ class WsLink:
 
 @contextlib.asynccontextmanager
 async def serve_ws(endpoint: Endpoint, host: str, port: int,
-                   tls: ssl.SSLContext | None = None) -> AsyncIterator[int]:
+                   tls: ssl.SSLContext | None = None,
+                   limits: Limits = Limits()) -> AsyncIterator[int]:
     """Serve the endpoint at ``ws://host:port/`` (``wss://`` with ``tls``); yields the port
-    (0 picks a free one)."""
+    (0 picks a free one).  Per connection (``limits``): frames of at most
+    ``max_message_bytes``, a message rate (a flood closes the connection), a join
+    deadline; whatever the endpoint raises on one message is logged and the loop goes on."""
+
+    closing: set[asyncio.Task[None]] = set()
 
     async def handler(connection: ServerConnection) -> None:
         link = WsLink(connection)
+        rate = RateLimit(limits.message_burst, limits.messages_per_second)
+
+        def unjoined() -> None:
+            if not endpoint.holds_seat(link):
+                log.info("closing %s: no join within %.0f s", link.describe(),
+                         limits.join_deadline)
+                task = asyncio.create_task(link.close_with(1008, "no join in time"))
+                closing.add(task)
+                task.add_done_callback(closing.discard)
+
+        deadline = asyncio.get_running_loop().call_later(limits.join_deadline, unjoined)
         try:
             async for text in connection:
-                await endpoint.on_text(link, text)
+                if not rate.allow():
+                    log.warning("dropping %s: more than %.0f messages a second",
+                                link.describe(), limits.messages_per_second)
+                    link.abort()
+                    break
+                await deliver(endpoint, link, text)
         except websockets.ConnectionClosed:
             pass
         finally:
+            deadline.cancel()
             endpoint.on_close(link)
 
     # no permessage-deflate: messages are a few hundred bytes and zlib was the
     # referee's largest cost at 100 tables
     async with websockets.serve(handler, host, port, ping_interval=10, ping_timeout=10,
-                                max_size=2**16, compression=None, ssl=tls) as server:
+                                max_size=limits.max_message_bytes, compression=None,
+                                ssl=tls) as server:
         sockets = list(server.sockets)
         yield sockets[0].getsockname()[1] if sockets else port
 
@@ -193,8 +293,13 @@ class MqttServer:
     """The referee's MQTT side; run :meth:`run` as a task."""
 
     def __init__(self, endpoint: Endpoint, url: str, tables: list[str], *,
-                 password: str | None = None, ca: Path | None = None) -> None:
+                 password: str | None = None, ca: Path | None = None,
+                 limits: Limits = Limits()) -> None:
         self.endpoint = endpoint
+        self.limits = limits
+        self._rates: dict[tuple[str, int], RateLimit] = {}
+        self.dropped = 0
+        """Messages dropped unread: on no seat's ``up`` topic, or over a seat's rate."""
         self.host, self.port = host_port(url, 8883 if url.startswith("mqtts:") else 1883)
         self.tables = tables
         self._password = password
@@ -241,21 +346,38 @@ class MqttServer:
                     self.connected.set()
                     delay = 0.05
                     async for message in client.messages:
-                        parts = str(message.topic).split("/")
-                        # mjbot/v1/TABLE/seat/N/up
-                        if len(parts) != 6 or not parts[4].isdigit():
-                            continue
-                        link = self.link(parts[2], int(parts[4]))
-                        payload = message.payload
-                        text = payload if isinstance(payload, str | bytes) else str(payload)
-                        await self.endpoint.on_text(link, text)
+                        await self._receive(str(message.topic), message.payload)
             except aiomqtt.MqttError as exc:
                 self.log.info("broker connection lost: %s; reconnecting", exc)
+            except Exception:  # never ends the loop: reconnect as after a lost broker
+                self.log.exception("MQTT receive loop failed; reconnecting")
             finally:
                 self._client = None
                 self.connected.clear()
             await asyncio.sleep(delay)
             delay = min(delay * 2, 2.0)
+
+    async def _receive(self, topic: str, payload: object) -> None:
+        """One message from the broker: to the seat whose ``up`` topic it came on, unless
+        the topic is no seat's or the seat is over its rate (a flood)."""
+        where = up_topic_seat(topic, self.tables)
+        if where is None:
+            self.dropped += 1
+            if self.dropped % 1000 == 1:
+                self.log.warning("dropped a message on %r: not a seat's up topic", topic[:120])
+            return
+        rate = self._rates.get(where)
+        if rate is None:
+            rate = self._rates[where] = RateLimit(self.limits.message_burst,
+                                                  self.limits.messages_per_second)
+        if not rate.allow():
+            self.dropped += 1
+            if self.dropped % 1000 == 1:
+                self.log.warning("dropping messages of %s/seat/%d: over %.0f a second",
+                                 where[0], where[1], self.limits.messages_per_second)
+            return
+        text = payload if isinstance(payload, str | bytes) else str(payload)
+        await deliver(self.endpoint, self.link(*where), text)
 
     async def close(self) -> None:
         client = self._client
@@ -400,11 +522,13 @@ def client_transport(ws: str | None, mqtt: str | None, table: str, seat: int,
 @contextlib.asynccontextmanager
 async def embedded_broker(host: str = "127.0.0.1", port: int = 0, *,
                           plugins: dict[str, Any] | None = None,
-                          tls: tuple[Path, Path] | None = None) -> AsyncIterator[str]:
+                          tls: tuple[Path, Path] | None = None,
+                          broker_class: Any = None) -> AsyncIterator[str]:
     """An amqtt broker in this process for the duration; yields its ``mqtt://`` URL
     (``mqtts://`` with ``tls`` = (certificate, key)).  ``plugins``: its authentication and
     topic plugins (``arena.olympiad_access.amqtt_plugins``); anonymous clients and every
-    topic are allowed without."""
+    topic are allowed without.  ``broker_class``: amqtt's ``Broker`` or a subclass (the
+    referee's is ``arena.amqtt_plugins.GuardedBroker``)."""
     from amqtt.broker import Broker
 
     port = port or free_port()
@@ -418,7 +542,7 @@ async def embedded_broker(host: str = "127.0.0.1", port: int = 0, *,
     }
     for name in ("amqtt", "transitions"):
         logging.getLogger(name).setLevel(logging.WARNING)
-    broker = Broker(config)
+    broker = (broker_class or Broker)(config)
     await broker.start()
     try:
         yield f"{'mqtts' if tls else 'mqtt'}://{host}:{port}"

@@ -11,9 +11,11 @@ and old acts again after newer ones.  Now and then a seat's bot is killed and
 restarted from nothing (a takeover with its secret: the old connection is told
 ``replaced``).  A hostile client keeps trying the attacks of issue 14 on both
 transports: joins without or with another seat's secret, acts with guessed ask ids
-before joining, unknown tables; anonymous and wrong-password broker logins; a seat's
-user subscribing to everything and publishing forged joins and acts on another
-seat's topic.
+before joining, unknown tables, deep JSON and 5,000-digit numbers; anonymous and
+wrong-password broker logins; a seat's user subscribing to everything, publishing forged
+joins and acts on another seat's topic, deep JSON and huge numbers on its own, and
+leaving last wills on another seat's topics (a retained fake ``end`` on its ``down``: a
+seat that took it would stop, and its table would not match).
 
 Checked: every table's record equals the undisturbed run's (the same seed over
 WebSocket with no trouble), no violation (no ask timed out, nothing applied twice),
@@ -27,6 +29,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import secrets
 import sys
 import tempfile
 import time
@@ -145,6 +148,20 @@ class ChaosTransport:
 
 
 # ---------------------------------------------------------------- hostile clients
+def hostile_payloads() -> list[str]:
+    """Texts that used to end a receive loop (issue 24): deep arrays and objects, integers
+    of 5,000 digits where a number or a seat goes, and a text over the message limit.
+    The referee answers each with ``malformed_json``; a frame over the limit closes a
+    WebSocket, a packet over it disconnects an MQTT client at the broker."""
+    digits = "9" * 5000
+    return ["[" * 60_000,
+            '{"a":' * 10_000 + "1" + "}" * 10_000,
+            '{"v":1,"type":"act","id":"x","kind":"pass","n":' + digits + "}",
+            '{"v":1,"type":"join","name":"x","table":"t1","seat":' + digits + "}",
+            digits,
+            "[" * 100_000]
+
+
 @dataclass
 class Attacks:
     tried: Counter[str] = field(default_factory=Counter)
@@ -167,8 +184,11 @@ async def hostile_ws(url: str, referee: Referee, attacks: Attacks, rng: np.rando
         table = tables[int(rng.integers(len(tables)))]
         seat = int(rng.integers(4))
         step = int(rng.integers(1, 40))
-        choice = int(rng.integers(4))
-        if choice == 0:
+        choice = int(rng.integers(5))
+        if choice == 4:
+            payload = hostile_payloads()[int(rng.integers(len(hostile_payloads()) - 1))]
+            kind, text, expect = "ws deep JSON or a huge number", payload, "malformed_json"
+        elif choice == 0:
             kind, text, expect = "ws join, no token", Join(
                 name="hostile", table=table, seat=seat).to_json(), "forbidden"
         elif choice == 1:
@@ -181,7 +201,7 @@ async def hostile_ws(url: str, referee: Referee, attacks: Attacks, rng: np.rando
         else:
             kind, text, expect = "ws join, unknown table", Join(
                 name="hostile", table="nowhere", seat=seat, token=known).to_json(), \
-                "unknown_table"
+                "forbidden"
         client = WsClient(url)
         answers: list[dict[str, Any]] = []
         try:
@@ -200,6 +220,80 @@ async def hostile_ws(url: str, referee: Referee, attacks: Attacks, rng: np.rando
               and answers[0].get("code") == expect and answers[0].get("seq") == 0)
         attacks.note(kind, ok, json.dumps(answers)[:200])
         await asyncio.sleep(0.05)
+
+
+def _mqtt_str(data: bytes) -> bytes:
+    return len(data).to_bytes(2, "big") + data
+
+
+def mqtt_varint(n: int) -> bytes:
+    """MQTT's variable-length integer (a packet's remaining length)."""
+    out = bytearray()
+    while True:
+        byte, n = n % 128, n // 128
+        out.append(byte | (0x80 if n else 0))
+        if not n:
+            return bytes(out)
+
+
+def connect_packet(client_id: str, user: str, password: str,
+                   will: tuple[str, bytes, bool] | None = None) -> bytes:
+    """An MQTT 3.1.1 CONNECT (clean session) written by hand, with a QoS 1 last will
+    (topic, payload, retained) when given: what a hostile client sends."""
+    flags = 0x02 | 0x80 | 0x40
+    payload = _mqtt_str(client_id.encode())
+    if will is not None:
+        flags |= 0x04 | 0x08 | (0x20 if will[2] else 0)
+        payload += _mqtt_str(will[0].encode()) + _mqtt_str(will[1])
+    payload += _mqtt_str(user.encode()) + _mqtt_str(password.encode())
+    body = _mqtt_str(b"MQTT") + bytes([4, flags]) + (60).to_bytes(2, "big") + payload
+    return b"\x10" + mqtt_varint(len(body)) + body
+
+
+def publish_header(topic: str, payload_bytes: int) -> bytes:
+    """A QoS 0 PUBLISH's fixed header and topic, announcing ``payload_bytes`` to follow."""
+    name = _mqtt_str(topic.encode())
+    return b"\x30" + mqtt_varint(len(name) + payload_bytes) + name
+
+
+async def raw_connect(url: str, user: str, password: str,
+                      will: tuple[str, bytes, bool] | None = None
+                      ) -> tuple[int, asyncio.StreamReader, asyncio.StreamWriter]:
+    """Connect by hand: (the CONNACK's return code, or -1 if the broker hung up; the
+    connection).  ``writer.transport.abort()`` then drops it without a DISCONNECT, so
+    the broker sends the will."""
+    host, port = host_port(url, 1883)
+    reader, writer = await asyncio.open_connection(host, port)
+    writer.write(connect_packet(f"raw-{secrets.token_hex(6)}", user, password, will))
+    await writer.drain()
+    try:
+        connack = await asyncio.wait_for(reader.readexactly(4), 5)
+    except (asyncio.IncompleteReadError, ConnectionError, TimeoutError):
+        return -1, reader, writer
+    return connack[3], reader, writer
+
+
+def fake_end(table: str) -> str:
+    """A referee's ``end`` nobody sent, far ahead of any seq: what a will could plant."""
+    return json.dumps({"v": 1, "type": "end", "table": table, "seq": 1_000_000_000, "game": 0,
+                       "result": "draw", "scores": [0, 0, 0, 0], "hands": [[], [], [], []],
+                       "more": False})
+
+
+async def hostile_wills(url: str, user: str, password: str, table: str, victim: int,
+                        marker: str) -> None:
+    """``user`` leaves last wills on seat ``victim``'s topics (a retained fake ``end`` on
+    its ``down``, a join naming ``marker`` on its ``up``, deep JSON on a ``²`` seat), each
+    then dropping its connection so the broker would send it."""
+    wills = [(seat_topic(table, victim, "down"), fake_end(table).encode(), True),
+             (seat_topic(table, victim, "up"), Join(name=marker, table=table, seat=victim,
+                                                    token="hostile-" + "x" * 20)
+              .to_json().encode(), False),
+             (f"mjbot/v1/{table}/seat/\u00b2/up", b"[" * 1000, False)]
+    for will in wills:
+        with contextlib.suppress(OSError):
+            _, _, writer = await raw_connect(url, user, password, will)
+            writer.transport.abort()
 
 
 async def hostile_mqtt(url: str, seat_secrets: SeatSecrets, table: str, attacks: Attacks,
@@ -225,6 +319,12 @@ async def hostile_mqtt(url: str, seat_secrets: SeatSecrets, table: str, attacks:
                                       password=seat_secrets.secret(table, 2), timeout=5) as spy:
                 await spy.subscribe("#", qos=1)
                 await spy.subscribe(seat_topic(table, 0, "down"), qos=1)
+                for payload in hostile_payloads()[:-1]:  # on its own topic: malformed_json
+                    await spy.publish(seat_topic(table, 2, "up"), payload, qos=1)
+                marker = f"hostile-{len(forged)}w"
+                forged.append(marker)
+                await hostile_wills(url, seat_user(table, 2), seat_secrets.secret(table, 2),
+                                    table, 0, marker)
                 for seat in (0, 1, 3):
                     marker = f"hostile-{len(forged)}"
                     forged += [marker + "a", marker + "j"]
@@ -248,6 +348,7 @@ async def hostile_mqtt(url: str, seat_secrets: SeatSecrets, table: str, attacks:
             continue  # the broker is being restarted
         own = {seat_topic(table, 2, "down"), presence_topic(table, 2), referee_topic(table)}
         foreign = sorted(set(received) - own)
+
         attacks.note("mqtt subscribe '#' and another seat's down", not foreign, str(foreign))
     read = "\n".join(read_by_referee)
     for marker in forged:
@@ -417,7 +518,7 @@ async def soak(seed: int, ws_tables: int, mqtt_tables: int, workdir: Path) -> So
            **{f"mqtt/{k}": v for k, v in _records(mqtt_dir).items()}}
     mismatched = [name for name, lines in got.items() if expected.get(name.split("/")[1]) != lines]
     unfinished = [f"{r.fatal or 'no end'}" for r in reports if r.fatal or r.games != 1]
-    errors = Counter(code for r in referees for code, _ in r.errors)
+    errors = sum((r.error_counts for r in referees), Counter[str]())
     return SoakResult(tables, ws_tables, mqtt_tables, len(got) - len(mismatched),
                       sum(len(s.violations) for s in summaries), seconds, trouble, attacks,
                       unfinished, mismatched, errors)

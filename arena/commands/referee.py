@@ -88,6 +88,9 @@ def add_access_arguments(p: argparse.ArgumentParser) -> None:
                    "passwords, acl: each seat's user on its own topics only)")
     p.add_argument("--prepare-only", action="store_true",
                    help="write the secrets and the broker configuration, then exit")
+    p.add_argument("--overwrite", action="store_true",
+                   help="replace an existing --write-secrets file and --broker-config files "
+                   "(by default they are refused; links are never followed either way)")
 
 
 def add_olympiad_arguments(p: argparse.ArgumentParser) -> None:
@@ -109,10 +112,13 @@ def add_olympiad_arguments(p: argparse.ArgumentParser) -> None:
 def olympiad_config(args: argparse.Namespace, command: str) -> RefereeConfig | None:
     """The referee's configuration from the shared options (None after printing why not)."""
     from arena.olympiad_referee import RefereeConfig
+    from arena.output_files import output_directory
     from game.stable_wall import WallMode
 
     configure_logging(args.log_level)
     try:
+        if args.records is not None:  # checked and made before any game, not after one
+            output_directory(args.records)
         return RefereeConfig(tables=args.tables, games=args.games, seed=args.seed,
                              decision_ms=args.decision_ms, policy=args.policy,
                              records=args.records, wall_mode=WallMode(args.wall))
@@ -126,6 +132,7 @@ def _access(args: argparse.Namespace,
     """(the seats' secrets, the TLS files or None), or what is wrong."""
     from arena.olympiad_access import SeatSecrets, SecretsError, write_mosquitto_config
     from arena.olympiad_match import Tls
+    from arena.output_files import OutputError
 
     tables = config.table_ids()
     if (args.tls_cert is None) != (args.tls_key is None):
@@ -144,17 +151,20 @@ def _access(args: argparse.Namespace,
                       "(chmod 600 it)", file=sys.stderr)
         else:
             seat_secrets = SeatSecrets.generate(tables)
-            seat_secrets.write(args.write_secrets)
+            seat_secrets.write(args.write_secrets, overwrite=args.overwrite)
             print(f"mjbot referee: wrote the seats' secrets to {args.write_secrets} (0600)",
                   file=sys.stderr)
-    except (SecretsError, OSError) as exc:
+        if args.broker_config is not None:
+            files = write_mosquitto_config(args.broker_config, seat_secrets, tables,
+                                           listen=_broker_listen(args.broker),
+                                           tls_cert=args.tls_cert, tls_key=args.tls_key,
+                                           overwrite=args.overwrite)
+            print(f"mjbot referee: wrote a mosquitto configuration: mosquitto -c {files.conf}",
+                  file=sys.stderr)
+    except (SecretsError, OutputError) as exc:
         return str(exc)
-    if args.broker_config is not None:
-        files = write_mosquitto_config(args.broker_config, seat_secrets, tables,
-                                       listen=_broker_listen(args.broker),
-                                       tls_cert=args.tls_cert, tls_key=args.tls_key)
-        print(f"mjbot referee: wrote a mosquitto configuration: mosquitto -c {files.conf}",
-              file=sys.stderr)
+    except OSError as exc:
+        return f"{exc.filename or ''}: {exc.strerror or exc}".lstrip(": ")
     return seat_secrets, tls
 
 

@@ -12,19 +12,27 @@ seat's running score) and one page per game.
   all four seats; a player that is no agent of ours, or a Botzone log's seat: the
   shipped bot; ``--player SPEC``: that one) and mark where it disagrees with what
   was played;
-- ``--serve``: serve the page from a small http.server on 127.0.0.1.
+- ``--serve``: serve the pages it wrote (and nothing else: no listing, no other file, no
+  link followed) from a small http.server on 127.0.0.1, to requests naming that host
+  (``127.0.0.1:PORT`` or ``localhost:PORT``: a page of another site that rebinds its
+  name to 127.0.0.1 gets nothing).
+
+The output never replaces the input, and never writes through a symbolic link.
 """
 
 from __future__ import annotations
 
 import argparse
-import functools
+import os
+import stat
 import sys
 import time
 import webbrowser
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from collections.abc import Iterable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote, urlsplit
 
 from arena.commands.options import int_range, positive_int, seat_index
 from arena.lineup import agent_player
@@ -60,15 +68,93 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="for --serve: only print the address, open no browser")
 
 
-class _QuietHandler(SimpleHTTPRequestHandler):
+class PageServer(ThreadingHTTPServer):
+    """Serves a fixed set of pages, read when it starts; see :func:`make_server`."""
+
+    pages: dict[str, bytes]
+    hosts: frozenset[str]
+    index: str
+
+
+class _PagesHandler(BaseHTTPRequestHandler):
+    server: PageServer
+
+    def do_GET(self) -> None:
+        self._serve(body=True)
+
+    def do_HEAD(self) -> None:
+        self._serve(body=False)
+
+    def _serve(self, body: bool) -> None:
+        host = (self.headers.get("Host") or "").strip().lower()
+        if host not in self.server.hosts:
+            self.send_error(421, "Misdirected Request", "this server answers only to "
+                            "127.0.0.1 and localhost")
+            return
+        path = unquote(urlsplit(self.path).path).lstrip("/") or self.server.index
+        data = self.server.pages.get(path)
+        if data is None:
+            self.send_error(404, "Not Found")
+            return
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(data)))
+        self.send_header("X-Content-Type-Options", "nosniff")
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        if body:
+            self.wfile.write(data)
+
     def log_message(self, format: str, *args: Any) -> None:
         pass
 
 
-def make_server(directory: Path, port: int = 0) -> ThreadingHTTPServer:
-    """An http.server on 127.0.0.1 serving ``directory`` (port 0: any free port)."""
-    handler = functools.partial(_QuietHandler, directory=str(directory))
-    return ThreadingHTTPServer(("127.0.0.1", port), handler)
+def _read_page(path: Path) -> bytes | None:
+    """A page's bytes, or None for anything but a regular file (a link is not followed)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            return f.read()
+    finally:
+        os.close(fd)
+
+
+def make_server(directory: Path, port: int = 0,
+                pages: Iterable[Path] | None = None) -> PageServer:
+    """An http.server on 127.0.0.1 (port 0: any free port) serving ``pages`` (default: the
+    ``.html`` files of ``directory``), read now; no listing, no other file, no link
+    followed, and only to requests whose Host is ``127.0.0.1:PORT`` or ``localhost:PORT``."""
+    chosen = list(pages) if pages is not None else sorted(directory.glob("*.html"))
+    served: dict[str, bytes] = {}
+    for page in chosen:
+        data = _read_page(page)
+        if data is not None:
+            served[page.name] = data
+    server = PageServer(("127.0.0.1", port), _PagesHandler)
+    bound = server.server_address[1]
+    server.pages = served
+    server.hosts = frozenset({f"127.0.0.1:{bound}", f"localhost:{bound}"})
+    server.index = "index.html" if "index.html" in served else next(iter(served), "")
+    return server
+
+
+def check_out(source: Path, out: Path) -> None:
+    """Refuse an output that is the input or a symbolic link (a planted link would make
+    the pages overwrite what it points to)."""
+    if out.is_symlink():
+        raise ValueError(f"--out {out}: a symbolic link; not written through")
+    if out.exists() and source.exists() and os.path.samefile(out, source):
+        raise ValueError(f"--out {out}: would overwrite the input {source}")
+    if out.is_dir():
+        for page in out.glob("*.html"):
+            if page.is_symlink():
+                raise ValueError(f"--out {out}: {page.name} is a symbolic link; "
+                                 "not written through")
 
 
 def default_out(path: Path, games: int) -> Path:
@@ -85,12 +171,14 @@ def run(args: argparse.Namespace) -> int:
         seats = ((args.seat,) if args.seat is not None else (0, 1, 2, 3)) if args.reask else ()
         match = build_match(games, args.file.name, BuildOptions(seats, args.budget, args.player))
         out = args.out or default_out(args.file, len(games))
+        check_out(args.file, out)
         page = write_pages(match, out, args.seat)
     except (OSError, ValueError, ViewerError) as exc:
         print(f"mjbot view: {exc}", file=sys.stderr)
         return 2
     seconds = time.perf_counter() - started
-    written = [page] if len(games) == 1 else sorted(out.iterdir())
+    written = [page] if len(games) == 1 else sorted(
+        p for p in out.iterdir() if p.suffix == ".html" and not p.is_symlink())
     size = sum(p.stat().st_size for p in written)
     steps = sum(len(g.steps) for g in match.games)
     disagreements = sum(len(g.disagreements()) for g in match.games)
@@ -102,7 +190,7 @@ def run(args: argparse.Namespace) -> int:
         for note in g.notes:
             print(f"  {g.title}: {note}")
     if args.serve:
-        server = make_server(page.parent, args.port)
+        server = make_server(page.parent, args.port, written)
         url = f"http://127.0.0.1:{server.server_address[1]}/{page.name}"
         print(f"serving {url} (Ctrl-C stops)", flush=True)
         if not args.no_browser:

@@ -15,15 +15,17 @@ from __future__ import annotations
 import io
 import json
 import time
+from typing import Any
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.botzone import run
+from bot.botzone import BotzoneSeat, run
 from game.table import BotzoneTable, random_walltiles
 from protocols.botzone_codec import decode_response, format_request
-from protocols.botzone_envelope import KEEP_RUNNING
+from protocols.botzone_envelope import KEEP_RUNNING, MAX_LINE_CHARS
 
 THINK = 0.05
 """Seconds of thinking per turn: small, so a fuzzed game runs in well under a second."""
@@ -53,6 +55,9 @@ garbage = st.one_of(
                      "3 1 PENG Z9", '{"requests": 5}', '"3 1 DRAW"', "{", "null", "[]"]),
     st.integers(min_value=0, max_value=10**12).map(str),
     st.builds(lambda n: "3 1 PLAY " + "W1 " * n, st.integers(min_value=1_000, max_value=200_000)),
+    # issue 24: deep JSON, 5,000-digit numbers, a digit that is not ASCII
+    st.sampled_from(["[" * 1000, '"' + "[" * 1000, '{"a":' * 1000, "9" * 5000, "\u00b2",
+                     '{"requests": [' + "9" * 5000 + "]}"]),
 )
 
 
@@ -186,3 +191,81 @@ def test_the_cases_of_the_issue() -> None:
     text = f"1\n0 0 0\n\n\n{deal}\n{huge}\n" + "3 2 DRAW\n" * 50
     out, err = serve(text)
     assert len(out) == 2 * 53 and len(err) < 1_000, len(err)
+
+
+DEAL = "1 0 0 0 0 W1 W2 W3 B2 B3 B4 T5 T6 T7 F1 F1 J1 J2"
+DEEP = "[" * 1000
+
+
+@pytest.mark.parametrize("text", [
+    '{"requests": ' + DEEP + "}\n",  # nested 1,000 deep in the first input
+    '{"requests": ["0 0 0"], "data": ' + "9" * 5000 + "}\n",  # a 5,000-digit integer
+    "\u00b2\n",  # a first line of '²' (a digit to str.isdigit)
+    "9" * 5000 + "\n",  # a 5,000-digit count of requests
+])
+def test_a_hostile_first_input_is_answered(text: str) -> None:
+    """Issue 24, item 7: each of these ended in a traceback with no answer."""
+    out, err = io.StringIO(), io.StringIO()
+    assert run(io.StringIO(text), out, err, think_seconds=THINK) == 0
+    lines = out.getvalue().splitlines()
+    assert len(lines) == 2 and lines[1] == KEEP_RUNNING, lines
+    answer = json.loads(lines[0])["response"] if text.startswith("{") else lines[0]
+    assert answer == "PASS" and "state lost" in err.getvalue() and len(err.getvalue()) < 700
+
+
+@pytest.mark.parametrize("later", [DEEP, '"' + DEEP + '"', '{"a":' * 1000 + "1" + "}" * 1000,
+                                   '"' + "9" * 5000 + '"', "9" * 5000])
+def test_a_hostile_later_line_is_answered(later: str) -> None:
+    """Deep JSON or a huge number on a later line: answered, and the next turns too."""
+    out, err = io.StringIO(), io.StringIO()
+    run(io.StringIO(f"1\n0 0 0\n\n\n{DEAL}\n{later}\n3 2 DRAW\n"), out, err,
+        think_seconds=THINK)
+    assert len(out.getvalue().splitlines()) == 2 * 4
+
+
+def test_bytes_that_are_not_utf8_are_answered_when_stdin_decodes_strictly() -> None:
+    raw = f"1\n0 0 0\n\n\n{DEAL}\n".encode() + b"3 1 PLAY \xff\xfe\xc3\n3 2 DRAW\n"
+    stdin = io.TextIOWrapper(io.BytesIO(raw), encoding="utf-8", errors="strict")
+    out, err = io.StringIO(), io.StringIO()
+    run(stdin, out, err, think_seconds=THINK)
+    assert len(out.getvalue().splitlines()) == 2 * 4
+
+
+def test_a_line_over_the_cap_is_answered_without_being_kept() -> None:
+    """A line longer than the cap is read in pieces and answered as unreadable; the turns
+    after it are answered as usual (before: a 50 MB line took 15 s and 1.5 GB)."""
+    huge = "3 1 PLAY " + "W1" * (MAX_LINE_CHARS // 2 + 10)
+    out, err = io.StringIO(), io.StringIO()
+    run(io.StringIO(f"1\n0 0 0\n\n\n{DEAL}\n{huge}\n3 2 DRAW\n"), out, err,
+        think_seconds=THINK)
+    assert len(out.getvalue().splitlines()) == 2 * 4
+    assert "more than" in err.getvalue() and len(err.getvalue()) < 1_000
+    # and a first line over the cap in the JSON interaction is answered in JSON
+    out = io.StringIO()
+    run(io.StringIO('{"requests": ["' + "x" * (MAX_LINE_CHARS + 1) + '"]}\n'), out,
+        io.StringIO(), think_seconds=THINK)
+    assert json.loads(out.getvalue().splitlines()[0])["response"] == "PASS"
+
+
+def test_without_keep_running_only_the_games_first_turns_get_double_time(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 22: each process of a game without keep-running counted its one turn as the
+    game's first, and thought twice as long on every turn."""
+    turns: list[int] = []
+    original = BotzoneSeat.answer
+
+    def answer(self: BotzoneSeat, request: str) -> Any:
+        result = original(self, request)
+        turns.append(self.turns)
+        return result
+
+    monkeypatch.setattr(BotzoneSeat, "answer", answer)
+    requests = ["0 0 0", DEAL, "3 1 DRAW", "3 1 PLAY W9", "3 2 DRAW", "3 2 PLAY W9"]
+    for n in range(1, len(requests) + 1):
+        history = [requests[0]]
+        for request in requests[1:n]:
+            history += ["PASS", request]
+        text = "\n".join([str(n), *history, "", ""]) + "\n"
+        run(io.StringIO(text), io.StringIO(), io.StringIO(), keep_running=False,
+            think_seconds=THINK)
+    assert turns == [1, 2, 3, 4, 5, 6]
