@@ -563,15 +563,13 @@ class Planner(Agent):
 
 def default_strategy(rules: Ruleset) -> Strategy:
     """The submitted bot's strategy: the planner under mcr-botzone, with the learned
-    discard order far from 8 fan (measured in the arena against ``baseline-v1``: +8.6 ± 2.0
-    points per game over 1,200 games at the fast budget, +6.4 ± 1.8 at the Botzone budget,
-    the SPRT accepting +4 over 0 at both), today's :class:`Agent` elsewhere.  Without
+    discard order far from 8 fan (its gain over ``baseline-v1`` is measured in
+    ``docs/arena.md``, "The planner, measured"), today's :class:`Agent` elsewhere.  Without
     numba (a Botzone upload) the planner watches the turn's clock and lets today's agent
     answer when its fan routes, in plain Python, run out of time (:meth:`Planner.decide`;
     the learned order is skipped there, as the useful draws are).  Under taiwan-16 the
-    planner's tai value (:mod:`strategy.tai`) measured even with today's agent (−0.25 ±
-    0.58 and +0.01 ± 0.39 points per game, SPRT accepted no gain), so the Olympiad bot
-    keeps today's agent."""
+    planner's tai value (:mod:`strategy.tai`) measured even with today's agent (the SPRT
+    accepted no gain; ``docs/arena.md``), so the Olympiad bot keeps today's agent."""
     if rules.min_fan > 0 and rules.special_shapes:
         return Planner(rules)
     return Agent(rules)
