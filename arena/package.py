@@ -2,11 +2,11 @@
 
 The zip has ``__main__.py`` at its root and, beside it, exactly the project modules
 that ``mjbot play botzone`` imports (:func:`player_modules`: the static import
-closure of :mod:`bot.botzone`, with each package's ``__init__``), so ``python OUT.zip``
-runs the bot and nothing of the arena, the Olympiad transports or the benchmarks
-rides along.  On Botzone the only third-party packages are numpy and PyMahjongGB:
-numba is switched off (``MJBOT_NO_NUMBA=1``; every kernel runs as plain Python) and
-structlog is not needed (nothing on that path logs through it).
+closure of :mod:`bot.start`, which loads :mod:`bot.botzone`, with each package's
+``__init__``), so ``python OUT.zip`` runs the bot and nothing of the arena, the Olympiad
+transports or the benchmarks rides along.  On Botzone the only third-party packages are
+numpy and PyMahjongGB: numba is switched off (``MJBOT_NO_NUMBA=1``; every kernel runs
+as plain Python) and structlog is not needed (nothing on that path logs through it).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PROJECT = ("game", "strategy", "protocols", "bot", "arena")
-ENTRY = "bot.botzone"
+ENTRY = "bot.start"
 MAIN = '''"""mjbot for Botzone: keep-running, simple or JSON interaction (detected)."""
 import os
 import sys
@@ -26,9 +26,9 @@ import sys
 os.environ.setdefault("MJBOT_NO_NUMBA", "1")
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from bot.botzone import main  # noqa: E402
+from bot.start import play_botzone  # noqa: E402
 
-sys.exit(main(keep_running="--no-keep-running" not in sys.argv, think_seconds=2.0))
+sys.exit(play_botzone(keep_running="--no-keep-running" not in sys.argv, think_seconds=2.0))
 '''
 
 

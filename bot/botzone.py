@@ -148,7 +148,7 @@ def _lines(stream: TextIO, limit: int = MAX_LINE_CHARS) -> Iterator[str]:
 def run(stdin: TextIO, stdout: TextIO, stderr: TextIO, *, rules: Ruleset = MCR_BOTZONE,
         keep_running: bool = True, think_seconds: float = THINK_SECONDS,
         log: Callable[[str], None] | None = None, sample: bool = False,
-        work_budget: int | None = None) -> int:
+        work_budget: int | None = None, first_answered: bool = False) -> int:
     """Serve one Botzone bot process until stdin ends (or after one turn without keep-running).
 
     Every request gets exactly one answer line (and the keep-running marker in that
@@ -156,7 +156,9 @@ def run(stdin: TextIO, stdout: TextIO, stderr: TextIO, *, rules: Ruleset = MCR_B
     stderr, clipped.  ``sample``: the sampling planner spends the thinking time
     (:func:`bot.sampling_planner.sampling_strategy`), else the default strategy.
     ``work_budget``: decide on this many kernel calls instead of the clock, so the same
-    requests get the same answers on any machine and load (reproducible local games)."""
+    requests get the same answers on any machine and load (reproducible local games).
+    ``first_answered``: the first request was answered before the player was loaded
+    (:mod:`bot.start`), so its answer (and keep-running marker) is not written again."""
     strategy: Strategy | None = None
     if sample:  # imported only when asked: the default bot never loads the sampler
         from bot.sampling_planner import sampling_strategy
@@ -199,15 +201,18 @@ def run(stdin: TextIO, stdout: TextIO, stderr: TextIO, *, rules: Ruleset = MCR_B
     while True:
         answer = seat.answer(current) if current is not None else Answer(
             "PASS", f"state lost: {seat.session.lost}", None)
-        say(answer.debug)
-        stdout.write(format_answer(answer.response, answer.debug, json_mode) + "\n")
-        stdout.flush()
-        if log is not None and answer.decision is not None:
-            log(json.dumps(answer.decision.info()))
+        if not first_answered:
+            say(answer.debug)
+            stdout.write(format_answer(answer.response, answer.debug, json_mode) + "\n")
+            stdout.flush()
+            if log is not None and answer.decision is not None:
+                log(json.dumps(answer.decision.info()))
         if not keep_running:
             break
-        stdout.write(KEEP_RUNNING + "\n")
-        stdout.flush()
+        if not first_answered:
+            stdout.write(KEEP_RUNNING + "\n")
+            stdout.flush()
+        first_answered = False
         current = None
         for line in lines:
             current = read_next_request(line)

@@ -14,29 +14,32 @@ directory named by a fingerprint of every source file of this package
 (:func:`sources_fingerprint`: paths, sizes and modification times): any edit anywhere in
 ``strategy`` starts a new cache.  It is under ``NUMBA_CACHE_DIR`` when that is set (the
 Docker image), else in ``strategy/__pycache__``.  Looking at the files' metadata is the
-only file-system access in ``strategy``, and only to place numba's cache.
+only file-system access in ``strategy``'s kernels, and only to place numba's cache (the
+warm-up command, :mod:`strategy.warmup`, also writes the stamp below).
+
+A platform's turn must never wait for a compile (minutes on a loaded machine, while the
+turn's clock runs).  :mod:`strategy.warmup` writes a stamp (:data:`STAMP`) into the cache
+once every kernel is in it; a process started with ``MJBOT_JIT=cached`` (what the
+platform players set, :mod:`bot.start`) uses numba only when that stamp is there, and
+else runs every kernel as plain Python (:data:`COLD` says so) while the kernels are
+compiled elsewhere.
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import os
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-HAVE_NUMBA = False
-if not os.environ.get("MJBOT_NO_NUMBA"):
-    try:
-        import numba
-
-        HAVE_NUMBA = True
-    except ImportError:  # pragma: no cover - exercised by the Botzone package test
-        HAVE_NUMBA = False
-
-
 PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+JIT_ENV = "MJBOT_JIT"
+"""``cached``: use numba only when every kernel is in the cache (else plain Python)."""
+STAMP = "warm"
+"""The file :mod:`strategy.warmup` writes into :func:`cache_dir` once every kernel is there."""
 
 
 def sources_fingerprint(root: str = PACKAGE_DIR) -> str:
@@ -58,6 +61,34 @@ def cache_dir(base: str | None = None) -> str:
         base = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(PACKAGE_DIR, "__pycache__")
     return os.path.join(base, f"mjbot-kernels-{sources_fingerprint()}")
 
+
+def kernels_cached(base: str | None = None) -> bool:
+    """Whether the warm-up has put every kernel of these sources into the cache."""
+    return os.path.exists(os.path.join(cache_dir(base), STAMP))
+
+
+def numba_installed() -> bool:
+    """Whether numba can be imported (without importing it)."""
+    try:
+        return importlib.util.find_spec("numba") is not None
+    except (ImportError, ValueError):
+        return False
+
+
+COLD = False
+"""numba is there but its kernels are not compiled, and this process (``MJBOT_JIT=cached``)
+runs them as plain Python instead of compiling."""
+HAVE_NUMBA = False
+if not os.environ.get("MJBOT_NO_NUMBA"):
+    if os.environ.get(JIT_ENV) == "cached" and numba_installed() and not kernels_cached():
+        COLD = True
+    else:
+        try:
+            import numba
+
+            HAVE_NUMBA = True
+        except ImportError:  # pragma: no cover - exercised by the Botzone package test
+            HAVE_NUMBA = False
 
 if HAVE_NUMBA:
     numba.config.CACHE_DIR = cache_dir()  # type: ignore[attr-defined]

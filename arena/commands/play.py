@@ -66,16 +66,21 @@ def seat_secret(args: argparse.Namespace, command: str) -> str | None:
 
 def run(args: argparse.Namespace) -> int:
     if args.platform == "botzone":
-        from bot.botzone import main
+        from bot.start import play_botzone
 
-        return main(keep_running=not args.no_keep_running, think_seconds=args.think,
-                    sample=args.sample, work_budget=args.work_budget)
+        return play_botzone(keep_running=not args.no_keep_running, think_seconds=args.think,
+                            sample=args.sample, work_budget=args.work_budget)
     if args.platform == "olympiad":
         import asyncio
 
+        from bot.start import prefer_cached_kernels, warm_in_background
+
+        prefer_cached_kernels()  # a turn never waits for a compile: plain Python until cached
         from bot.logging import configure_logging
         from bot.olympiad_client import AgentPlayer, play_seat
         from protocols.olympiad_transport import client_transport
+
+        warm_in_background(lambda note: print(f"mjbot play olympiad: {note}", file=sys.stderr))
 
         secret = seat_secret(args, "play olympiad")
         if secret is None:

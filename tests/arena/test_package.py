@@ -46,7 +46,7 @@ def test_the_zip_carries_exactly_what_play_botzone_imports() -> None:
 
     The loop imports the sampler only when asked (``--sample``), so the probe imports it too.
     """
-    probe = ("import sys, bot.botzone, bot.sampling_planner; "
+    probe = ("import sys, bot.start, bot.botzone, bot.sampling_planner; "
              "print(' '.join(sorted(m for m in sys.modules "
              "if m.split('.')[0] in ('bot', 'game', 'strategy', 'protocols', 'arena'))))")
     loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
