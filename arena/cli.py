@@ -167,9 +167,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if exc.code is None or isinstance(exc.code, int):
             return exc.code or 0
         return 2
-    from bot.logging import configure_logging
+    if args.command != "play":  # a player starts without structlog (bot.start; play olympiad
+        from bot.logging import configure_logging  # configures its own)
 
-    configure_logging()  # logs go to stderr in every command (--log-level reconfigures)
+        configure_logging()  # logs go to stderr in every command (--log-level reconfigures)
     module = importlib.import_module(f"arena.commands.{COMMANDS[args.command].module}")
     code: int = module.run(args)
     return code

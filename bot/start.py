@@ -1,10 +1,10 @@
 """The Botzone player's start-up: answer before loading, never wait for a compile.
 
 A keep-running game's first request is the seat assignment (``0 SEAT WIND``), and its
-answer is ``PASS``: :func:`play_botzone` answers it having imported only the envelope's
-reader, then loads the player (the planner, numpy's kernels) while the other seats
-answer, and hands every line it read to :func:`bot.botzone.run`, which rebuilds the
-seat from them without writing that answer again.
+answer is ``PASS``: :func:`play_botzone` answers it with the standard library alone (not
+even numpy is imported yet), then loads the player (the planner, the kernels) while the
+other seats answer, and hands every line it read to :func:`bot.botzone.run`, which
+rebuilds the seat from them without writing that answer again.
 
 The strategy's kernels are numba-compiled and cached on disk.  A turn must never wait
 for a compile (minutes on a loaded machine): the player sets ``MJBOT_JIT=cached``
@@ -16,6 +16,7 @@ priority) compiles them for the next start; stderr says so.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import subprocess
@@ -23,16 +24,12 @@ import sys
 from collections.abc import Callable
 from typing import TextIO, cast
 
-from protocols.botzone_envelope import (
-    KEEP_RUNNING,
-    MAX_LINE_CHARS,
-    EnvelopeError,
-    format_answer,
-    read_first_input,
-)
-
 SEAT_REQUEST = re.compile(r"0 [0-3] [0-3]")
 """The first request of a game: the seat and the prevalent wind; answered ``PASS``."""
+KEEP_RUNNING = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"
+MAX_LINE_CHARS = 1 << 22
+"""Copies of :mod:`protocols.botzone_envelope`'s (tests check they agree): the first
+answer is written with the standard library alone, before numpy is imported."""
 
 
 def prefer_cached_kernels() -> None:
@@ -104,8 +101,10 @@ class Replayed:
 
 
 def read_opening(stdin: TextIO) -> tuple[list[str], str | None, bool]:
-    """Read the first input as :func:`bot.botzone.run` would: (every piece read, the
-    request to answer ``PASS`` at once or None, whether it is the JSON interaction)."""
+    """Read the start of the first input as :func:`bot.botzone.run` reads it: (every piece
+    read, the seat request to answer ``PASS`` at once or None, whether it is the JSON
+    interaction).  Anything but a one-request first input of a seat request is left for
+    :func:`bot.botzone.run` to read and judge."""
     pieces: list[str] = []
 
     def piece() -> str | None:
@@ -120,13 +119,31 @@ def read_opening(stdin: TextIO) -> tuple[list[str], str | None, bool]:
         first = piece()
     if first is None:
         return pieces, None, False
-    json_mode = first.lstrip().startswith("{")
-    try:
-        opening = read_first_input(first, piece)
-    except EnvelopeError:
-        return pieces, None, json_mode
-    only = opening.requests[0].strip() if len(opening.requests) == 1 else ""
-    return pieces, (only if SEAT_REQUEST.fullmatch(only) else None), json_mode
+    text = first.strip()
+    if text.startswith("{"):
+        try:
+            obj = json.loads(text)
+        except (ValueError, RecursionError):
+            return pieces, None, True
+        requests = obj.get("requests") if isinstance(obj, dict) else None
+        only = requests[0] if isinstance(requests, list) and len(requests) == 1 else None
+        return pieces, _seat_request(only), True
+    if text != "1":
+        return pieces, None, False
+    return pieces, _seat_request(piece()), False
+
+
+def _seat_request(request: object) -> str | None:
+    if isinstance(request, str) and SEAT_REQUEST.fullmatch(request.strip()):
+        return request.strip()
+    return None
+
+
+def _answer_line(response: str, json_mode: bool) -> str:
+    """:func:`protocols.botzone_envelope.format_answer` with no debug text."""
+    if json_mode:
+        return json.dumps({"response": response, "debug": ""}, separators=(",", ":"))
+    return response
 
 
 def play_botzone(stdin: TextIO | None = None, stdout: TextIO | None = None,
@@ -144,7 +161,7 @@ def play_botzone(stdin: TextIO | None = None, stdout: TextIO | None = None,
             reconfigure(errors="replace")
     pieces, seat_request, json_mode = read_opening(stdin)
     if seat_request is not None:
-        stdout.write(format_answer("PASS", "", json_mode) + "\n")
+        stdout.write(_answer_line("PASS", json_mode) + "\n")
         if keep_running:
             stdout.write(KEEP_RUNNING + "\n")
         stdout.flush()

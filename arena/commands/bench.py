@@ -19,6 +19,7 @@ BENCHES = {
     "soak": "arena.bench.olympiad_soak",
     "sampling": "arena.bench.sampling",
     "planner": "arena.bench.planner",
+    "startup": "arena.bench.startup",
 }
 
 
@@ -39,6 +40,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="planner: which builds to profile (default both)")
     p.add_argument("--regenerate", action="store_true",
                    help="decide: rebuild the committed situations from --seed")
+    p.add_argument("--runs", type=positive_int, default=None,
+                   help="startup: fresh processes per way of starting (default 20, 5 with "
+                   "--quick)")
+    p.add_argument("--load", type=non_negative_int, default=0,
+                   help="startup: busy processes kept running meanwhile (2 on a 2-core "
+                   "machine: the loaded target)")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -72,11 +72,25 @@ def test_a_later_turn_without_keep_running_is_answered_from_its_history() -> Non
     assert out.getvalue().splitlines() == [responses[11]]
 
 
+def test_the_first_answer_is_written_as_the_envelope_writes_it() -> None:
+    from protocols import botzone_envelope as envelope
+
+    assert (start.KEEP_RUNNING, start.MAX_LINE_CHARS) == (envelope.KEEP_RUNNING,
+                                                          envelope.MAX_LINE_CHARS)
+    for json_mode in (False, True):
+        assert start._answer_line("PASS", json_mode) == envelope.format_answer("PASS", "",
+                                                                               json_mode)
+
+
 def test_the_opening_is_read_as_run_reads_it() -> None:
     pieces, seat_request, json_mode = start.read_opening(io.StringIO("\n1\n0 2 1\nmore\n"))
     assert (seat_request, json_mode) == ("0 2 1", False) and "".join(pieces) == "\n1\n0 2 1\n"
     assert start.read_opening(io.StringIO("2\n0 2 1\nPASS\n1 0 0 0 0\n"))[1] is None
     assert start.read_opening(io.StringIO("{not json\n"))[1:] == (None, True)
+    assert start.read_opening(io.StringIO('{"requests": ["0 1 2"], "responses": []}\n'))[1:] \
+        == ("0 1 2", True)
+    assert start.read_opening(io.StringIO("[" * 100_000 + "\n"))[1] is None
+    assert start.read_opening(io.StringIO('{"requests": [' + "[" * 100_000 + "]}\n"))[1] is None
     assert start.read_opening(io.StringIO(""))[1] is None
     replayed = start.Replayed(io.StringIO("rest\n"), ["a\n", "b\n"])
     assert [replayed.readline(), replayed.readline(), replayed.readline()] == \
@@ -93,21 +107,29 @@ class Out(io.StringIO):
     def write(self, s):
         if self.loaded_at_first_answer is None:
             self.loaded_at_first_answer = sorted(
-                m for m in sys.modules
-                if m.startswith(("bot.planner", "bot.session", "strategy", "numba")))
+                m for m in sys.modules if m.startswith(
+                    ("bot.planner", "bot.session", "strategy", "numba", "numpy", "structlog")))
         return super().write(s)
 
-out = Out()
-from bot.start import play_botzone
-play_botzone(sys.stdin, out, io.StringIO(), keep_running={keep!r}, work_budget=50)
-print(out.loaded_at_first_answer)
-print(repr(out.getvalue()))
+sys.stdout = out = Out()
+if {cli!r}:
+    from arena.cli import main
+    main(["play", "botzone", "--work-budget", "50"] + ([] if {keep!r} else ["--no-keep-running"]))
+else:
+    from bot.start import play_botzone
+    play_botzone(keep_running={keep!r}, work_budget=50)
+print(out.loaded_at_first_answer, file=sys.__stdout__)
+print(repr(out.getvalue()), file=sys.__stdout__)
 """
 
 
+@pytest.mark.parametrize("cli", [False, True], ids=["python -m bot", "mjbot play botzone"])
 @pytest.mark.parametrize("keep", [True, False], ids=["keep-running", "one-turn"])
-def test_the_seat_request_is_answered_before_the_player_is_loaded(keep: bool) -> None:
-    code = PROBE.format(text="1\n0 3 1\n", keep=keep)
+def test_the_seat_request_is_answered_before_the_player_is_loaded(keep: bool,
+                                                                  cli: bool) -> None:
+    """Nothing of the planner, numpy or structlog is imported when the first answer is
+    written (they cost most of a cold start)."""
+    code = PROBE.format(text="1\n0 3 1\n", keep=keep, cli=cli)
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                           text=True, timeout=300, check=True)
     loaded, output = done.stdout.splitlines()[-2:]

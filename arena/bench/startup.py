@@ -1,0 +1,176 @@
+"""``mjbot bench startup``: a fresh Botzone player's cold start to its first answer.
+
+A keep-running game starts a new process; the judge's clock runs from its first
+request (the seat, answered ``PASS``).  For each way the player is started —
+``mjbot play botzone``, ``python -m bot`` and the Botzone zip (numba off, as uploaded) —
+``--runs`` fresh processes each get a new game's requests at seat 0, and the wall time
+from spawning the process (``time.perf_counter`` around ``subprocess``) is taken
+
+- to its first answer (the seat request: answered before the planner is loaded,
+  :mod:`bot.start`), and
+- to its first decision (the answer to its first draw: the planner loaded and every kernel
+  in use, from numba's cache or as plain Python).
+
+Targets: the first answer within 1 s (median: an idle machine) and 2.5 s (p99: the target
+under load, two cores kept busy), the first decision within Botzone's 6 s turn.  ``--load N``
+keeps N busy processes running during the runs, to measure the loaded case.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from arena.bench.selfplay import _mjbot
+from arena.bench.targets import Target, missed_line
+from arena.package import build
+from game.table import BotzoneTable, random_walltiles
+from protocols.botzone_codec import decode_response, format_request
+from protocols.botzone_envelope import KEEP_RUNNING
+
+FIRST_MEDIAN = Target("≤", 1.0, "s")
+FIRST_P99 = Target("≤", 2.5, "s")
+DECISION_P99 = Target("≤", 6.0, "s")
+
+
+def one_start(command: list[str], seed: int, env: dict[str, str],
+              cwd: Path) -> tuple[float, float]:
+    """Seconds from spawning ``command`` to its first answer and to its first decision."""
+    table = BotzoneTable(random_walltiles(np.random.default_rng(seed)), 0)
+    started = time.perf_counter()
+    proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True, env=env, cwd=cwd)
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        first = decision = 0.0
+        opening = True
+        while decision == 0.0 and not table.finished:
+            line = format_request(table.requests[0], 0)
+            proc.stdin.write(f"1\n{line}\n\n\n" if opening else line + "\n")
+            proc.stdin.flush()
+            opening = False
+            answer = proc.stdout.readline().strip()
+            elapsed = time.perf_counter() - started
+            if proc.stdout.readline().strip() != KEEP_RUNNING:
+                raise RuntimeError(f"{command[-1]}: left keep-running mode (answer {answer!r})")
+            first = first or elapsed
+            if line.startswith("2 "):
+                decision = elapsed
+            table.respond([decode_response(answer)] + [decode_response("PASS")] * 3)
+        return first, decision
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+@contextmanager
+def busy(processes: int) -> Iterator[None]:
+    """``processes`` busy loops running meanwhile (the loaded machine of the targets)."""
+    hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
+            for _ in range(processes)]
+    try:
+        yield
+    finally:
+        for hog in hogs:
+            hog.kill()
+            hog.wait()
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+@dataclass(frozen=True)
+class StartRow:
+    """One way of starting the player over ``runs`` fresh processes, in seconds."""
+
+    way: str
+    runs: int
+    first_median: float
+    first_p99: float
+    first_max: float
+    decision_median: float
+    decision_p99: float
+
+    def checks(self) -> list[tuple[str, Target, float]]:
+        """(figure, target, value) for each of the row's targets."""
+        return [("first answer, median", FIRST_MEDIAN, self.first_median),
+                ("first answer, p99", FIRST_P99, self.first_p99),
+                ("first decision, p99", DECISION_P99, self.decision_p99)]
+
+    def to_json(self) -> dict[str, object]:
+        return {"way": self.way, "runs": self.runs,
+                "first_answer_median_s": round(self.first_median, 3),
+                "first_answer_p99_s": round(self.first_p99, 3),
+                "first_answer_max_s": round(self.first_max, 3),
+                "first_decision_median_s": round(self.decision_median, 3),
+                "first_decision_p99_s": round(self.decision_p99, 3),
+                "targets": {name: t.to_json(v) for name, t, v in self.checks()}}
+
+
+def measure(runs: int, seed: int, load: int, say: bool) -> list[StartRow]:
+    """Every way of starting, ``runs`` fresh processes each, ``load`` busy loops meanwhile;
+    ``say``: progress on stderr."""
+    rows: list[StartRow] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        zip_path = Path(tmp) / "mjbot.zip"
+        build(zip_path)
+        ways = {
+            "mjbot play botzone": ([*_mjbot(), "play", "botzone"], dict(os.environ)),
+            "python -m bot": ([sys.executable, "-m", "bot"], dict(os.environ)),
+            "Botzone zip (numba off)": ([sys.executable, str(zip_path)],
+                                        {**os.environ, "MJBOT_NO_NUMBA": "1"}),
+        }
+        with busy(load):
+            for name, (command, env) in ways.items():
+                firsts: list[float] = []
+                decisions: list[float] = []
+                for i in range(runs):
+                    if say:
+                        print(f"bench startup: {name}: run {i + 1}/{runs}", file=sys.stderr,
+                              flush=True)
+                    first, decision = one_start(command, seed + i, env, Path(tmp))
+                    firsts.append(first)
+                    decisions.append(decision)
+                rows.append(StartRow(name, runs, statistics.median(firsts),
+                                     percentile(firsts, 0.99), max(firsts),
+                                     statistics.median(decisions),
+                                     percentile(decisions, 0.99)))
+    return rows
+
+
+def main(args: argparse.Namespace) -> int:
+    runs = args.runs or (5 if args.quick else 20)
+    rows = measure(runs, args.seed, args.load, say=not args.json)
+    checks = [check for row in rows for check in row.checks()]
+    missed = sum(not target.met(value) for _, target, value in checks)
+    if args.json:
+        print(json.dumps({"bench": "startup", "load": args.load, "cpus": os.cpu_count(),
+                          "rows": [row.to_json() for row in rows]}))
+        return 0
+    print(f"cold start of a Botzone player, {runs} fresh processes per way, {args.load} busy "
+          f"processes meanwhile, {os.cpu_count()} CPUs; seconds from spawning the process")
+    width = max(len(row.way) for row in rows)
+    print(f"{'way':<{width}}  {'first answer: median':>20} {'p99':>6} {'max':>6}   "
+          f"{'first decision: median':>22} {'p99':>6}")
+    for row in rows:
+        print(f"{row.way:<{width}}  {row.first_median:>20.3f} {row.first_p99:>6.3f} "
+              f"{row.first_max:>6.3f}   {row.decision_median:>22.3f} {row.decision_p99:>6.3f}")
+    for row in rows:
+        for name, target, value in row.checks():
+            print(f"{row.way:<{width}}  {name:<22} {value:6.3f} s  {target.mark(value)}")
+    print(missed_line(missed, len(checks)))
+    return 0

@@ -1,0 +1,24 @@
+"""``mjbot bench startup``: the cold start of each way of starting the Botzone player,
+with its targets (the figures themselves depend on the machine: only their shape is
+checked here)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from arena.cli import main
+
+
+def test_bench_startup_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "startup", "--runs", "1", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["bench"] == "startup" and out["load"] == 0
+    ways = [row["way"] for row in out["rows"]]
+    assert ways == ["mjbot play botzone", "python -m bot", "Botzone zip (numba off)"]
+    for row in out["rows"]:
+        assert 0 < row["first_answer_median_s"] <= row["first_decision_median_s"]
+        assert set(row["targets"]) == {"first answer, median", "first answer, p99",
+                                       "first decision, p99"}
+        assert all(isinstance(t["met"], bool) for t in row["targets"].values())
