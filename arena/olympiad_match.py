@@ -31,6 +31,7 @@ from protocols.olympiad_transport import (
     MqttServer,
     WsClient,
     embedded_broker,
+    pinned_tls,
     serve_ws,
     server_tls,
 )
@@ -86,8 +87,11 @@ async def serving(referee: Referee, transport: str, *, listen: str = "127.0.0.1:
         url: str = broker if broker else await stack.enter_async_context(embedded_broker(
             plugins=amqtt_plugins(referee.secrets, referee.tables),
             tls=(tls.cert, tls.key) if tls is not None else None, broker_class=GuardedBroker))
+        own = None  # its own embedded broker: the referee trusts the certificate it serves
+        if not broker and tls is not None and ca is None and tls.ca is None:
+            own = pinned_tls(tls.cert)
         server = MqttServer(referee, url, list(referee.tables), password=referee.secrets.referee,
-                            ca=ca or (tls.ca if tls is not None else None))
+                            ca=ca or (tls.ca if tls is not None else None), tls_context=own)
         task = asyncio.create_task(server.run())
         try:
             await asyncio.wait_for(server.connected.wait(), broker_wait)

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import os
 import secrets
 import time
@@ -42,7 +41,10 @@ from bot.seat import safest_action
 from bot.session import SeatSession
 from game.events import Action, Discard, Event, Pass
 from game.rules import TAIWAN_16
+from protocols.bounded_json import loads_bounded
 from protocols.olympiad import (
+    MAX_MESSAGE_BYTES,
+    MAX_MESSAGE_DEPTH,
     Act,
     Ask,
     Deal,
@@ -246,10 +248,14 @@ class ProgramPlayer:
                 line = await asyncio.wait_for(proc.stdout.readline(), left)
             except TimeoutError:
                 continue
+            except ValueError:  # a line over the stream's limit: dropped, said once
+                log.warning("program_said", program=self.argv[0], error="a line over 64 KiB")
+                continue
             if not line:
                 raise ProgramExited(f"{self.argv[0]} closed its stdout")
             try:
-                data = json.loads(line)
+                data = loads_bounded(line, max_depth=MAX_MESSAGE_DEPTH,
+                                     max_chars=MAX_MESSAGE_BYTES)
                 if isinstance(data, dict):
                     data.setdefault("v", 1)
                     data.setdefault("type", "act")

@@ -61,6 +61,16 @@ def client_tls(ca: Path | None) -> ssl.SSLContext:
     return ssl.create_default_context(cafile=str(ca) if ca is not None else None)
 
 
+def pinned_tls(cert: Path) -> ssl.SSLContext:
+    """A client's TLS context that trusts exactly ``cert`` (the first certificate of the
+    file, self-signed or not) and no host name: how the referee reaches the embedded broker
+    it serves itself, whatever name the organiser's certificate carries."""
+    context = ssl.create_default_context(cafile=str(cert))
+    context.check_hostname = False
+    context.verify_flags |= ssl.VERIFY_X509_PARTIAL_CHAIN
+    return context
+
+
 def server_tls(cert: Path, key: Path) -> ssl.SSLContext:
     """The referee's TLS context from the organiser's certificate chain and key."""
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
@@ -294,7 +304,7 @@ class MqttServer:
 
     def __init__(self, endpoint: Endpoint, url: str, tables: list[str], *,
                  password: str | None = None, ca: Path | None = None,
-                 limits: Limits = Limits()) -> None:
+                 limits: Limits = Limits(), tls_context: ssl.SSLContext | None = None) -> None:
         self.endpoint = endpoint
         self.limits = limits
         self._rates: dict[tuple[str, int], RateLimit] = {}
@@ -303,7 +313,7 @@ class MqttServer:
         self.host, self.port = host_port(url, 8883 if url.startswith("mqtts:") else 1883)
         self.tables = tables
         self._password = password
-        self._tls = client_tls(ca) if url.startswith("mqtts:") else None
+        self._tls = (tls_context or client_tls(ca)) if url.startswith("mqtts:") else None
         self._client: aiomqtt.Client | None = None
         self._links: dict[tuple[str, int], MqttLink] = {}
         self.connected = asyncio.Event()

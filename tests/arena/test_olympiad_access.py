@@ -31,6 +31,7 @@ from arena.olympiad_access import (
     write_mosquitto_config,
 )
 from arena.olympiad_referee import Referee, ask_wire_id
+from arena.output_files import OutputError
 from protocols.olympiad import Act, Join
 
 
@@ -193,7 +194,10 @@ def test_the_secrets_file_is_written_0600_and_read_back(tmp_path: Path) -> None:
     path = tmp_path / "secrets.json"
     path.write_text("old")
     path.chmod(0o644)
-    s.write(path)
+    with pytest.raises(OutputError, match="not overwritten"):
+        s.write(path)  # an existing file is the organiser's: replaced only when asked
+    assert path.read_text() == "old"
+    s.write(path, overwrite=True)
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert SeatSecrets.read(path) == s
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime
 import json
 import statistics
 from collections.abc import AsyncIterator
@@ -28,6 +29,7 @@ import websockets
 
 from arena.bench.olympiad_soak import fake_end, hostile_payloads, publish_header, raw_connect
 from arena.olympiad_match import (
+    Tls,
     local_mosquitto,
     mosquitto_binary,
     our_agents,
@@ -398,3 +400,101 @@ async def test_an_unknown_table_is_refused_as_a_wrong_secret_is(tmp_path: Path) 
     a, b = known.sent[0], unknown.sent[0]
     assert a["code"] == b["code"] == "forbidden"
     assert a["message"].replace("t1", "T") == b["message"].replace("t7", "T")
+
+
+def _self_signed(tmp: Path, name: str) -> tuple[Path, Path]:
+    """A self-signed certificate for the DNS name ``name`` only (not 127.0.0.1)."""
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)])
+    now = datetime.datetime.now(datetime.UTC)
+    cert = (x509.CertificateBuilder().subject_name(subject).issuer_name(subject)
+            .public_key(key.public_key()).serial_number(x509.random_serial_number())
+            .not_valid_before(now - datetime.timedelta(minutes=5))
+            .not_valid_after(now + datetime.timedelta(days=1))
+            .add_extension(x509.SubjectAlternativeName([x509.DNSName(name)]), critical=False)
+            .sign(key, hashes.SHA256()))
+    cert_path, key_path = tmp / "cert.pem", tmp / "key.pem"
+    cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    key_path.write_bytes(key.private_bytes(serialization.Encoding.PEM,
+                                           serialization.PrivateFormat.PKCS8,
+                                           serialization.NoEncryption()))
+    return cert_path, key_path
+
+
+async def test_the_referee_reaches_its_own_tls_broker_without_ca(tmp_path: Path) -> None:
+    """Issue 24, item 8: with the embedded broker and a self-signed certificate (for a
+    name that is not the loopback address), the referee waited for its own broker unless
+    --ca was given; it now trusts the certificate it serves."""
+    cert, key = _self_signed(tmp_path, "referee.example")
+    referee = Referee(_config(tmp_path))
+    async with serving(referee, "mqtt", tls=Tls(cert, key, None), broker_wait=15) as url:
+        assert url.startswith("mqtts://")
+
+
+async def test_the_client_survives_deep_json_and_huge_numbers_from_the_referee_side() -> None:
+    """Issue 24, item 8: ``mjbot play olympiad`` exited 1 on nested JSON or a 5,000-digit
+    number; it now reports them as unreadable and plays on."""
+    from protocols.olympiad import End, Welcome
+
+    texts = [Welcome(table="t1", seq=0, seat=0, rules="taiwan-16", players=["a"] * 4,
+                     decision_ms=1000).to_json(),
+             *[p for p in hostile_payloads()],
+             '{"v":1,"type":"draw","table":"t1","seq":' + "7" * 5000 + ',"seat":1,"wall":9}',
+             End(table="t1", seq=1, game=0, result="draw", scores=[0, 0, 0, 0],
+                 hands=[[], [], [], []]).to_json()]
+
+    class Scripted:
+        def __init__(self) -> None:
+            self.left = list(texts)
+
+        async def connect(self) -> None: ...
+
+        async def send(self, text: str) -> None: ...
+
+        async def recv(self) -> str:
+            return self.left.pop(0)
+
+        async def close(self) -> None: ...
+
+        def describe(self) -> str:
+            return "scripted"
+
+    class Quiet:
+        async def on_message(self, msg: Any, text: str) -> None:
+            return None
+
+        async def close(self) -> None: ...
+
+    report = await asyncio.wait_for(play_seat(Scripted(), Quiet(), table="t1", seat=0), 30)
+    assert report.games == 1 and report.fatal == ""
+    unreadable = [e for e in report.errors if e.startswith("unreadable")]
+    assert len(unreadable) == len(hostile_payloads()) + 1, report.errors
+
+
+async def test_a_wrapped_program_that_prints_deep_json_or_long_lines_is_read_on() -> None:
+    """``mjbot wrap``: a program's deep JSON, huge number or over-long line is dropped
+    (said in the log) and its next line counts (before: RecursionError ended the wrap)."""
+    import sys
+
+    from bot.olympiad_client import ProgramPlayer
+    from protocols.olympiad import Ask, Option
+
+    script = ("import sys\n"
+              "for line in sys.stdin:\n"
+              "    print('[' * 60000)\n"
+              "    print('{\"kind\": \"pass\", \"n\": ' + '9' * 5000 + '}')\n"
+              "    print('x' * 200000)\n"
+              "    print('{\"kind\": \"pass\"}', flush=True)\n")
+    player = ProgramPlayer([sys.executable, "-c", script])
+    await player.start()
+    try:
+        ask = Ask(table="t1", seq=1, id="a1", options=[Option(kind="pass")], deadline_ms=20_000)
+        act = await player.on_message(ask, ask.to_json())
+    finally:
+        await player.close()
+    assert act is not None and act.kind == "pass" and act.id == "a1"
