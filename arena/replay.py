@@ -49,6 +49,7 @@ from protocols.botzone_codec import (
     format_response,
     parse_response,
 )
+from protocols.bounded_json import MAX_DOCUMENT_CHARS, JsonInputError, loads_bounded
 from protocols.olympiad_codec import joined_claims
 from strategy.knowledge import KnowledgeError
 from strategy.stepvalue import Deadline
@@ -134,8 +135,8 @@ def _starts_as_a_record(text: str) -> bool:
     """The first line is a game record's header, whatever the file is called."""
     first = text.lstrip().split("\n", 1)[0]
     try:
-        data = json.loads(first)
-    except json.JSONDecodeError:
+        data = loads_bounded(first, max_chars=MAX_DOCUMENT_CHARS)
+    except JsonInputError:
         return False
     return isinstance(data, dict) and data.get("record") == "header"
 
@@ -192,9 +193,9 @@ def read_game(path: Path, seat: int) -> Game:
     if not text.strip():
         raise ValueError(f"{path}: empty")
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{path}: not JSON ({exc})") from None
+        data = loads_bounded(text, max_chars=MAX_DOCUMENT_CHARS)
+    except JsonInputError as exc:
+        raise ValueError(f"{path}: {exc}") from None
     try:
         steps = steps_from_lines(seat_lines_from_match_log(data, seat))
     except ValueError as exc:

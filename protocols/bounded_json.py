@@ -20,6 +20,8 @@ MAX_DEPTH = 32
 """Nesting levels allowed by default: no message of ours goes deeper than 6."""
 MAX_CHARS = 1 << 20
 """Characters allowed by default (1 MiB)."""
+MAX_DOCUMENT_CHARS = 1 << 26
+"""Characters of a whole file read as one JSON document (a Botzone match log: 64 MiB)."""
 
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _BRACKETS = re.compile(r"[\[\]{}]")
@@ -66,4 +68,5 @@ def loads_bounded(text: str | bytes | bytearray, *, max_depth: int = MAX_DEPTH,
         raise JsonInputError(f"not readable: {str(exc)[:120]}") from None
 
 
-__all__ = ["MAX_CHARS", "MAX_DEPTH", "JsonInputError", "loads_bounded", "nesting_depth"]
+__all__ = ["MAX_CHARS", "MAX_DEPTH", "MAX_DOCUMENT_CHARS", "JsonInputError", "loads_bounded",
+           "nesting_depth"]

@@ -13,7 +13,6 @@ the protocol readers (they move between packages; re-point them here).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,6 +42,7 @@ from game.rules import MCR_BOTZONE, Ruleset
 from game.table import BotzoneTable, play_game
 from game.tiles import Notation, parse_tile
 from protocols.botzone_codec import decode_response, format_request
+from protocols.bounded_json import MAX_DOCUMENT_CHARS, JsonInputError, loads_bounded
 from protocols.pku_datatxt import botzone_responses, parse_pku_datatxt, walltiles_of
 
 __all__ = ["GameSource", "RecordedDecision", "ReplayStep", "Turn", "load_games", "reask"]
@@ -122,10 +122,13 @@ def _log_responses(entry: dict[str, Any]) -> list[Response]:
 
 
 def read_botzone_log(path: Path) -> GameSource:
-    data = json.loads(path.read_text(encoding="utf-8"))
+    try:
+        data = loads_bounded(path.read_text(encoding="utf-8"), max_chars=MAX_DOCUMENT_CHARS)
+    except JsonInputError as exc:
+        raise ValueError(f"{path}: {exc}") from None
     if not isinstance(data, dict) or not isinstance(data.get("logs"), list):
         raise ValueError(f"{path}: not a Botzone match log (no 'logs' list)")
-    init = json.loads(data["initdata"]) if isinstance(data.get("initdata"), str) \
+    init = loads_bounded(data["initdata"]) if isinstance(data.get("initdata"), str) \
         else data.get("initdata")
     if not isinstance(init, dict) or "walltiles" not in init:
         raise ValueError(f"{path}: the match log has no walltiles in its initdata")

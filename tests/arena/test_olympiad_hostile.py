@@ -498,3 +498,29 @@ async def test_a_wrapped_program_that_prints_deep_json_or_long_lines_is_read_on(
     finally:
         await player.close()
     assert act is not None and act.kind == "pass" and act.id == "a1"
+
+
+# ---------------------------------------------------------------- deep input, everywhere
+def test_replay_and_view_refuse_deep_json_and_huge_numbers(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A record or a match log nested 100,000 deep, or with a 5,000-digit number, is
+    refused with a message (before: RecursionError or ValueError out of the command)."""
+    from arena.cli import main as mjbot
+    from arena.records import RecordError, read_record
+
+    deep = "[" * 100_000 + "]" * 100_000
+    record = tmp_path / "deep.jsonl"
+    record.write_text('{"record": "header", "x": ' + deep + "}\n")
+    with pytest.raises(RecordError, match="nested"):
+        read_record(record)
+    huge = tmp_path / "huge.jsonl"
+    huge.write_text('{"record": "header", "seed": ' + "9" * 5000 + "}\n")
+    with pytest.raises(RecordError, match="not readable"):
+        read_record(huge)
+    log = tmp_path / "deep.json"
+    log.write_text('{"logs": ' + deep + "}")
+    for path in (record, huge, log):
+        assert mjbot(["view", str(path), "--out", str(tmp_path / "x.html")]) == 2
+        assert mjbot(["replay", str(path), "--seat", "0"]) == 2
+        err = capsys.readouterr().err
+        assert "Traceback" not in err and ("nested" in err or "not readable" in err), err
