@@ -28,6 +28,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support.arena import olympiad_config as _config
 
+from arena.bench.olympiad_soak import hostile_payloads
 from arena.olympiad_match import our_agents, run_match
 from arena.olympiad_referee import Referee
 from bot.olympiad_client import AgentPlayer, SessionReport, play_seat
@@ -84,8 +85,10 @@ valid_joins = st.builds(
     lambda seat, token, resume: Join(name="x", table="t1", seat=seat, token=token,
                                      resume_from=resume, session="h").to_json(),
     st.integers(0, 3), st.text(max_size=40) | st.none(), st.none() | st.integers(0, 100))
+hostile = st.sampled_from(hostile_payloads())
+"""Issue 24: deep JSON, 5,000-digit numbers, a text over the size limit."""
 player_inputs = (st.binary(max_size=300) | st.text(max_size=300)
-                 | json_values.map(json.dumps) | join_like | act_like | valid_joins)
+                 | json_values.map(json.dumps) | join_like | act_like | valid_joins | hostile)
 
 
 def _expected_code(data: str | bytes) -> str | None:
@@ -257,7 +260,7 @@ def _unreadable(real: list[str]) -> st.SearchStrategy[str]:
         return json.dumps(obj)
 
     garbage = (st.text(max_size=200) | json_values.map(json.dumps) | st.composite(broken)()
-               | st.binary(max_size=100).map(lambda b: b.decode(errors="replace")))
+               | st.binary(max_size=100).map(lambda b: b.decode(errors="replace")) | hostile)
     return garbage.filter(lambda t: _referee_code(t) is not None)
 
 
