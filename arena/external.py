@@ -65,6 +65,10 @@ class InProcessChannel:
     """An in-process seat behind the judge mock's channel interface (behind a
     :class:`arena.games.SeatGuard`: an exception is the seat's fallback answer)."""
 
+    blocking = True
+    """It thinks on the event loop's thread: the judge asks it before starting any
+    program's clock (else a program's turn would be timed through the planner's)."""
+
     def __init__(self, seat: ArenaSeat, number: int, spec: GameSpec,
                  decisions: list[DecisionRecord],
                  failures: list[SeatFailure] | None = None) -> None:

@@ -88,7 +88,9 @@ class Reply:
 # ---------------------------------------------------------------- seats
 class SeatChannel(Protocol):
     """One seat's program for one game: answers turns, then is closed (it never raises for
-    what the program does; faults come back as a :class:`Reply` verdict)."""
+    what the program does; faults come back as a :class:`Reply` verdict).  A channel with
+    a true ``blocking`` attribute answers on the event loop's thread (an in-process
+    player): it is asked before the others, whose clocks then do not run while it thinks."""
 
     async def turn(self, turn: TurnInput) -> Reply: ...
 
@@ -153,10 +155,15 @@ async def referee_game(channels: Sequence[SeatChannel], walltiles: Sequence[int]
                     turn=n, requests=tuple(state.requests), responses=tuple(state.responses),
                     time_limit=time_limit * (2 if n == 1 else 1),
                     data=state.data, globaldata=shared[s]))
+            # a seat that answers on the event loop's own thread (an in-process player)
+            # answers first: while it thinks, no program's clock runs (on Botzone each
+            # program has a core of its own)
+            early = {s: await c.turn(turns[s]) for s, c in enumerate(channels)
+                     if getattr(c, "blocking", False)}
             async with asyncio.TaskGroup() as group:
-                tasks = [group.create_task(c.turn(t))
-                         for c, t in zip(channels, turns, strict=True)]
-            replies = [task.result() for task in tasks]
+                tasks = {s: group.create_task(c.turn(turns[s]))
+                         for s, c in enumerate(channels) if s not in early}
+            replies = [early[s] if s in early else tasks[s].result() for s in range(SEATS)]
             if on_turn is not None:
                 on_turn(table)
             for s, reply in enumerate(replies):

@@ -8,14 +8,17 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-from arena.external import play_botzone
+from arena.botzone_judge.turns import Reply, referee_game
+from arena.external import InProcessChannel, play_botzone
 from arena.games import GameSpec, Rules, play
 from bot.seat import SeatView
 from game.melds import ConcealedKong
 from game.stable_wall import WallMode
-from game.table import BotzoneTable
+from game.table import BotzoneTable, random_walltiles
+from protocols.botzone_envelope import TurnInput
 
 ROOT = Path(__file__).resolve().parents[2]
 OLYMPIAD = f"olympiad:{sys.executable} {ROOT / 'examples' / 'olympiad_simple_bot.py'}"
@@ -84,3 +87,31 @@ def test_an_in_process_seat_sees_its_hand_as_the_judge_holds_it(player: str) -> 
     assert game.outcome.penalized is None and not game.failures
     assert compared > 20
     assert len(kongs) == 2  # the case the test is for happened, twice
+
+
+class Tsumogiri:
+    """A scripted channel (discards its draw, passes otherwise) that notes when it is asked."""
+
+    def __init__(self, seat: int, order: list[tuple[int, int]], blocking: bool) -> None:
+        self.seat, self.order, self.blocking = seat, order, blocking
+
+    async def turn(self, turn: TurnInput) -> Reply:
+        self.order.append((turn.turn, self.seat))
+        request = turn.requests[-1].split()
+        return Reply(response=f"PLAY {request[1]}" if request[0] == "2" else "PASS")
+
+    async def close(self) -> None:
+        return None
+
+
+def test_the_judge_asks_an_in_process_seat_before_starting_the_programs_clocks() -> None:
+    """An in-process seat thinks on the event loop's thread: asked among the programs, it
+    would run their clocks (a program was timed out for the planner's thinking)."""
+    order: list[tuple[int, int]] = []
+    channels = [Tsumogiri(s, order, blocking=s == 2) for s in range(4)]
+    report = asyncio.run(referee_game(channels, random_walltiles(np.random.default_rng(4)), 0))
+    assert report.result.ending is not None
+    turns = sorted({t for t, _ in order})
+    assert len(turns) > 20
+    assert all(next(s for u, s in order if u == t) == 2 for t in turns)
+    assert InProcessChannel.blocking
