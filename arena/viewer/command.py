@@ -50,7 +50,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="open on this seat's view; with --reask, re-ask only this seat")
     p.add_argument("--out", type=Path,
                    help="the HTML file (one game) or directory (many games) to write; "
-                        "default: beside the current directory, named after FILE")
+                        "default: in the current directory, named after FILE (never the "
+                        "input itself, never through a symbolic link)")
     p.add_argument("--reask", action="store_true",
                    help="ask the seat's player (else the shipped bot) again at every decision "
                         "and mark disagreements")
@@ -61,7 +62,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="kernel calls per re-asked decision of the shipped bot (a player "
                         "named by the record or --player keeps its own)")
     p.add_argument("--serve", action="store_true",
-                   help="serve the page from http://127.0.0.1:PORT/ until interrupted")
+                   help="serve the pages it wrote (and nothing else) from "
+                        "http://127.0.0.1:PORT/ until interrupted; only requests for "
+                        "127.0.0.1 or localhost are answered")
     p.add_argument("--port", type=int_range(0, 65535), default=0,
                    help="for --serve (default: a free port)")
     p.add_argument("--no-browser", action="store_true",
