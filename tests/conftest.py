@@ -17,6 +17,21 @@ os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
 import support
 
 
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Every kernel compiled once before the tests (or nothing, when the cache is stamped),
+    so the bots the tests start as programs (which use numba only from a stamped cache,
+    bot.start) decide with the compiled kernels rather than as plain Python."""
+    if session.config.option.collectonly:
+        return
+    from strategy import jit
+
+    if jit.HAVE_NUMBA and not jit.kernels_cached():
+        from strategy.warmup import warm_up, write_stamp
+
+        warm_up()
+        write_stamp()
+
+
 @pytest.fixture
 def botzone_logs() -> list[Path]:
     """The repository's real Botzone match logs (fails when there are none)."""

@@ -68,10 +68,12 @@ async def test_whole_games_over_websocket_with_four_of_our_bots(tmp_path: Path) 
     players: list[AgentPlayer] = []
 
     def make(table: str, seat: int) -> AgentPlayer:
-        players.append(AgentPlayer())
+        # the clock's path (no work budget), thinking at most 1 s of a deadline a loaded
+        # machine never reaches
+        players.append(AgentPlayer(think_fraction=0.05))
         return players[-1]
 
-    result = await run_match(_config(tmp_path, tables=2, games=3, decision_ms=3000), "ws",
+    result = await run_match(_config(tmp_path, tables=2, games=3, decision_ms=20_000), "ws",
                              players=make)
     assert len(result.summaries) == 6
     for s in result.summaries:
@@ -234,7 +236,7 @@ async def _rude_game(tmp: Path, **kw: Any) -> tuple[list[GameSummary], End,
                                                      list[dict[str, Any]]]:
     """One game in which seat 0 misbehaves (:func:`_misbehave`) and our agents play seats 1-3:
     the referee's summaries, seat 0's end and the errors it was sent."""
-    async with _table(tmp, decision_ms=5000, **kw) as (referee, url):
+    async with _table(tmp, decision_ms=20_000, **kw) as (referee, url):
         tasks = [await _seat_task(url, s, SessionReport(), referee) for s in (1, 2, 3)]
         errors: list[dict[str, Any]] = []
         rude = asyncio.create_task(_misbehave(url, 0, errors, referee.secrets.secret("t1", 0)))
@@ -281,12 +283,15 @@ async def test_a_silent_seat_is_defaulted_at_each_deadline(tmp_path: Path) -> No
         await silent.close()
     violations = summaries[0].violations
     assert violations and {v.kind for v in violations} == {Fault.TIMEOUT}
-    assert {v.seat for v in violations} == {3}
+    # seat 3 is late at every ask; on a loaded machine a playing seat may be late too (150 ms
+    # is the platform's rule, not a work budget), so only seat 3's lateness is asserted
+    late_3 = sum(1 for v in violations if v.seat == 3)
+    assert late_3 >= 5 and late_3 >= len(violations) // 2
 
 
 # ---------------------------------------------------------------- mjbot wrap
 async def test_a_program_behind_mjbot_wrap(tmp_path: Path) -> None:
-    async with _table(tmp_path, decision_ms=5000, games=2) as (referee, url):
+    async with _table(tmp_path, decision_ms=20_000, games=2) as (referee, url):
         tasks = [await _seat_task(url, s, SessionReport(), referee) for s in (0, 1, 2)]
         wrap = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "arena", "wrap", "--ws", url, "--table", "t1", "--seat", "3",

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import io
 import json
-import time
 from typing import Any
 
 import numpy as np
@@ -128,14 +127,11 @@ def _check_draw_answers(requests: list[str], answers: list[str]) -> None:
 def test_keep_running_answers_every_request_once_and_legally(lines: list[str],
                                                              json_mode: bool) -> None:
     stdout, stderr = io.StringIO(), io.StringIO()
-    start = time.monotonic()
     run(io.StringIO(_feed(lines, json_mode)), stdout, stderr, think_seconds=THINK)
     requests = _requests(lines, json_mode)
     answers = _answers(stdout.getvalue(), json_mode, keep_running=True)
     assert len(answers) == len(requests)
     _check_draw_answers(requests, answers)
-    # each answer within its limit (the first turns get double), plus start-up
-    assert time.monotonic() - start < 5.0 + 2 * THINK * len(requests)
     assert len(stderr.getvalue()) <= 600 * (1 + stderr.getvalue().count("\n"))
     assert stderr.getvalue().count("\n") <= 2 + len(requests) // 2
 
@@ -182,9 +178,8 @@ def test_the_cases_of_the_issue() -> None:
                    f' "2 W1"], "responses": ["PASS", "PASS", "PLAY F1", "PASS", "PASS"]}}\n')
     assert json.loads(out[0])["response"].startswith("PLAY "), out  # a fifth W1
     # a first line announcing a billion requests is refused at once, with the marker
-    start = time.monotonic()
     out, err = serve("1000000000\n0 0 0\n")
-    assert out[:2] == ["PASS", KEEP_RUNNING] and time.monotonic() - start < 5
+    assert out[:2] == ["PASS", KEEP_RUNNING]
     assert "1000000000 requests" in err
     # one unparsable line: said once, clipped, however many turns follow
     huge = "3 1 PLAY " + "W1" * 3_000_000

@@ -12,11 +12,14 @@ from game.events import Pass
 from game.table import BotzoneTable, random_walltiles
 from protocols.botzone_codec import decode_response, format_request
 
+BUDGET = 3_000
+"""Decisions on kernel calls, not the clock: the same answers on any machine and load."""
+
 
 def play_with_sessions(seed: int) -> tuple[BotzoneTable, list[list[str]], list[list[str]]]:
     """A whole game: four BotzoneSeat objects answer the table's request lines."""
     table = BotzoneTable(random_walltiles(np.random.default_rng(seed)), seed % 4)
-    seats = [BotzoneSeat(think_seconds=5.0) for _ in range(4)]
+    seats = [BotzoneSeat(work_budget=BUDGET) for _ in range(4)]
     requests: list[list[str]] = [[] for _ in range(4)]
     responses: list[list[str]] = [[] for _ in range(4)]
     while not table.finished:
@@ -52,7 +55,7 @@ def test_simple_mode_without_keep_running_rebuilds_from_history() -> None:
         lines.append(requests[seat][turn - 1])
         out = io.StringIO()
         run(io.StringIO("\n".join(lines) + "\n"), out, io.StringIO(), keep_running=False,
-            think_seconds=5.0)
+            work_budget=BUDGET)
         assert out.getvalue().splitlines() == [responses[seat][turn - 1]]
         checked += 1
     assert checked > 5
@@ -64,7 +67,7 @@ def test_json_mode_keep_running_accepts_bare_and_quoted_requests() -> None:
     first = json.dumps({"requests": requests[seat][:1], "responses": []})
     rest = [json.dumps(r) if i % 2 else r for i, r in enumerate(requests[seat][1:])]
     out = io.StringIO()
-    run(io.StringIO("\n".join([first, *rest]) + "\n"), out, io.StringIO(), think_seconds=5.0)
+    run(io.StringIO("\n".join([first, *rest]) + "\n"), out, io.StringIO(), work_budget=BUDGET)
     lines = out.getvalue().splitlines()
     answers = [json.loads(line)["response"] for line in lines if line != KEEP_RUNNING]
     assert lines.count(KEEP_RUNNING) == len(requests[seat])

@@ -8,7 +8,7 @@ and say why.
 
 from __future__ import annotations
 
-import time
+import threading
 from collections.abc import Callable
 
 from bot.agent import Agent, Decision
@@ -74,15 +74,20 @@ def test_a_failing_strategy_gives_the_drawn_tile_and_the_reason() -> None:
 
 
 def test_a_late_strategy_is_cut_at_the_thinking_time() -> None:
+    """The strategy is held until the answer is given: an answer that waited for it would be
+    its decision (after a minute), not the fallback."""
+    release = threading.Event()
+
     def slow(deadline: Deadline | None = None) -> Decision:
-        time.sleep(1.0)
+        release.wait(60)
         return Decision(Discard(t("1z")), Method.SEARCH)
 
     s = _session(decide=slow)
     _draw(s)
-    start = time.monotonic()
-    decision = s.answer_now(0.1)
-    assert time.monotonic() - start < 0.8
+    try:
+        decision = s.answer_now(0.1)
+    finally:
+        release.set()
     assert decision.method is Method.FALLBACK and "longer than" in decision.note
     assert s.view.ask.allows(decision.action)
 
@@ -122,14 +127,19 @@ async def test_async_run_falls_back_on_time_and_on_failure() -> None:
     s = _session()
     _draw(s)
 
+    release = threading.Event()
+
     def slow(deadline: Deadline) -> Decision:
-        time.sleep(0.5)
+        release.wait(60)  # held until the answer is given
         return Decision(Pass(), Method.SEARCH)
 
     def why(text: str) -> Decision:
         return Decision(Pass(), Method.FALLBACK, note=text)
 
-    late = await s.run(slow, 0.05, why)
+    try:
+        late = await s.run(slow, 0.05, why)
+    finally:
+        release.set()
     assert late.method is Method.FALLBACK and "longer than" in late.note
     failed = await s.run(lambda d: 1 / 0, 0.5, why)  # type: ignore[arg-type,return-value]
     assert failed.method is Method.FALLBACK and "ZeroDivisionError" in failed.note
