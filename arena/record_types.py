@@ -22,9 +22,13 @@ from game import events as ev
 from game.events import FanItem, GameResult, Penalized, WallExhausted, Won
 from game.rules import RULESETS, Ruleset
 from game.stable_wall import WallMode
-from game.tiles import Notation, TileError, parse_tile
+from game.tiles import Notation, TileError, parse_tile, tile_name
 from protocols.botzone_envelope import Interaction
-from protocols.olympiad import MessageError, Option, tile_index, tile_str
+from protocols.olympiad import MessageError, Option, tile_index
+from strategy.deficiency.kernel import UNREACHABLE
+from strategy.policy import Candidate
+from strategy.tai import TaiOutlook
+from strategy.value import Outlook, ValuedCandidate
 
 JSON = dict[str, Any]
 """A JSON object as :mod:`json` reads and writes it (the edge of a record line)."""
@@ -129,21 +133,43 @@ def _enum(cls: type[E], data: Mapping[str, Any], key: str) -> E:
 
 # ---------------------------------------------------------------- header
 class HeaderLayout(Enum):
-    """Which writer made a header: each writes its own fields in its own order."""
+    """Which writer made a header, the tag of its ``layout`` field: each writer has its
+    own fields (:data:`LAYOUT_FIELDS`)."""
 
     SELFPLAY = "selfplay"
     """``mjbot selfplay`` on mcr-botzone (:mod:`arena.selfplay`)."""
     ARENA_MCR = "arena-mcr"
-    """An arena game on mcr-botzone (:mod:`arena.games`): ``wall`` is the wall's number."""
+    """An arena game on mcr-botzone (:mod:`arena.games`)."""
     ARENA_TAIWAN = "arena-taiwan"
-    """An arena game on taiwan-16: ``wall`` is the tiles, ``wall_index`` the number."""
+    """An arena game on taiwan-16."""
     BOTZONE_JUDGE = "botzone-judge"
     """The Botzone judge mock (:mod:`arena.botzone_judge`)."""
     OLYMPIAD = "olympiad"
-    """The Olympiad referee (:mod:`arena.olympiad_referee`): the wall in tile names."""
+    """The Olympiad referee (:mod:`arena.olympiad_referee`)."""
 
 
-_LAYOUT_KEYS: dict[HeaderLayout, tuple[str, ...]] = {
+LAYOUT_FIELDS: dict[HeaderLayout, tuple[str, ...]] = {
+    HeaderLayout.SELFPLAY: ("rules", "seed", "game", "walltiles", "prevalent_wind", "seats"),
+    HeaderLayout.ARENA_MCR: ("rules", "seed", "wall_index", "seating", "walltiles",
+                             "prevalent_wind", "seats", "players"),
+    HeaderLayout.ARENA_TAIWAN: ("rules", "seed", "wall_index", "seating", "walltiles",
+                                "wall_mode", "dealer", "prevalent_wind", "seats", "players"),
+    HeaderLayout.BOTZONE_JUDGE: ("rules", "seed", "game", "walltiles", "prevalent_wind",
+                                 "interaction", "time_limit", "memory_limit", "judge_seats",
+                                 "verdicts"),
+    HeaderLayout.OLYMPIAD: ("rules", "table", "game", "seed", "walltiles", "dealer",
+                            "prevalent_wind", "seats", "decision_ms", "policy", "wall_mode"),
+}
+"""Each layout's fields, in the order its header line writes them after ``layout``:
+``wall_index`` is always the wall's number and ``walltiles`` always its tiles (as
+indices); the judge's ``judge_seats`` are written as ``seats``."""
+_JSON_KEY = {"judge_seats": "seats"}
+
+
+# The headers written before the ``layout`` field: which writer wrote one is told by its
+# keys' order, and ``wall`` was the wall's number (arena-mcr), its tiles (arena-taiwan)
+# or its tiles by name (olympiad).  Read only.
+_OLD_LAYOUT_KEYS: dict[HeaderLayout, tuple[str, ...]] = {
     HeaderLayout.SELFPLAY: ("rules", "seed", "game", "walltiles", "prevalent_wind", "seats"),
     HeaderLayout.ARENA_MCR: ("rules", "seed", "wall", "seating", "walltiles", "prevalent_wind",
                              "seats", "players"),
@@ -159,7 +185,7 @@ _ANY_ORDER = ("version", "rules", "referee", "table", "seed", "game", "wall", "w
               "seating", "walltiles", "wall_mode", "dealer", "prevalent_wind", "interaction",
               "time_limit", "memory_limit", "seats", "verdicts", "players", "decision_ms",
               "policy")
-"""The fields a header may hold (a header of no writer's layout is written in this order)."""
+"""The fields an old header may hold."""
 BOTZONE_REFEREE = "botzone"
 
 
@@ -197,8 +223,10 @@ class SeatReport:
 class RecordHeader:
     """A record's first line: the rule set, the wall, the seats and how they were played.
 
-    Every field but the ones of the writer's :class:`HeaderLayout` is ``None``
-    (a header read from a file of no known layout keeps the fields it had).
+    A tagged union: ``layout`` says which writer's header it is, and the fields of other
+    layouts are ``None`` (:data:`LAYOUT_FIELDS`).  ``layout`` is ``None`` only for a
+    header read from an old file (no ``layout`` field) whose keys match no writer's: it
+    keeps the fields it had.
     """
 
     layout: HeaderLayout | None
@@ -227,6 +255,14 @@ class RecordHeader:
     version: str | None = None
     """The program that wrote the record (set when read; the writer adds its own)."""
 
+    def __post_init__(self) -> None:
+        if self.layout is None:
+            return
+        mine = LAYOUT_FIELDS[self.layout]
+        for f in fields(self):
+            if f.name not in (*mine, "layout", "version") and getattr(self, f.name) is not None:
+                raise ValueError(f"a {self.layout.value} header has no field {f.name!r}")
+
     @property
     def names(self) -> tuple[str, str, str, str]:
         """The seats' names for display (``seat N`` where the header has none)."""
@@ -237,23 +273,10 @@ class RecordHeader:
             names = list(self.seats)
         return (names[0], names[1], names[2], names[3])
 
-    def _value(self, key: str) -> object:
-        layout = self.layout
-        if key == "wall":
-            if layout in (HeaderLayout.ARENA_TAIWAN, HeaderLayout.OLYMPIAD):
-                tiles = self.walltiles or ()
-                return [tile_str(t) for t in tiles] if layout is HeaderLayout.OLYMPIAD \
-                    else list(tiles)
-            return self.wall_index
-        if key == "wall_index" and layout is None:
-            return None  # written as ``wall``
-        if key == "referee":
-            return BOTZONE_REFEREE if layout is HeaderLayout.BOTZONE_JUDGE else None
-        if key == "seats":
-            if self.judge_seats is not None:
-                return [s.to_json() for s in self.judge_seats]
-            return None if self.seats is None else list(self.seats)
-        value = getattr(self, key)
+    def _json_value(self, name: str) -> object:
+        value = getattr(self, name)
+        if name == "judge_seats" and value is not None:
+            return [s.to_json() for s in value]
         if isinstance(value, Ruleset):
             return value.name
         if isinstance(value, Enum):
@@ -263,23 +286,32 @@ class RecordHeader:
         return value
 
     def to_json(self) -> JSON:
-        """The header's fields (the writer puts ``record`` and ``version`` before them)."""
-        if self.layout is not None:
-            return {key: self._value(key) for key in _LAYOUT_KEYS[self.layout]}
-        out: JSON = {}
-        for key in _ANY_ORDER[1:]:
-            value = self._value(key)
-            if value is not None:
-                out[key] = value
-        return out
+        """The header's fields after its ``layout`` tag (the writer puts ``record`` and
+        ``version`` before them)."""
+        if self.layout is None:  # an old header of no known layout: the fields it had
+            return {_JSON_KEY.get(f.name, f.name): self._json_value(f.name)
+                    for f in fields(self) if f.name not in ("layout", "version")
+                    and getattr(self, f.name) is not None}
+        return {"layout": self.layout.value,
+                **{_JSON_KEY.get(name, name): self._json_value(name)
+                   for name in LAYOUT_FIELDS[self.layout]}}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> RecordHeader:
-        _unknown(data, _ANY_ORDER, "header")
-        keys = [k for k in data if k != "version"]
-        layout = next((lay for lay, ks in _LAYOUT_KEYS.items() if tuple(keys) == ks), None)
-        if layout is HeaderLayout.BOTZONE_JUDGE and data.get("referee") != BOTZONE_REFEREE:
-            layout = None
+        """A header line: by its ``layout`` tag, or (written before it) by its keys."""
+        if "layout" not in data:
+            return cls._from_old_json(data)
+        layout = _enum(HeaderLayout, data, "layout")
+        names = LAYOUT_FIELDS[layout]
+        _unknown(data, ["layout", "version", *(_JSON_KEY.get(n, n) for n in names)],
+                 f"a {layout.value} header")
+        read = cls._fields_json(data)
+        return cls(layout=layout, version=_opt_str(data, "version"),
+                   **{n: read[n] for n in names})
+
+    @classmethod
+    def _fields_json(cls, data: Mapping[str, Any]) -> dict[str, Any]:
+        """Every field a header line may hold, read (``None`` where it has none)."""
         rules = None
         if data.get("rules") is not None:
             name = data["rules"]
@@ -291,13 +323,6 @@ class RecordHeader:
         if wind is not None and (not isinstance(wind, int) or isinstance(wind, bool)
                                  or not 0 <= wind < 4):
             raise RecordError(f"field 'prevalent_wind': a wind is 0-3, got {wind!r}")
-        wall_index = _opt_int(data, "wall_index")
-        walltiles = _tiles(data, "walltiles") if data.get("walltiles") is not None else None
-        wall = data.get("wall")
-        if isinstance(wall, list):
-            walltiles = _tiles(data, "wall")
-        elif wall is not None:
-            wall_index = _int(data, "wall")
         seats: tuple[str, ...] | None = None
         judge_seats: tuple[SeatReport, ...] | None = None
         raw_seats = data.get("seats")
@@ -309,10 +334,11 @@ class RecordHeader:
                 raise RecordError(f"field 'seats': {exc}") from None
         elif raw_seats is not None:
             seats = _strs(data, "seats")
-        return cls(
-            layout=layout, rules=rules, seed=_opt_int(data, "seed"),
-            game=_opt_int(data, "game"), wall_index=wall_index,
-            seating=_opt_int(data, "seating"), walltiles=walltiles,
+        return dict(
+            rules=rules, seed=_opt_int(data, "seed"), game=_opt_int(data, "game"),
+            wall_index=_opt_int(data, "wall_index"), seating=_opt_int(data, "seating"),
+            walltiles=_tiles(data, "walltiles") if data.get("walltiles") is not None
+            else None,
             wall_mode=_enum(WallMode, data, "wall_mode")
             if data.get("wall_mode") is not None else None,
             dealer=_opt_int(data, "dealer", 0, 3, "a seat"), prevalent_wind=wind,
@@ -324,8 +350,24 @@ class RecordHeader:
             time_limit=_number(data, "time_limit") if data.get("time_limit") is not None
             else None,
             memory_limit=_opt_int(data, "memory_limit"), table=_opt_str(data, "table"),
-            decision_ms=_opt_int(data, "decision_ms"), policy=_opt_str(data, "policy"),
-            version=_opt_str(data, "version"))
+            decision_ms=_opt_int(data, "decision_ms"), policy=_opt_str(data, "policy"))
+
+    @classmethod
+    def _from_old_json(cls, data: Mapping[str, Any]) -> RecordHeader:
+        """A header written before the ``layout`` field: its writer told by its keys' order,
+        its ``wall`` by its layout."""
+        _unknown(data, _ANY_ORDER, "header")
+        keys = [k for k in data if k != "version"]
+        layout = next((lay for lay, ks in _OLD_LAYOUT_KEYS.items() if tuple(keys) == ks), None)
+        if layout is HeaderLayout.BOTZONE_JUDGE and data.get("referee") != BOTZONE_REFEREE:
+            layout = None
+        read = cls._fields_json({k: v for k, v in data.items() if k != "wall"})
+        wall = data.get("wall")
+        if isinstance(wall, list):
+            read["walltiles"] = _tiles(data, "wall")
+        elif wall is not None:
+            read["wall_index"] = _int(data, "wall")
+        return cls(layout=layout, version=_opt_str(data, "version"), **read)
 
 
 # ---------------------------------------------------------------- decisions
@@ -368,14 +410,167 @@ def parse_action(text: str) -> ev.Action:
     raise RecordError(f"field 'action': {text!r} names no action")
 
 
+def _opt_number(data: Mapping[str, Any], key: str) -> float | None:
+    return None if data.get(key) is None else _number(data, key)
+
+
+def _tile_names(data: Mapping[str, Any], key: str) -> tuple[int, ...]:
+    """Tiles written by name (``["1m", "2m", "3m"]``)."""
+    try:
+        return tuple(parse_tile(t, Notation.COMPACT) for t in _strs(data, key))
+    except TileError as exc:
+        raise RecordError(f"field {key!r}: {exc}") from None
+
+
+def _opt_tile(data: Mapping[str, Any], key: str) -> int | None:
+    if data.get(key) is None:
+        return None
+    try:
+        return parse_tile(_str(data, key), Notation.COMPACT)
+    except TileError as exc:
+        raise RecordError(f"field {key!r}: {exc}") from None
+
+
+@dataclass(frozen=True)
+class OutlookRecord:
+    """The planner's numbers behind a candidate's value (:class:`strategy.value.Outlook`;
+    ``tai`` and ``route`` for taiwan-16's :class:`strategy.tai.TaiOutlook`)."""
+
+    distance: int
+    turns: int
+    win: float
+    deal_in: float
+    value: float
+    tai: int | None = None
+    route: str = ""
+
+    @classmethod
+    def of(cls, o: Outlook) -> OutlookRecord:
+        if isinstance(o, TaiOutlook):
+            return cls(o.distance, o.turns, o.win, o.deal_in, o.value, o.tai, o.route)
+        return cls(o.distance, o.turns, o.win, o.deal_in, o.value)
+
+    def numbers(self) -> tuple[tuple[str, str], ...]:
+        """The numbers by name, as :meth:`strategy.value.Outlook.describe` shows them."""
+        tai = () if self.tai is None else (("route", self.route), ("tai", str(self.tai)))
+        dist = "∞" if self.distance >= UNREACHABLE else str(self.distance)
+        return (*tai, ("to win", dist), ("turns", str(self.turns)),
+                ("P(win)", f"{self.win:.3f}"), ("P(deal in)", f"{self.deal_in:.3f}"),
+                ("value", f"{self.value:+.2f}"))
+
+    def to_json(self) -> JSON:
+        out: JSON = {"distance": self.distance, "turns": self.turns, "win": self.win,
+                     "deal_in": self.deal_in, "value": self.value}
+        if self.tai is not None:
+            out.update(tai=self.tai, route=self.route)
+        return out
+
+    @classmethod
+    def from_json(cls, data: Any) -> OutlookRecord:
+        if not isinstance(data, dict):
+            raise RecordError(f"field 'outlook': expected an object, got {data!r}")
+        _unknown(data, [f.name for f in fields(cls)], "an outlook")
+        return cls(_int(data, "distance"), _int(data, "turns"), _number(data, "win"),
+                   _number(data, "deal_in"), _number(data, "value"), _opt_int(data, "tai"),
+                   _str(data, "route") if "route" in data else "")
+
+
+@dataclass(frozen=True)
+class CandidateRecord:
+    """One option a decision weighed, as its fields (:class:`strategy.policy.Candidate`,
+    and the planner's :class:`OutlookRecord`): the record keeps these, and the viewer
+    renders from them (:attr:`label`, :meth:`numbers`)."""
+
+    action: ev.ActionKind
+    tile: int | None
+    deficiency: int
+    value: float | None = None
+    chance: float = 0.0
+    delta: int | None = None
+    work: int = 0
+    time_us: float | None = None
+    note: str = ""
+    meld: tuple[int, ...] = ()
+    outlook: OutlookRecord | None = None
+
+    @classmethod
+    def of(cls, c: Candidate) -> CandidateRecord:
+        outlook = c.outlook if isinstance(c, ValuedCandidate) else None
+        return cls(c.action, c.tile, c.deficiency, c.value, c.chance, c.delta, c.work,
+                   c.time_us, c.note, tuple(c.meld),
+                   None if outlook is None else OutlookRecord.of(outlook))
+
+    def candidate(self) -> Candidate:
+        return Candidate(self.action, self.tile, self.deficiency, self.value, self.chance,
+                         self.delta, self.work, self.time_us, self.note, self.meld)
+
+    @property
+    def label(self) -> str:
+        """``chow 1m2m3m, then discard 3z`` (:attr:`strategy.policy.Candidate.label`)."""
+        return self.candidate().label
+
+    def numbers(self) -> tuple[tuple[str, str], ...]:
+        """The numbers by name, as shown (the outlook's after the candidate's own)."""
+        own = self.candidate().numbers()
+        return own if self.outlook is None else (*own, *self.outlook.numbers())
+
+    def to_json(self) -> JSON:
+        out: JSON = {"action": self.action.value,
+                     "tile": None if self.tile is None else tile_name(self.tile),
+                     "deficiency": self.deficiency, "value": self.value,
+                     "chance": self.chance, "delta": self.delta, "work": self.work}
+        if self.time_us is not None:
+            out["time_us"] = self.time_us
+        if self.note:
+            out["note"] = self.note
+        if self.meld:
+            out["meld"] = [tile_name(t) for t in self.meld]
+        if self.outlook is not None:
+            out["outlook"] = self.outlook.to_json()
+        return out
+
+    @classmethod
+    def from_json(cls, data: Any) -> CandidateRecord:
+        if not isinstance(data, dict):
+            raise RecordError(f"expected a candidate object, got {data!r}")
+        _unknown(data, [f.name for f in fields(cls)], "a candidate")
+        return cls(_enum(ev.ActionKind, data, "action"), _opt_tile(data, "tile"),
+                   _int(data, "deficiency"), _opt_number(data, "value"),
+                   _number(data, "chance"), _opt_int(data, "delta"), _int(data, "work"),
+                   _opt_number(data, "time_us"),
+                   _str(data, "note") if "note" in data else "",
+                   _tile_names(data, "meld") if "meld" in data else (),
+                   OutlookRecord.from_json(data["outlook"]) if "outlook" in data else None)
+
+
+Considered = CandidateRecord | str
+"""A candidate as a record keeps it: its fields, or (in records written before the fields
+were kept) the text ``Candidate.describe()`` gave then, which only the viewer's reader of
+such records (:func:`arena.viewer.build.parse_candidate`) still reads."""
+
+
+def _candidates(data: Mapping[str, Any]) -> tuple[Considered, ...]:
+    out: list[Considered] = []
+    for i, item in enumerate(_list(data, "candidates")):
+        if isinstance(item, str):
+            out.append(item)
+            continue
+        try:
+            out.append(CandidateRecord.from_json(item))
+        except RecordError as exc:
+            raise RecordError(f"field 'candidates': item {i}: {exc}") from None
+    return tuple(out)
+
+
 @dataclass(frozen=True)
 class Reasons:
-    """Why an agent chose its action (:meth:`bot.agent.Decision.info`'s fields)."""
+    """Why an agent chose its action: its note, fan and whether it finished, and every
+    candidate it weighed."""
 
     note: str
     fan: int | None
     finished: bool
-    candidates: tuple[str, ...]
+    candidates: tuple[Considered, ...]
 
 
 @dataclass(frozen=True)
@@ -391,7 +586,7 @@ class SeatChoice:
     def of(cls, decision: Decision) -> SeatChoice:
         return cls(describe_action(decision.action), decision.describe_method(),
                    Reasons(decision.note, decision.fan, decision.finished,
-                           tuple(c.describe() for c in decision.reasons)))
+                           tuple(CandidateRecord.of(c) for c in decision.reasons)))
 
     def at(self, seat: int, player: str) -> DecisionRecord:
         return DecisionRecord(seat, player, self.action, self.method, self.reasons)
@@ -415,7 +610,8 @@ class DecisionRecord:
         r = self.reasons
         if r is not None:
             out.update(note=r.note, fan=r.fan, finished=r.finished,
-                       candidates=list(r.candidates))
+                       candidates=[c if isinstance(c, str) else c.to_json()
+                                   for c in r.candidates])
         return out
 
     @classmethod
@@ -424,7 +620,7 @@ class DecisionRecord:
         reasons = None
         if any(k in data for k in cls.KEYS[4:]):
             reasons = Reasons(_str(data, "note"), _opt_int(data, "fan"),
-                              _bool(data, "finished"), _strs(data, "candidates"))
+                              _bool(data, "finished"), _candidates(data))
         return cls(_int(data, "seat", 0, 3, "a seat"), _str(data, "player"),
                    _str(data, "action"), _str(data, "method"), reasons)
 

@@ -470,7 +470,7 @@ class Planner(Agent):
                 o = self._hand_outlook(v, h, (*v.melds, meld), turns, pass_o.deal_in)
                 d = o.distance
                 cands.append(ValuedCandidate(ev.ActionKind.KONG, t, d, outlook=o,
-                                             note="then a replacement draw"))
+                                             note="then a replacement draw", meld=(t,) * 4))
                 if best is None or o.value > best[0]:
                     best = (o.value, ev.ClaimKong(), taken, meld)
                 per_meld[meld] = (o.value, ev.ClaimKong(), taken, meld, d)
@@ -483,10 +483,7 @@ class Planner(Agent):
                 if claim is None or claim not in legal:
                     continue
                 kind = ev.ActionKind.PUNG if isinstance(meld, Pung) else ev.ActionKind.CHOW
-                cands.append(ValuedCandidate(
-                    kind, x, d, outlook=o,
-                    note=f"meld {' '.join(tile_name(y) for y in meld.tiles)}, "
-                         f"then discard {tile_name(x)}"))
+                cands.append(ValuedCandidate(kind, x, d, outlook=o, meld=tuple(meld.tiles)))
                 if best is None or o.value > best[0]:
                     best = (o.value, claim, taken, meld)
                 if meld not in per_meld or o.value > per_meld[meld][0]:

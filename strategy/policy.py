@@ -122,14 +122,11 @@ class Candidate:
         return tuple(out)
 
     def describe(self) -> str:
-        tile = "" if self.tile is None else f" {tile_name(self.tile)}"
-        dfn = "∞" if self.deficiency >= UNREACHABLE else str(self.deficiency)
-        value = "-" if self.value is None else f"{self.value:.4f}"
-        delta_s = "-" if self.delta is None else str(self.delta)
-        spent = "" if self.time_us is None else f", {self.time_us:.0f} µs"
-        return (f"{self.action.value}{tile}: deficiency {dfn}, val {value}, "
-                f"chance {self.chance:.4f}, δ {delta_s}, work {self.work}{spent}"
-                f"{' (' + self.note + ')' if self.note else ''}")
+        """One line for people (``chow 1m2m3m, then discard 3z: deficiency 1, ...``); a
+        record keeps the fields themselves (:class:`arena.record_types.CandidateRecord`)."""
+        numbers = ", ".join(f"{value} {name}" if name == "µs" else f"{name} {value}"
+                            for name, value in self.numbers())
+        return f"{self.label}: {numbers}{' (' + self.note + ')' if self.note else ''}"
 
 
 @dataclass(frozen=True)
@@ -344,8 +341,7 @@ def choose_claim(
         then = after.chosen.tile
         assert then is not None, "a discard candidate names its tile"
         c = Candidate(kind, then, after.chosen.deficiency, after.chosen.value,
-                      after.chosen.chance, note=f"meld {' '.join(tile_name(t) for t in meld_tiles)}"
-                      f", then discard {tile_name(then)}", meld=meld_tiles)
+                      after.chosen.chance, meld=meld_tiles)  # its label names meld and discard
         candidates.append(c)
         better = (c.deficiency < best_c.deficiency
                   or (c.deficiency == best_c.deficiency and c.chance > best_c.chance

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from arena.lineup import agent_spec
-from arena.record_types import RecordError, parse_action
+from arena.record_types import CandidateRecord, Considered, RecordError, parse_action
 from arena.viewer.model import (
     CandidateRow,
     DecisionView,
@@ -62,10 +62,18 @@ DEFAULT_BUDGET = 20_000
 _NUMBER = re.compile(r"^-?[\d.]+$")
 
 
+def candidate_row(c: Considered) -> CandidateRow:
+    """A candidate as a row: from its fields (:class:`arena.record_types.CandidateRecord`),
+    or from the text records written before the fields were kept (:func:`parse_candidate`)."""
+    if isinstance(c, str):
+        return parse_candidate(c)
+    return CandidateRow(c.label, c.numbers(), c.note)
+
+
 def parse_candidate(text: str) -> CandidateRow:
-    """``Candidate.describe()`` text as a row: ``discard 1z: deficiency 4, val -, chance
-    0.0008, δ 49, work 0 (a note)`` -> label, (name, value) pairs, note.  Any field the
-    agent adds later shows as one more column."""
+    """The reader of records written before the candidates' fields were kept (their
+    reasons are ``Candidate.describe()`` text): ``discard 1z: deficiency 4, val -, chance
+    0.0008, δ 49, work 0 (a note)`` -> label, (name, value) pairs, note."""
     label, sep, rest = text.partition(": ")
     if not sep:
         return CandidateRow(text.strip(), ())
@@ -146,13 +154,13 @@ def matching_row(rows: Sequence[CandidateRow], action: str) -> int | None:
 
 
 def recorded_view(d: RecordedDecision, claimed: int | None = None) -> DecisionView:
-    rows = tuple(parse_candidate(c) for c in d.candidates)
+    rows = tuple(candidate_row(c) for c in d.candidates)
     return DecisionView(d.action, d.method, rows, matching_row(rows, d.action), d.note,
                         action_words(d.action, claimed))
 
 
 def today_view(decision: Decision, claimed: int | None = None) -> DecisionView:
-    rows = tuple(parse_candidate(c.describe()) for c in decision.reasons)
+    rows = tuple(candidate_row(CandidateRecord.of(c)) for c in decision.reasons)
     action = describe_action(decision.action)
     return DecisionView(action, decision.describe_method(), rows, matching_row(rows, action),
                         decision.note, decision.action.notation(claimed))

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.record_types import DecisionRecord
+from arena.record_types import Considered, DecisionRecord
 from arena.records import read_record
 from arena.replay import (
     Step as ReplayStep,
@@ -57,7 +57,7 @@ class RecordedDecision:
     action: str
     method: str
     note: str
-    candidates: tuple[str, ...]
+    candidates: tuple[Considered, ...]
 
 
 @dataclass(frozen=True)
