@@ -201,7 +201,7 @@ class MatchProgress:
         parts = []
         if self.running:
             r = self.running[-1]
-            parts.append(f"A-B {r.estimate:+.2f} ±{r.half_width:.2f}")
+            parts.append(f"A-B {r.estimate:+.2f} ±{r.half_width:.2f} (95 %)")
         elif self.differences:
             parts.append(f"A-B {self.differences[-1]:+.2f}")
         if self.sprt is not None:
