@@ -80,7 +80,10 @@ class Decision:
 
 
 def describe_action(action: ev.Action) -> str:
-    """An action in compact tile notation (``discard tile=5m``)."""
+    """An action as records and logs keep it, its fields by name (``chow middle=2m
+    discard=3z``; :func:`arena.record_types.parse_action` reads it back).  For people,
+    the action's own ``notation()`` names a claim by its meld (``chow 1m2m3m, then
+    discard 3z``)."""
     named = " ".join(
         f"{k}={tile_name(v) if isinstance(v, int) else v}" for k, v in vars(action).items()
     )
