@@ -76,7 +76,35 @@ COMMANDS: dict[str, Command] = {
 }
 
 
-class HelpFormatter(argparse.HelpFormatter):
+COMMON_HELP: dict[str, str] = {
+    "json": "print the result as one JSON object",
+    "seed": "the seed of the walls (the same seed plays the same games)",
+    "rules": "the rule set",
+    "notation": "the tile notation of the input (default: detected)",
+    "seat": "the seat, 0-3",
+    "games": "games to play",
+    "workers": "processes playing games side by side",
+    "tables": "tables played at once",
+    "transport": "ws: WebSocket; mqtt: MQTT through a broker",
+    "interaction": "Botzone's interaction: simple (line counts) or json (one object per turn)",
+    "no_progress": "no progress on stderr",
+    "platform": "the platform",
+}
+"""Help for the options many commands share, where a command gives none of its own."""
+
+
+def _fill_help(parser: argparse.ArgumentParser) -> None:
+    """Give every option without help text its :data:`COMMON_HELP`, under every
+    sub-command."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for child in action.choices.values():
+                _fill_help(child)
+        elif not action.help and action.dest in COMMON_HELP:
+            action.help = COMMON_HELP[action.dest]
+
+
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
     """Shows an option's default once: appended as ``(default: X)`` unless its help already
     says its default, and never for a default of nothing (None, False, an empty text)."""
 
@@ -151,6 +179,7 @@ def build_parser(selected: str | None = None) -> argparse.ArgumentParser:
         child = sub.add_parser(name, help=_listed_help(command), description=command.help)
         if name == selected:
             importlib.import_module(f"arena.commands.{command.module}").add_arguments(child)
+            _fill_help(child)
     return parser
 
 

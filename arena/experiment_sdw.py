@@ -407,7 +407,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--workers", type=non_negative_int, default=None,
                    help=f"local Ray CPUs (default {default_workers()}); 0 plays in this process")
     p.add_argument("--address", help="join this Ray cluster")
-    p.add_argument("--walls-per-task", type=positive_int, default=10)
+    p.add_argument("--walls-per-task", type=positive_int, default=10,
+                   help="walls in one batch sent to a worker")
     p.add_argument("--json", action="store_true")
     p.add_argument("--no-progress", action="store_true")
     p.add_argument("--partial", type=Path, metavar="FILE",

@@ -19,11 +19,15 @@ batches in flight.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
+import sys
+import threading
+import time
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any
+from typing import Any, TextIO
 
 from arena.games import GameSpec, PlayedGame, play
 
@@ -45,6 +49,29 @@ def play_batch_on_node(specs: Sequence[GameSpec]) -> tuple[str, list[PlayedGame]
 
 def default_workers() -> int:
     return max(1, min(2, os.cpu_count() or 1))
+
+
+@contextlib.contextmanager
+def ticking(label: str, seconds: float, stream: TextIO | None = None) -> Iterator[None]:
+    """Say ``label`` on stderr, then every ``seconds`` how long it has taken so far, and once
+    it is done (Ray's start-up: a minute on a loaded machine, silent otherwise)."""
+    out = sys.stderr if stream is None else stream
+    started = time.perf_counter()
+    done = threading.Event()
+    print(f"{label} ...", file=out, flush=True)
+
+    def tick() -> None:
+        while not done.wait(seconds):
+            print(f"{label}: {time.perf_counter() - started:.0f} s so far", file=out, flush=True)
+
+    ticker = threading.Thread(target=tick, name="ticking", daemon=True)
+    ticker.start()
+    try:
+        yield
+    finally:
+        done.set()
+        ticker.join()
+        print(f"{label}: done in {time.perf_counter() - started:.1f} s", file=out, flush=True)
 
 
 class Runner:
@@ -76,6 +103,12 @@ class Runner:
     def start(self) -> None:
         if self.local or self._ray is not None:
             return
+        where = f"joining the Ray cluster {self.address}" if self.address is not None else \
+            f"starting a local Ray with {self.workers} CPUs"
+        with ticking(f"arena: {where}", seconds=10.0):
+            self._start_ray()
+
+    def _start_ray(self) -> None:
         import ray
 
         env = {"PYTHONPATH": os.pathsep.join(p for p in (_code_root(),

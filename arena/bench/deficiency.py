@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
@@ -153,8 +154,14 @@ def main(args: argparse.Namespace) -> int:
     rng = np.random.default_rng(args.seed)
     hands, per_hand = (40, 5) if args.quick else (400, 10)
     rows: list[Row] = []
+    started = time.perf_counter()
     for colours in (1, 2, 3):
+        print(f"bench deficiency: {colours}-colour hands ({hands} x {per_hand} pairs, every "
+              f"method; {time.perf_counter() - started:.0f} s so far)", file=sys.stderr,
+              flush=True)
         rows.extend(run_colour(colours, make_pairs(rng, colours, hands, per_hand), args.seed))
+    print(f"bench deficiency: done in {time.perf_counter() - started:.0f} s", file=sys.stderr,
+          flush=True)
     if args.json:
         print(json.dumps({"bench": "deficiency", "seed": args.seed,
                           "lookup_tables_mb": 0.0, "rows": [asdict(r) for r in rows]}))

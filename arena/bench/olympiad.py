@@ -242,12 +242,21 @@ def main(args: argparse.Namespace) -> int:
     configure_logging("WARNING")
     rows = []
     transports = ["ws", "mqtt"] + (["mosquitto"] if mosquitto_binary() else [])
-    for transport in transports:
-        for tables, pace, players, procs, thinkers in QUICK_PLAN if args.quick else PLAN:
-            key = (transport, tables, pace, players, procs, procs * thinkers)
-            repeats = TARGET_REPEATS if key == TARGET_ROW and not args.quick else 1
-            for _ in range(repeats):
-                rows.append(_row(transport, tables, args.seed, pace, players, procs, thinkers))
+    plan = QUICK_PLAN if args.quick else PLAN
+
+    def repeats(transport: str, tables: int, pace: int, players: str, procs: int,
+                thinkers: int) -> int:
+        key = (transport, tables, pace, players, procs, procs * thinkers)
+        return TARGET_REPEATS if key == TARGET_ROW and not args.quick else 1
+
+    runs = [(transport, step) for transport in transports for step in plan
+            for _ in range(repeats(transport, *step))]
+    started = time.perf_counter()
+    for i, (transport, (tables, pace, players, procs, thinkers)) in enumerate(runs, 1):
+        print(f"bench olympiad: row {i}/{len(runs)}: {transport}, {tables} tables, pace "
+              f"{pace} ms ({time.perf_counter() - started:.0f} s so far)", file=sys.stderr,
+              flush=True)
+        rows.append(_row(transport, tables, args.seed, pace, players, procs, thinkers))
     target = [r["round_trip_p99_ms"] for r in rows if _key(r) == TARGET_ROW]
     target_median = sorted(target)[len(target) // 2] if target else float("nan")
     if args.json:

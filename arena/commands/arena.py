@@ -26,7 +26,7 @@ from arena.commands.options import (
     probability,
 )
 from arena.games import Rules
-from arena.lineup import PlayerSpecError, parse_player
+from arena.lineup import PlayerKind, PlayerSpecError, parse_player
 from arena.match import (
     MatchConfig,
     MatchProgress,
@@ -42,9 +42,32 @@ from arena.seating import SeatingFormat
 from game.stable_wall import WallMode
 
 
+def player_table() -> str:
+    """The players the arena knows, by name with their options (:mod:`arena.lineup`'s
+    table, without its markup), for ``--help``."""
+    import arena.lineup
+
+    lines = (arena.lineup.__doc__ or "").splitlines()
+    rules = [i for i, line in enumerate(lines) if line.startswith("=====")]
+    if len(rules) < 2:
+        return ", ".join(k.value for k in PlayerKind)
+    column = len(lines[rules[0]].split()[0]) + 2  # where the table's second column starts
+
+    def plain(text: str) -> str:
+        for markup in ("``", ":class:", ":func:", ":mod:", "`"):
+            text = text.replace(markup, "")
+        return text.strip()
+
+    return "\n".join(f"  {plain(line[:column]):<17} {plain(line[column:])}"
+                     for line in lines[rules[0] + 1:rules[-1]])
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.epilog = "players:\n" + player_table()
+    names = ", ".join(k.value for k in PlayerKind)
     p.add_argument("players", nargs="+", metavar="PLAYER",
-                   help="two (A B A B) or four player specs, e.g. mjbot baseline-v1")
+                   help=f"two (A B A B) or four player specs, e.g. mjbot baseline-v1; names: "
+                   f"{names} (NAME:OPTIONS; below)")
     p.add_argument("--rules", choices=[r.value for r in Rules], default=Rules.MCR_BOTZONE.value)
     p.add_argument("--wall", choices=[m.value for m in WallMode], default=WallMode.SINGLE.value,
                    help="taiwan-16: one wall or the stable draw wall (mcr-botzone's per-seat "

@@ -23,8 +23,31 @@ BENCHES = {
 }
 
 
+DESCRIPTIONS = {
+    "deficiency": "the deficiency implementations side by side: speed and agreement "
+                  "(needs mahjong, the dev extra)",
+    "call": "median time of one call to strategy.deficiency.deficiency() from Python",
+    "decide": "decision latency over a fixed set of game situations",
+    "selfplay": "games per second, the player's start-up and its memory",
+    "olympiad": "N concurrent taiwan-16 tables in one referee process: round trips",
+    "arena": "arena games per second in this process and on Ray, and Ray's overhead",
+    "agreement": "how often a strategy decides as the bot of the real Botzone logs did",
+    "zip": "the Botzone upload's turn times over whole games, numba off",
+    "soak": "Olympiad tables under trouble play exactly the undisturbed games",
+    "sampling": "the sampling search's speed and decision latency",
+    "planner": "where one game's time goes, by stage, compiled and plain",
+    "startup": "a fresh Botzone player's cold start to its first answer and decision",
+}
+"""One line per benchmark, for ``mjbot bench --help`` (every name in :data:`BENCHES`)."""
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("name", choices=sorted(BENCHES))
+    width = max(len(name) for name in BENCHES)
+    p.description = "Benchmarks that print a table of medians (and --json), each figure\n" \
+        "beside its target, MISSED when it misses it.\n\nbenchmarks:\n" + "\n".join(
+            f"  {name:<{width}}  {DESCRIPTIONS.get(name, '')}" for name in sorted(BENCHES))
+    p.add_argument("name", choices=sorted(BENCHES), metavar="NAME",
+                   help="the benchmark (listed above)")
     p.add_argument("--json", action="store_true", help="print the results as JSON")
     p.add_argument("--seed", type=non_negative_int, default=2024)
     p.add_argument("--quick", action="store_true", help="a smaller sample (for tests)")

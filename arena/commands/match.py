@@ -19,7 +19,10 @@ from arena.commands.referee import add_olympiad_arguments, olympiad_config
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     sub = p.add_subparsers(dest="platform", required=True)
-    ol = sub.add_parser("olympiad", help="taiwan-16 over WebSocket or MQTT, all in-process")
+    ol = sub.add_parser("olympiad", help="taiwan-16 over WebSocket or MQTT, all in-process",
+                        description="A whole local Olympiad match in one process: the "
+                        "referee, the transport (WebSocket, or MQTT through an embedded broker) "
+                        "and four of our agents per table.")
     add_olympiad_arguments(ol)
     ol.add_argument("--broker", metavar="URL",
                     help="MQTT: use this broker instead of the embedded one")

@@ -12,7 +12,10 @@ from arena.commands.options import fraction, positive_float, positive_int, seat_
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     sub = p.add_subparsers(dest="platform", required=True)
-    bz = sub.add_parser("botzone", help="Botzone Chinese Standard Mahjong on stdin/stdout")
+    bz = sub.add_parser("botzone", help="Botzone Chinese Standard Mahjong on stdin/stdout",
+                        description="Play one Botzone seat on stdin/stdout, as Botzone runs a "
+                        "bot (simple or JSON interaction, detected; keep-running unless "
+                        "--no-keep-running).")
     bz.add_argument("--no-keep-running", action="store_true",
                     help="answer one turn and exit (the history is replayed every turn)")
     bz.add_argument("--think", type=positive_float, default=2.0, metavar="SECONDS",
@@ -25,7 +28,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                     help="decide on this many kernel calls instead of the clock: the same "
                     "answers on any machine and load (reproducible local games; the "
                     "platform's time limit still applies)")
-    ol = sub.add_parser("olympiad", help="Olympiad-style taiwan-16 over WebSocket or MQTT")
+    ol = sub.add_parser("olympiad", help="Olympiad-style taiwan-16 over WebSocket or MQTT",
+                        description="Play one seat of an Olympiad-style taiwan-16 table: join "
+                        "the referee over WebSocket (--ws) or MQTT (--mqtt) with the seat's "
+                        "secret and answer every ask.")
     add_seat_arguments(ol)
     ol.add_argument("--name", default="mjbot", help="the name sent in join")
     ol.add_argument("--think-fraction", type=fraction, default=0.5,
