@@ -13,6 +13,7 @@ run: setup
 	$(BIN)/mjbot selfplay --agents mjbot greedy mjbot random --games 16 --seed 1
 
 test: setup
+	$(BIN)/python -m strategy.warmup
 	$(BIN)/pytest -q
 
 lint: setup
