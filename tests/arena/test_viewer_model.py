@@ -20,8 +20,8 @@ from support.arena import botzone_judge_mock
 
 from arena.viewer.build import (
     BuildOptions,
-    build_game,
     action_words,
+    build_game,
     matching_row,
     parse_candidate,
     seen_indices,
