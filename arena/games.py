@@ -169,6 +169,8 @@ class SeatGuard:
     game: every later answer is the fallback.  An exception while it decides replaces
     that answer by the fallback.  Each is added to ``failures`` with its reason, and the
     fallback is the seat's recorded decision (method ``fallback``, the reason its note).
+    A fallback the seat's own session chose (its decision recorded as ``fallback``) is
+    added to ``failures`` too.
     """
 
     def __init__(self, seat: int, label: str, player: ArenaSeat,
@@ -204,11 +206,15 @@ class SeatGuard:
             told, self._told = self._told, True
             return self._fallback(f"state lost: {self.lost}", fallback, quiet=told)
         try:
-            return decide()
+            action = decide()
         except Exception as exc:  # the match goes on whatever one seat did
-            why = f"deciding: {_why(exc)}"
+            why = f"strategy failed: {_why(exc)}"
             self._fail(why)
             return self._fallback(why, fallback)
+        last = self.player.last
+        if last is not None and last.method == FALLBACK:  # the seat's own session fell back
+            self._fail(last.reasons.note if last.reasons is not None else FALLBACK)
+        return action
 
     def _fail(self, why: str) -> None:
         self.failures.append(SeatFailure(self.seat, self.label, why))
@@ -223,9 +229,13 @@ class SeatGuard:
         except Exception:  # a view that cannot even list its answers
             action = Pass()
         player.last = None if quiet and isinstance(action, Pass) else SeatChoice(
-            describe_action(action), "fallback", Reasons(why, None, False, ()))
+            describe_action(action), FALLBACK, Reasons(why, None, False, ()))
         player.view.answered(action)
         return action
+
+
+FALLBACK = "fallback"
+"""The recorded method of a fallback answer (``strategy.policy.Method.FALLBACK``)."""
 
 
 def _why(exc: BaseException) -> str:

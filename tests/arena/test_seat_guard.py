@@ -39,7 +39,7 @@ while request:
 '''
 """A Botzone program (simple interaction, keep-running) that discards what it draws."""
 
-BOOM = "deciding: RuntimeError: boom"
+BOOM = "strategy failed: RuntimeError: boom"
 
 
 @pytest.fixture
@@ -113,8 +113,10 @@ def test_a_view_that_cannot_take_an_event_answers_safely_to_the_end(
     monkeypatch.setattr(SeatView, "observe", broken)
     players = ("baseline-v1:budget=50",) * 4
     game = play(GameSpec(Rules.MCR_BOTZONE, 9, 0, 0, players, players, record=True))
-    lost = "observing Drew: ValueError: a fifth copy"
-    assert [(f.seat, f.reason) for f in game.failures] == [(1, lost)]
+    [failure] = game.failures
+    lost = failure.reason
+    assert failure.seat == 1 and lost.startswith("observing Drew: ")
+    assert lost.endswith("ValueError: a fifth copy")
     # the view missed its own draw: its safe answer is a pass, which the judge penalises
     assert game.outcome.penalized == 1
     assert game.penalty.startswith("WA: after its draw must PLAY")
