@@ -200,9 +200,28 @@ def main(argv: Sequence[str] | None = None) -> int:
         from bot.logging import configure_logging  # configures its own)
 
         configure_logging()  # logs go to stderr in every command (--log-level reconfigures)
+    if args.command in COMPUTES:
+        _say_if_cold(args.command)
     module = importlib.import_module(f"arena.commands.{COMMANDS[args.command].module}")
     code: int = module.run(args)
     return code
+
+
+COMPUTES = frozenset({"deficiency", "advise", "bench", "selfplay", "arena", "match",
+                      "experiment", "replay", "view"})
+"""The commands that run the strategy's kernels in this process (a player, ``play``, never
+compiles during a turn: :mod:`bot.start`)."""
+
+
+def _say_if_cold(command: str) -> None:
+    """Say so when this run will compile the kernels (the first run after an install or an
+    edit of ``strategy/``), so a long first call is not a mystery."""
+    from strategy import jit
+
+    if jit.HAVE_NUMBA and not jit.kernels_cached():
+        print(f"mjbot {command}: the numba kernels are not compiled yet: this run compiles "
+              "those it uses (minutes the first time; python -m strategy.warmup compiles "
+              "them all ahead, once)", file=sys.stderr, flush=True)
 
 
 if __name__ == "__main__":  # pragma: no cover
