@@ -28,3 +28,14 @@ def test_levels_below_the_configured_one_are_dropped(capsys: pytest.CaptureFixtu
     get_logger("mjbot.test").error("loud")
     lines = capsys.readouterr().err.splitlines()
     assert [json.loads(x)["event"] for x in lines] == ["loud"]
+
+
+def test_a_logger_nothing_configured_writes_to_stderr(capsys: pytest.CaptureFixture[str]) -> None:
+    """structlog's own default prints to stdout, which belongs to the protocols and to
+    ``--json`` (a Ray worker or a library use configures nothing)."""
+    import structlog
+
+    structlog.reset_defaults()
+    get_logger("mjbot.test").info("heard")
+    out, err = capsys.readouterr()
+    assert out == "" and "heard" in err
