@@ -1,17 +1,25 @@
-"""Players by name, with options: the arena's ``PLAYER`` arguments.
+"""Players by name, with options: the arena's ``PLAYER`` arguments (the one registry of
+named players; every in-process one plays through :class:`bot.session.SeatSession`).
 
 =====================  ==========================================================
-``mjbot``              our agent (:class:`bot.agent.Agent`), ``budget`` kernel
-                       calls per decision (``mjbot:budget=20000``; default 4000)
-``baseline-v1``        today's agent and policy, frozen under this name: later
-                       strength work is measured against it (pinned by a golden
-                       test of seeded games' records); budget 4000 unless given
+``mjbot``              the shipped bot (:func:`bot.planner.default_strategy`: what
+                       ``mjbot play botzone`` and the Olympiad client play),
+                       ``budget`` kernel calls per decision (``mjbot:budget=20000``;
+                       default 4000)
+``planner-v1``         the shipped bot as frozen on 2026-11-26 (the planner with the
+                       learned discard order under mcr-botzone, today's agent
+                       under taiwan-16), pinned by a golden test of seeded games'
+                       records: the next strength work is measured against it
+``baseline-v1``        the agent before the planner (:class:`bot.agent.Agent`),
+                       frozen under this name and pinned the same way; budget 4000
+                       unless given
 ``mjbot-eps:E``        SIMCAT-ε of Tang, Chen & Wu, "An Efficient Method for
                        Assessing the Strength of Mahjong Programs" (section 4):
                        with probability ``E`` a random action among those that
-                       keep the deficiency, else our agent's (``mjbot-eps:0.5``,
+                       keep the deficiency, else the shipped bot's (``mjbot-eps:0.5``,
                        ``mjbot-eps:eps=0.5,budget=500``)
-``planner``            every action by one value (:class:`bot.planner.Planner`:
+``planner``            the planner with options, for experiments: every action by
+                       one value (:class:`bot.planner.Planner`:
                        P(win) by the fan-aware distance and the turns left, less
                        the expected cost of dealing in); ``budget`` as mjbot's;
                        ``win``, ``deal``, ``margin`` its value's points
@@ -48,20 +56,11 @@
                        runs it; taiwan-16 only)
 =====================  ==========================================================
 
-Every in-process player wins whenever its hand allows (at 8 fan under
-mcr-botzone, any complete hand under taiwan-16): the arena checks the win before
-asking the player.  SIMCAT-ε here: the ε roll happens at every decision that has
-a choice (after a draw, on a discard it could claim, and for the discard
-after its own claim); a random action is drawn uniformly among
-
-- after a draw: the discards that keep the deficiency (the least over all
-  discards; kongs are not among the random actions);
-- on a discard: passing and every chow or pong (with its discard) that does
-  not raise the deficiency of the hand (kongs left out);
-
-and a win is always declared (a random action never throws a win away).  The
-deficiency is the knowledge-aware one of the agent's view
-(``strategy.policy.shape_deficiency_fast``).
+Wins: the seat's view offers a win only when the rule book (:mod:`game.rulebook`)
+allows one (8 fan under mcr-botzone, any complete hand under taiwan-16); every player
+but the planners declares every win offered, the planners weigh a win on a discard
+against waiting.  The strategies of ``greedy``, ``random`` and ``mjbot-eps`` are in
+:mod:`arena.players`.
 """
 
 from __future__ import annotations
@@ -75,25 +74,17 @@ from typing import Any
 
 import numpy as np
 
-from arena.players import least_shanten_discard
+from arena.players import GreedyStrategy, RandomStrategy, SimcatStrategy
 from arena.record_types import SeatChoice
-from bot.agent import Agent, Decision, describe_action
-from bot.planner import Planner
+from bot.agent import Agent, Decision, Strategy, describe_action
+from bot.planner import Planner, default_strategy
 from bot.sampling_planner import DEFAULT_ROLLOUTS, SamplingPlanner
 from bot.seat import AskKind, SeatView
-from game.events import (
-    Action,
-    ClaimChow,
-    ClaimPung,
-    DeclareWin,
-    Discard,
-    Event,
-    Melded,
-    Pass,
-)
+from bot.session import SeatSession
+from game.events import Action, ClaimChow, ClaimPung, Discard, Event, Melded, Pass
 from game.rules import Ruleset
 from strategy.discard_rank import RANK1
-from strategy.policy import shape_deficiency_fast
+from strategy.policy import Method
 from strategy.stepvalue import Deadline
 from strategy.tai import TaiModel
 from strategy.value import ValueModel
@@ -109,6 +100,7 @@ RANK_ORDERS = ("steps", "learned")
 
 class PlayerKind(Enum):
     MJBOT = "mjbot"
+    PLANNER_V1 = "planner-v1"
     BASELINE_V1 = "baseline-v1"
     MJBOT_EPS = "mjbot-eps"
     PLANNER = "planner"
@@ -120,12 +112,14 @@ class PlayerKind(Enum):
     OLYMPIAD = "olympiad"
 
 
-AGENT_KINDS = frozenset({PlayerKind.MJBOT, PlayerKind.BASELINE_V1, PlayerKind.PLANNER,
+AGENT_KINDS = frozenset({PlayerKind.MJBOT, PlayerKind.PLANNER_V1, PlayerKind.BASELINE_V1,
+                         PlayerKind.PLANNER,
                          PlayerKind.PLANNER_CALLS, PlayerKind.PLANNER_THINK})
 """The players whose every answer is an agent's decision (with its reasons)."""
 
 
-IN_PROCESS = frozenset({PlayerKind.MJBOT, PlayerKind.BASELINE_V1, PlayerKind.MJBOT_EPS,
+IN_PROCESS = frozenset({PlayerKind.MJBOT, PlayerKind.PLANNER_V1, PlayerKind.BASELINE_V1,
+                        PlayerKind.MJBOT_EPS,
                         PlayerKind.PLANNER, PlayerKind.PLANNER_CALLS,
                         PlayerKind.PLANNER_THINK, PlayerKind.GREEDY, PlayerKind.RANDOM})
 
@@ -243,41 +237,117 @@ def _number(text: str, value: str | None, kind: type[int] | type[float],
 
 
 # ---------------------------------------------------------------- in-process seats
+class SeatLost(RuntimeError):
+    """An in-process seat's view could not apply an event: it answers safely (its session's
+    fallback) to the end of the game; the match reports why."""
+
+
+def planner_v1(rules: Ruleset) -> Strategy:
+    """``planner-v1``: the shipped bot as it was frozen on 2026-11-26 (the planner with the
+    learned discard order under mcr-botzone, today's agent elsewhere), pinned by the
+    records of seeded games (``tests/arena/test_lineup.py``)."""
+    if rules.min_fan > 0 and rules.special_shapes:
+        return Planner(rules, model=ValueModel(), tai_model=TaiModel(), ranker=RANK1)
+    return Agent(rules, "mjbot")
+
+
+def strategy_of(spec: PlayerSpec, rules: Ruleset,
+                rng: np.random.Generator | None = None) -> Strategy:
+    """The strategy behind an in-process player (``rng``: the seat's generator, for the
+    players that draw at random)."""
+    kind = spec.kind
+    if rng is None:
+        rng = np.random.default_rng(0)
+    if kind is PlayerKind.MJBOT:
+        return default_strategy(rules)
+    if kind is PlayerKind.PLANNER_V1:
+        return planner_v1(rules)
+    if kind is PlayerKind.GREEDY:
+        return GreedyStrategy()
+    if kind is PlayerKind.RANDOM:
+        return RandomStrategy(rng)
+    if kind is PlayerKind.MJBOT_EPS:
+        shipped = default_strategy(rules)
+        assert isinstance(shipped, Agent)
+        return SimcatStrategy(shipped, spec.epsilon, rng)
+    numbers = dict(spec.value)
+    model = ValueModel(**numbers)
+    tai_model = TaiModel(**numbers)
+    ranker = RANK1 if spec.learned_rank else None
+    if kind is PlayerKind.PLANNER_THINK:
+        rollouts = spec.rollouts
+        if rollouts is None and spec.think is None:
+            rollouts = DEFAULT_ROLLOUTS
+        z = SamplingPlanner.z if spec.z is None else spec.z
+        return SamplingPlanner(rules, model=model, rollouts=rollouts, seed=spec.sample_seed,
+                               z=z, ranker=ranker)
+    if kind in (PlayerKind.PLANNER, PlayerKind.PLANNER_CALLS):
+        return Planner(rules, plain_claims=kind is PlayerKind.PLANNER_CALLS, model=model,
+                       tai_model=tai_model, ranker=ranker)
+    if kind is PlayerKind.BASELINE_V1:
+        return Agent(rules, "mjbot")
+    raise PlayerSpecError(f"player {spec.text!r} does not play in this process")
+
+
+def _weighs_wins(strategy: Strategy) -> bool:
+    return isinstance(strategy, Agent) and strategy.weighs_wins()
+
+
 @dataclass
 class ArenaSeat:
-    """An in-process player on one seat for one game.
+    """An in-process player on one seat for one game, played through the same
+    :class:`bot.session.SeatSession` as a platform seat: every event goes to the session's
+    view, every answer is the strategy's checked against the view's legal answers (a
+    strategy that raises or answers something illegal, a false win included, is replaced
+    by the safest answer, the reason in the decision's note).  Decisions run on the
+    spec's work budget (no clock: seeded games replay exactly), ``planner-think:think=S``
+    on the wall clock.
 
-    ``observe`` the events the seat is shown; when the seat is asked, ``decide``
-    answers in the agent's (Botzone-shaped) actions: a claim names its discard.
-    ``called`` is the seat's own chow or pong waiting for its discard (the
-    Olympiad flow of taiwan-16 asks for that discard separately).
+    ``decide`` answers in the view's (Botzone-shaped) actions: a claim names its discard.
+    ``called`` is the seat's own chow or pung waiting for its discard (the Olympiad flow
+    of taiwan-16 asks for that discard separately).
     """
 
     spec: PlayerSpec
     rules: Ruleset
     seed: int | Sequence[int]
-    agent: Agent = field(init=False)
-    view: SeatView = field(init=False)
+    strategy: Strategy = field(init=False)
+    session: SeatSession = field(init=False)
     rng: np.random.Generator = field(init=False)
     last: SeatChoice | None = field(init=False, default=None)
     """The last decision's reasons, for the game record."""
     _planned: int | None = field(init=False, default=None)
     """The discard named by this seat's last claim."""
-    _random_claim: bool = field(init=False, default=False)
 
     def __post_init__(self) -> None:
         if not self.spec.in_process:
             raise ValueError(f"{self.spec.text!r} is not an in-process player")
-        self.agent = agent_of(self.spec, self.rules)
-        self.view = SeatView(self.rules)
         self.rng = np.random.default_rng(self.seed)
+        self.strategy = strategy_of(self.spec, self.rules, self.rng)
+        self.session = SeatSession(self.rules, self.strategy, work_budget=self.spec.budget)
+
+    @property
+    def view(self) -> SeatView:
+        return self.session.view
+
+    @property
+    def agent(self) -> Agent:
+        """The agent that decides for this seat (SIMCAT-ε's wrapped one); today's agent for
+        the players that have none of their own."""
+        strategy = self.strategy
+        if isinstance(strategy, SimcatStrategy):
+            return strategy.agent
+        return strategy if isinstance(strategy, Agent) else Agent(self.rules, "mjbot")
 
     def observe(self, event: Event) -> None:
-        self.view.observe(event)
+        lost = self.session.lost
+        self.session.observe([event])
+        if self.session.lost and not lost:
+            raise SeatLost(self.session.lost)
 
     @property
     def asked(self) -> bool:
-        return self.view.ask.kind is not AskKind.NOTHING
+        return self.session.asked()
 
     def deadline(self) -> Deadline:
         if self.spec.think is not None:  # planner-think:think=S, on the wall clock
@@ -286,119 +356,52 @@ class ArenaSeat:
         return Deadline(budget=self.spec.budget)
 
     def decide(self, called: Melded | None = None) -> Action:
-        """The seat's answer, told to its view too (Botzone's ``GANG`` for the seat's own
+        """The seat's answer, told to its view (Botzone's ``GANG`` for the seat's own
         concealed kong names no tile: the view takes it from the answer)."""
-        action = self._decide(called)
-        self.view.answered(action)
-        return action
-
-    def _decide(self, called: Melded | None) -> Action:
         self.last = None
         if called is not None:
-            return self._after_claim(called)
-        kind = self.spec.kind
-        view = self.view
-        asked = view.ask.kind
-        if asked is AskKind.NOTHING:
+            action = self._after_claim(called)
+            self.session.answered(action)
+            return action
+        if not self.asked:
             return Pass()
-        weighed = self.agent.weighs_wins() and asked in (AskKind.DRAW, AskKind.DISCARD)
-        if not weighed and self._can_win(asked):
-            self.last = SeatChoice("win", "win")
-            return DeclareWin()
-        if kind in AGENT_KINDS:
-            return self._agent()
-        if kind is PlayerKind.MJBOT_EPS:
-            if asked is not AskKind.ROB and self.rng.random() < self.spec.epsilon:
-                return self._random_keeping(asked)
-            return self._agent()
-        if asked is not AskKind.DRAW:
-            return Pass()
-        held = [int(t) for t in np.nonzero(view.hand)[0]]
-        if kind is PlayerKind.RANDOM:
-            return Discard(int(self.rng.choice(held)))
-        return Discard(least_shanten_discard(view.hand, view.melds_needed, held))
-
-    # ------------------------------------------------------------ pieces
-    def _agent(self) -> Action:
-        decision = self.agent.decide(self.view, self.deadline())
+        decision = self.session.answer_inline(self.deadline())
         self._note(decision)
         if isinstance(decision.action, ClaimPung | ClaimChow):
-            self._planned, self._random_claim = decision.action.discard, False
+            self._planned = decision.action.discard
         return decision.action
 
     def _note(self, decision: Decision) -> None:
-        """Keep the decision's reasons for the record: every action but a pass, and a
-        planner's pass of what it weighed (a win: why it kept the hand; a claim: every
-        meld's numbers against passing)."""
-        if not isinstance(decision.action, Pass) or (
-                self.agent.weighs_wins() and (bool(decision.reasons)
-                                              or self._can_win(self.view.ask.kind))):
+        """Keep the decision's reasons for the record: a fallback with its reason; SIMCAT-ε's
+        random action by name; a win a player declares whenever offered as ``win``; an
+        agent's every action but a pass, and a planner's pass of what it weighed (a win:
+        why it kept the hand; a claim: every meld's numbers against passing)."""
+        method, action = decision.method, decision.action
+        weighs = _weighs_wins(self.strategy)
+        asked = self.view.ask
+        if method is Method.FALLBACK:
             self.last = SeatChoice.of(decision)
-
-    def _can_win(self, asked: AskKind) -> bool:
-        """Whether the table would accept a win now (the agent's own check)."""
-        view = self.view
-        if asked is AskKind.DRAW and view.drawn is not None:
-            tile, self_drawn, robbing = view.drawn, True, False
-        elif asked in (AskKind.DISCARD, AskKind.ROB) and view.tile_in_play is not None:
-            tile, self_drawn, robbing = view.tile_in_play, False, asked is AskKind.ROB
-        else:
-            return False
-        return self.agent.can_win(view, tile, self_drawn=self_drawn, robbing=robbing)[0]
+        elif method is Method.EPSILON_RANDOM:
+            self.last = SeatChoice(describe_action(action), method.value)
+        elif method is Method.WIN and (not weighs or asked.kind is AskKind.ROB):
+            self.last = SeatChoice("win", "win")
+        elif self.spec.kind not in (PlayerKind.GREEDY, PlayerKind.RANDOM) and (
+                not isinstance(action, Pass)
+                or (weighs and (bool(decision.reasons) or asked.win is not None))):
+            self.last = SeatChoice.of(decision)
 
     def _after_claim(self, called: Melded) -> Action:
         """The discard after this seat's own claim: a random claim's own discard, else the
         agent's (decided now, as the Olympiad client decides it)."""
         planned, self._planned = self._planned, None
-        random_claim, self._random_claim = self._random_claim, False
-        if random_claim and planned is not None:
-            self.last = SeatChoice(describe_action(Discard(planned)), "epsilon-random")
+        strategy = self.strategy
+        if isinstance(strategy, SimcatStrategy) and strategy.random_claim and planned is not None:
+            strategy.random_claim = False
+            self.last = SeatChoice(describe_action(Discard(planned)), Method.EPSILON_RANDOM.value)
             return Discard(planned)
         decision = self.agent.discard_after_claim(self.view, called.from_hand, self.deadline())
         self._note(decision)
         return decision.action
-
-    def _deficiency(self, hand: np.ndarray, melds: int) -> int:
-        return shape_deficiency_fast(hand, self.view.unseen, melds, self.rules)
-
-    def _keeping_discards(self, hand: np.ndarray, melds: int) -> list[int]:
-        held = [int(t) for t in np.nonzero(hand)[0]]
-        after = []
-        for t in held:
-            hand[t] -= 1
-            after.append(self._deficiency(hand, melds))
-            hand[t] += 1
-        least = min(after)
-        return [t for t, d in zip(held, after, strict=True) if d == least]
-
-    def _random_keeping(self, asked: AskKind) -> Action:
-        view = self.view
-        if asked is AskKind.DRAW:
-            keeping = self._keeping_discards(view.hand.copy(), view.melds_needed)
-            action: Action = Discard(keeping[int(self.rng.integers(len(keeping)))])
-        else:
-            options: list[Action] = [Pass()]
-            before = self._deficiency(view.hand, view.melds_needed)
-            tile = view.tile_in_play
-            assert tile is not None
-            for a in view.ask.legal:
-                if isinstance(a, ClaimPung):
-                    taken = [tile, tile, a.discard]
-                elif isinstance(a, ClaimChow):
-                    taken = [x for x in (a.middle - 1, a.middle, a.middle + 1) if x != tile]
-                    taken.append(a.discard)
-                else:
-                    continue
-                hand = view.hand.copy()
-                for x in taken:
-                    hand[x] -= 1
-                if self._deficiency(hand, view.melds_needed - 1) <= before:
-                    options.append(a)
-            action = options[int(self.rng.integers(len(options)))]
-            if isinstance(action, ClaimPung | ClaimChow):
-                self._planned, self._random_claim = action.discard, True
-        self.last = SeatChoice(describe_action(action), "epsilon-random")
-        return action
 
 
 def agent_spec(text: str) -> PlayerSpec | None:
@@ -421,31 +424,14 @@ def agent_player(text: str) -> PlayerSpec:
     return spec
 
 
-def agent_of(spec: PlayerSpec, rules: Ruleset) -> Agent:
-    """The agent behind an in-process player: the planner, with the spec's value options,
-    for the planners; today's agent for the others (mjbot, baseline-v1, and the win checks
-    and agent share of mjbot-eps, greedy and random)."""
-    kind = spec.kind
-    numbers = dict(spec.value)
-    model = ValueModel(**numbers)
-    tai_model = TaiModel(**numbers)
-    ranker = RANK1 if spec.learned_rank else None
-    if kind is PlayerKind.PLANNER_THINK:
-        rollouts = spec.rollouts
-        if rollouts is None and spec.think is None:
-            rollouts = DEFAULT_ROLLOUTS
-        z = SamplingPlanner.z if spec.z is None else spec.z
-        return SamplingPlanner(rules, model=model, rollouts=rollouts, seed=spec.sample_seed,
-                               z=z, ranker=ranker)
-    if kind in (PlayerKind.PLANNER, PlayerKind.PLANNER_CALLS):
-        return Planner(rules, plain_claims=kind is PlayerKind.PLANNER_CALLS, model=model,
-                       tai_model=tai_model, ranker=ranker)
-    return Agent(rules, "mjbot")
+def agent_of(spec: PlayerSpec, rules: Ruleset) -> Strategy:
+    """The strategy behind a player that decides by an agent (replay re-asks it)."""
+    return strategy_of(spec, rules)
 
 
 def in_process_seat(spec: PlayerSpec, rules: Ruleset, seed: int | Sequence[int]) -> ArenaSeat:
     return ArenaSeat(spec, rules, seed)
 
 
-__all__ = ["ArenaSeat", "PlayerKind", "PlayerSpec", "PlayerSpecError", "in_process_seat",
-           "parse_player"]
+__all__ = ["ArenaSeat", "PlayerKind", "PlayerSpec", "PlayerSpecError", "SeatLost",
+           "in_process_seat", "parse_player", "planner_v1", "strategy_of"]

@@ -1,13 +1,15 @@
-"""In-process players by name: ``mjbot`` (ours), ``random`` and ``greedy``.
+"""The arena's own strategies: ``greedy``, ``random`` and SIMCAT-ε (``mjbot-eps``).
 
-Each answers one seat's requests (``game.events``) with an action:
+Each is a :class:`bot.agent.Strategy`, so an arena seat plays it through the same
+:class:`bot.session.SeatSession` as the shipped bot (legality check and fallback):
 
-- ``mjbot``: :class:`bot.agent.Agent` (knowledge-aware deficiency, step
-  values, claims, fan-checked wins);
-- ``random``: a random legal discard, never claims, wins when the judge would
-  accept it — Botzone's sample bot;
-- ``greedy``: discards to the least hand-only shanten (no knowledge base, no
-  claims), wins only at 8 fan or more.
+- ``random``: a random discard, never claims, wins when the rule book offers a win
+  (Botzone's sample bot);
+- ``greedy``: discards to the least hand-only deficiency (no knowledge base, no claims),
+  wins when offered;
+- SIMCAT-ε of Tang, Chen & Wu, "An Efficient Method for Assessing the Strength of Mahjong
+  Programs" (section 4): with probability ε a random action among those that keep the
+  deficiency, else the wrapped agent's; a win is always declared.
 """
 
 from __future__ import annotations
@@ -18,62 +20,19 @@ import numpy as np
 
 from bot.agent import Agent, Decision
 from bot.seat import AskKind, SeatView
-from game.events import Action, DeclareWin, Discard, Event, Pass
-from game.rules import Ruleset
+from game import events as ev
 from strategy.deficiency.kernel import kernel_deficiency
+from strategy.policy import Method, shape_deficiency_fast
 from strategy.stepvalue import Deadline
 
-PLAYERS = ("mjbot", "random", "greedy")
+__all__ = ["GreedyStrategy", "RandomStrategy", "SimcatStrategy",
+           "least_shanten_discard"]
+
 _FULL = np.zeros(0, dtype=np.int8)
 
 
-@dataclass
-class Player:
-    """A named in-process player for one seat."""
-
-    name: str
-    rules: Ruleset
-    seed: int = 0
-    budget: int = 4_000
-    """Kernel calls per decision (deterministic, so seeded games replay exactly)."""
-    agent: Agent = field(init=False)
-    view: SeatView = field(init=False)
-    rng: np.random.Generator = field(init=False)
-    last: Decision | None = field(init=False, default=None)
-
-    def __post_init__(self) -> None:
-        if self.name not in PLAYERS:
-            raise ValueError(f"unknown player {self.name!r}; known: {', '.join(PLAYERS)}")
-        self.agent = Agent(self.rules, self.name)
-        self.view = SeatView(self.rules)
-        self.rng = np.random.default_rng(self.seed)
-
-    def answer(self, request: Event) -> Action:
-        v = self.view
-        v.observe(request)
-        self.last = None
-        kind = v.ask.kind
-        if kind is AskKind.NOTHING:
-            return Pass()
-        if self.name == "mjbot":
-            self.last = self.agent.decide(v, Deadline(budget=self.budget))
-            return self.last.action
-        if kind is AskKind.DRAW:
-            assert v.drawn is not None
-            if self.agent.can_win(v, v.drawn, self_drawn=True)[0]:
-                return DeclareWin()
-            held = [int(t) for t in np.nonzero(v.hand)[0]]
-            if self.name == "random":
-                return Discard(int(self.rng.choice(held)))
-            return Discard(least_shanten_discard(v.hand, v.melds_needed, held))
-        if kind in (AskKind.DISCARD, AskKind.ROB) and v.tile_in_play is not None:
-            robbing = kind is AskKind.ROB
-            if self.agent.can_win(v, v.tile_in_play, self_drawn=False, robbing=robbing)[0]:
-                return DeclareWin()
-        return Pass()
-
-
 def least_shanten_discard(hand: np.ndarray, melds: int, held: list[int]) -> int:
+    """The held tile whose discard leaves the least hand-only deficiency (the first)."""
     best, best_d = held[0], 1 << 30
     h = hand.copy()
     for t in held:
@@ -85,6 +44,117 @@ def least_shanten_discard(hand: np.ndarray, melds: int, held: list[int]) -> int:
     return best
 
 
-def make_player(name: str, rules: Ruleset, seed: int = 0) -> Player:
-    return Player(name, rules, seed)
+def _offered_win(v: SeatView) -> Decision | None:
+    """Declare the win the rule book offers, if it offers one."""
+    ask = v.ask
+    if ask.win is None:
+        return None
+    return Decision(ev.DeclareWin(), Method.WIN, fan=ask.win.fan)
 
+
+@dataclass
+class RandomStrategy:
+    """A random discard, never a claim; every win offered."""
+
+    rng: np.random.Generator
+
+    def reset(self) -> None:
+        return None
+
+    def decide(self, v: SeatView, deadline: Deadline | None = None) -> Decision:
+        win = _offered_win(v)
+        if win is not None:
+            return win
+        if v.ask.kind is not AskKind.DRAW:
+            return Decision(ev.Pass(), Method.PASS)
+        held = [int(t) for t in np.nonzero(v.hand)[0]]
+        return Decision(ev.Discard(int(self.rng.choice(held))), Method.SIMPLE)
+
+
+@dataclass
+class GreedyStrategy:
+    """The discard to the least hand-only deficiency, never a claim; every win offered."""
+
+    def reset(self) -> None:
+        return None
+
+    def decide(self, v: SeatView, deadline: Deadline | None = None) -> Decision:
+        win = _offered_win(v)
+        if win is not None:
+            return win
+        if v.ask.kind is not AskKind.DRAW:
+            return Decision(ev.Pass(), Method.PASS)
+        held = [int(t) for t in np.nonzero(v.hand)[0]]
+        return Decision(ev.Discard(least_shanten_discard(v.hand, v.melds_needed, held)),
+                        Method.SIMPLE)
+
+
+@dataclass
+class SimcatStrategy:
+    """SIMCAT-ε around an agent: the ε roll happens at every decision that has a choice
+    (after a draw, on a discard it could claim); a random action is drawn uniformly among
+
+    - after a draw: the discards that keep the deficiency (the least over all discards;
+      kongs are not among the random actions);
+    - on a discard: passing and every chow or pung (with its discard) that does not raise
+      the deficiency of the hand (kongs left out);
+
+    and a win is always declared.  The deficiency is the knowledge-aware one of the view
+    (:func:`strategy.policy.shape_deficiency_fast`)."""
+
+    agent: Agent
+    epsilon: float
+    rng: np.random.Generator
+    random_claim: bool = field(init=False, default=False)
+    """The last answer was a random claim (its discard is the one it named)."""
+
+    def reset(self) -> None:
+        self.agent.reset()
+        self.random_claim = False
+
+    def decide(self, v: SeatView, deadline: Deadline | None = None) -> Decision:
+        self.random_claim = False
+        win = _offered_win(v)
+        if win is not None:
+            return win
+        asked = v.ask.kind
+        if asked in (AskKind.DRAW, AskKind.DISCARD) and self.rng.random() < self.epsilon:
+            return self._random_keeping(v, asked)
+        return self.agent.decide(v, deadline)
+
+    def _deficiency(self, v: SeatView, hand: np.ndarray, melds: int) -> int:
+        return shape_deficiency_fast(hand, v.unseen, melds, v.rules)
+
+    def _random_keeping(self, v: SeatView, asked: AskKind) -> Decision:
+        if asked is AskKind.DRAW:
+            hand = v.hand.copy()
+            held = [int(t) for t in np.nonzero(hand)[0]]
+            after = []
+            for t in held:
+                hand[t] -= 1
+                after.append(self._deficiency(v, hand, v.melds_needed))
+                hand[t] += 1
+            least = min(after)
+            keeping = [t for t, d in zip(held, after, strict=True) if d == least]
+            action: ev.Action = ev.Discard(keeping[int(self.rng.integers(len(keeping)))])
+        else:
+            options: list[ev.Action] = [ev.Pass()]
+            before = self._deficiency(v, v.hand, v.melds_needed)
+            tile = v.tile_in_play
+            assert tile is not None
+            for a in self.agent.answers(v):
+                if isinstance(a, ev.ClaimPung):
+                    taken = [tile, tile, a.discard]
+                elif isinstance(a, ev.ClaimChow):
+                    taken = [x for x in (a.middle - 1, a.middle, a.middle + 1) if x != tile]
+                    taken.append(a.discard)
+                else:
+                    continue
+                hand = v.hand.copy()
+                for x in taken:
+                    hand[x] -= 1
+                if self._deficiency(v, hand, v.melds_needed - 1) <= before:
+                    options.append(a)
+            action = options[int(self.rng.integers(len(options)))]
+            self.random_claim = isinstance(action, ev.ClaimPung | ev.ClaimChow)
+        return Decision(action, Method.EPSILON_RANDOM)

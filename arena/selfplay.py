@@ -19,16 +19,9 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
-
 from arena.commands.options import non_negative_int, positive_int
 from arena.output_files import OutputError, output_directory, replace_file
-from arena.players import PLAYERS, make_player
-from arena.record_types import DecisionRecord, HeaderLayout, RecordHeader, SeatChoice
-from arena.records import write_record
-from game.events import Pass, Penalized, Won
-from game.rules import get_ruleset
-from game.table import play_game, random_walltiles
+from game.table import WRONG_WIN
 
 
 @dataclass(frozen=True)
@@ -51,65 +44,23 @@ class GameSummary:
     detail: str = ""
 
 
-def walls_for(seed: int, wall_index: int) -> tuple[int, ...]:
-    return random_walltiles(np.random.default_rng([seed, wall_index]))
-
-
 def play_one(args: tuple[int, int, list[str], str, str | None]
              | tuple[int, int, list[str], str, str | None, str]) -> GameSummary:
-    game, seed, names, rules_name, records = args[:5]
-    shift = game % 4
-    seating = [names[(i - shift) % 4] for i in range(4)]
-    if rules_name == "taiwan-16":
-        wall = str(args[5]) if len(args) > 5 else "single"
-        return _play_taiwan(game, seed, seating, records, wall)
-    rules = get_ruleset(rules_name)
-    players = [make_player(n, rules, seed * 1000 + game * 4 + i) for i, n in enumerate(seating)]
-    walls = walls_for(seed, game // 4)
-    prevalent = (game // 4) % 4
-    decisions: list[DecisionRecord] = []
-
-    def respond(seat: int, request: object) -> object:
-        action = players[seat].answer(request)  # type: ignore[arg-type]
-        last = players[seat].last
-        if records and last is not None and not isinstance(last.action, Pass):
-            decisions.append(SeatChoice.of(last).at(seat, seating[seat]))
-        return action
-
-    table = play_game(walls, prevalent, respond)  # type: ignore[arg-type]
-    result = table.result
-    assert result is not None
-    ending = result.ending
-    outcomes = []
-    for s in range(4):
-        won = isinstance(ending, Won) and ending.seat == s
-        outcomes.append(SeatOutcome(
-            player=seating[s], score=result.scores[s], won=won,
-            self_drawn=won and isinstance(ending, Won) and ending.self_drawn,
-            dealt_in=isinstance(ending, Won) and not ending.self_drawn and ending.payer == s,
-            fan=ending.fan_total if won and isinstance(ending, Won) else None,
-            illegal=isinstance(ending, Penalized) and ending.seat == s and ending.reason != "WH",
-            false_win=isinstance(ending, Penalized) and ending.seat == s and ending.reason == "WH",
-        ))
-    if records:
-        write_record(Path(records) / f"game-{seed}-{game:05d}.jsonl",
-                     RecordHeader(HeaderLayout.SELFPLAY, rules=rules, seed=seed, game=game,
-                                  walltiles=walls, prevalent_wind=prevalent,
-                                  seats=tuple(seating)),
-                     table.history, decisions, result)
-    detail = ending.detail if isinstance(ending, Penalized) else ""
-    return GameSummary(game, tuple(outcomes), type(ending).__name__, detail)
-
-
-def _play_taiwan(game: int, seed: int, seating: list[str], records: str | None,
-                 wall: str) -> GameSummary:
-    """taiwan-16 through the arena's game (:func:`arena.games.play`): wall ``game // 4``
-    of ``seed``, on the single wall or the stable draw wall."""
+    """Game ``game`` of ``seed``: wall ``game // 4`` with the players rotated ``game % 4``
+    seats, played by the arena's game (:func:`arena.games.play`: every seat through the
+    platform's seat session), on taiwan-16's single wall or stable draw wall."""
     from arena.games import GameSpec, Rules, play
     from game.stable_wall import WallMode
 
-    a, b, c, d = seating
-    spec = GameSpec(Rules.TAIWAN_16, seed, game // 4, game % 4, (a, b, c, d), (a, b, c, d),
+    game, seed, names, rules_name, records = args[:5]
+    shift = game % 4
+    a, b, c, d = (names[(i - shift) % 4] for i in range(4))
+    seating = (a, b, c, d)
+    if rules_name not in (r.value for r in Rules):
+        raise ValueError(f"self-play plays {' or '.join(r.value for r in Rules)}, "
+                         f"not {rules_name!r}")
+    wall = str(args[5]) if len(args) > 5 else "single"
+    spec = GameSpec(Rules(rules_name), seed, game // 4, shift, seating, seating,
                     WallMode(wall), record=records is not None)
     played = play(spec)
     o = played.outcome
@@ -117,12 +68,14 @@ def _play_taiwan(game: int, seed: int, seating: list[str], records: str | None,
         path = Path(records) / f"game-{seed}-{game:05d}.jsonl"
         path.parent.mkdir(parents=True, exist_ok=True)
         replace_file(path, "\n".join(played.record) + "\n")  # never through a planted link
+    false_win = played.penalty.startswith(f"{WRONG_WIN}:") or played.penalty == WRONG_WIN
     outcomes = tuple(SeatOutcome(
         player=seating[s], score=int(o.scores[s]), won=o.winner == s,
         self_drawn=o.winner == s and o.self_drawn, dealt_in=o.payer == s,
-        fan=o.fan if o.winner == s else None, illegal=played.replaced[s] > 0,
-        false_win=False) for s in range(4))
-    return GameSummary(game, outcomes, played.ending)
+        fan=o.fan if o.winner == s else None,
+        illegal=played.replaced[s] > 0 or (o.penalized == s and not false_win),
+        false_win=o.penalized == s and false_win) for s in range(4))
+    return GameSummary(game, outcomes, played.ending, played.penalty)
 
 
 @dataclass
@@ -228,7 +181,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--wall", choices=["single", "sdw"], default="single",
                    help="taiwan-16: one wall or the stable draw wall of paper 002")
     p.add_argument("--agents", nargs=4, default=["mjbot", "greedy", "mjbot", "random"],
-                   choices=PLAYERS, metavar="NAME", help=f"four of: {', '.join(PLAYERS)}")
+                   metavar="PLAYER",
+                   help="four in-process players of the arena's registry: mjbot (the shipped "
+                        "bot), planner-v1, baseline-v1, planner[:OPTIONS], mjbot-eps:E, "
+                        "greedy, random (see mjbot arena --help)")
     p.add_argument("--games", type=positive_int, default=8)
     p.add_argument("--seed", type=non_negative_int, default=1)
     p.add_argument("--workers", type=positive_int, default=1)
@@ -243,6 +199,18 @@ def run(args: argparse.Namespace) -> int:
         print("mjbot selfplay: --wall sdw is a taiwan-16 wall mode (mcr-botzone's per-seat "
               "walls keep draws stable already)", file=sys.stderr)
         return 2
+    from arena.lineup import PlayerSpecError, parse_player
+
+    for text in args.agents:
+        try:
+            player = parse_player(text)
+        except PlayerSpecError as exc:
+            print(f"mjbot selfplay: {exc}", file=sys.stderr)
+            return 2
+        if not player.in_process:
+            print(f"mjbot selfplay: {text!r} is a program; play it with mjbot arena",
+                  file=sys.stderr)
+            return 2
     if args.records is not None:
         try:  # checked and made before the first game, not found wrong after one
             output_directory(Path(args.records))

@@ -33,7 +33,8 @@ from collections.abc import Callable, Iterable
 from bot.agent import Decision, Strategy
 from bot.planner import default_strategy
 from bot.seat import AskKind, SeatView
-from game.events import Action, Event
+from game.events import Action, DeclareWin, Event
+from game.rulebook import minimum_fan
 from game.rules import Ruleset
 from strategy.knowledge import KnowledgeError
 from strategy.policy import Method
@@ -125,6 +126,18 @@ class SeatSession:
             decision = self.fallback(self._why(exc, seconds))
         return self._answered(self._legal(decision))
 
+    def answer_inline(self, deadline: Deadline) -> Decision:
+        """The answer to the last event, decided in the calling thread under ``deadline``
+        (the arena's seats: a work budget, so no thread and no clock), with the same
+        legality check and fallback as :meth:`answer_now`."""
+        if self.lost:
+            return self._answered(self.fallback(f"state lost: {self.lost}"))
+        try:
+            decision = self.decide(deadline)
+        except Exception as exc:  # the seat must answer whatever the strategy did
+            decision = self.fallback(f"strategy failed: {type(exc).__name__}: {exc}")
+        return self._answered(self._legal(decision))
+
     async def answer(self, seconds: float) -> Decision:
         """The answer to the last event, within ``seconds`` (the event loop keeps running)."""
         if self.lost:
@@ -150,8 +163,13 @@ class SeatSession:
         return f"strategy failed: {type(exc).__name__}: {exc}"
 
     def _legal(self, decision: Decision) -> Decision:
-        if self.view.ask.allows(decision.action):
+        ask = self.view.ask
+        if ask.allows(decision.action):
             return decision
+        if isinstance(decision.action, DeclareWin):
+            minimum = minimum_fan(self.rules, int(self.view.kb.flowers[self.view.seat]))
+            return self.fallback(f"strategy declared a false win (the hand does not win here"
+                                 f"{f' with {minimum} fan' if minimum else ''}), replaced")
         return self.fallback(
             f"strategy answered {decision.action!r}, which is not legal here")
 

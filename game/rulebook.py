@@ -25,6 +25,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypeAlias
+
+import numpy as np
 
 from game import events as ev
 from game.melds import Meld, Pung
@@ -47,6 +50,9 @@ __all__ = [
     "safest_action",
     "win_context",
 ]
+
+Counts: TypeAlias = Sequence[int] | np.ndarray
+"""A seat's concealed tiles as 34 counts (a list at the tables, a numpy vector in a view)."""
 
 WIN_BASE = 8
 """Botzone's base points of a win, paid by every other seat."""
@@ -123,11 +129,11 @@ def mcr_scores(winner: int, fan: int, payer: int | None) -> tuple[int, int, int,
 
 
 # ---------------------------------------------------------------- legal answers
-def _discards(counts: Sequence[int]) -> list[ev.Action]:
+def _discards(counts: Counts) -> list[ev.Action]:
     return [ev.Discard(t) for t in range(NUM_KINDS) if counts[t] > 0]
 
 
-def legal_after_draw(counts: Sequence[int], melds: Sequence[Meld], *, kong_allowed: bool,
+def legal_after_draw(counts: Counts, melds: Sequence[Meld], *, kong_allowed: bool,
                      win: bool) -> tuple[ev.Action, ...]:
     """A seat's answers after its draw: ``counts`` its concealed tiles with the drawn one;
     ``kong_allowed`` whether a kong may be declared now (Botzone: its own and the next
@@ -143,7 +149,7 @@ def legal_after_draw(counts: Sequence[int], melds: Sequence[Meld], *, kong_allow
     return tuple(actions)
 
 
-def legal_on_discard(counts: Sequence[int], tile: int, *, from_left: bool, kong_allowed: bool,
+def legal_on_discard(counts: Counts, tile: int, *, from_left: bool, kong_allowed: bool,
                      win: bool, names_discard: bool) -> tuple[ev.Action, ...]:
     """A seat's answers to another seat's discard of ``tile``: pass, win, pung, kong, and
     chow from the seat on the discarder's left (``from_left``).

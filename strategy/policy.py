@@ -63,6 +63,10 @@ class Method(Enum):
     SAMPLED = "sampled"
     """The sampling search at the top (:mod:`strategy.sampling`) changed the planner's
     choice."""
+    SIMPLE = "simple"
+    """A fixed rule: the arena's ``greedy`` and ``random`` players."""
+    EPSILON_RANDOM = "epsilon-random"
+    """SIMCAT-ε's random action (``mjbot-eps``)."""
 
     def describe(self, horizon: int | None = None) -> str:
         if self is Method.SEARCH_DEEPENED and horizon is not None:

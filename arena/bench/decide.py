@@ -5,8 +5,9 @@ The situations live in ``decide_situations.json`` beside this file (committed;
 declared melds' count, the unseen counts of a mid-game seat (a random part of
 the other copies already seen) and, for claims, the offered tile.  They cover
 deficiency 0-6, with and without declared melds, for mcr-botzone and
-taiwan-16.  Every decision runs with the wall-clock deadline the bot uses
-(``--budget-ms``), so the figures are what a platform would see.
+taiwan-16.  Each is asked of the shipped bot (``mjbot``: :func:`bot.planner.default_strategy`)
+through its seat session, as ``mjbot advise`` asks it, with the wall-clock deadline
+(``--budget-ms``) the search watches, so the figures are what a platform would see.
 """
 
 from __future__ import annotations
@@ -19,8 +20,11 @@ from pathlib import Path
 
 import numpy as np
 
+from arena.commands.advise import advice_view
+from bot.seat import SeatView
+from bot.session import SeatSession
 from game.rules import MCR_BOTZONE, TAIWAN_16, Ruleset, get_ruleset
-from strategy.policy import choose_claim, choose_discard, shape_deficiency_fast
+from strategy.policy import shape_deficiency_fast
 from strategy.stepvalue import Deadline
 
 SITUATIONS = Path(__file__).with_name("decide_situations.json")
@@ -80,18 +84,29 @@ def regenerate(seed: int) -> list[dict[str, object]]:
     return out
 
 
-def decide(s: dict[str, object], budget_ms: float) -> float:
+def situation_view(s: dict[str, object]) -> tuple[Ruleset, SeatView]:
+    """Seat 0's view of a situation, as ``mjbot advise`` builds it (the declared melds:
+    pungs of tiles the hand does not hold and whose copies are seen)."""
     rules = get_ruleset(str(s["rules"]))
     hand = np.array(s["hand"], dtype=np.int8)
     unseen = np.array(s["unseen"], dtype=np.int8)
-    melds = rules.melds_needed - int(s["declared"])  # type: ignore[call-overload]
+    seen = 4 - hand - unseen
+    declared = int(s["declared"])  # type: ignore[call-overload]
+    pungs = [[t] * 3 for t in range(34) if hand[t] == 0 and seen[t] >= 3][:declared]
+    claim = int(s["claim"]) if "claim" in s else None  # type: ignore[call-overload]
+    drawn = None if claim is not None else int(np.nonzero(hand)[0][-1])
+    return rules, advice_view(rules, hand, unseen, pungs, claim, True, drawn)
+
+
+def decide(s: dict[str, object], budget_ms: float) -> float:
+    """The shipped bot's decision on the situation, through its seat session, under the
+    wall clock the bot uses; its milliseconds."""
+    rules, view = situation_view(s)
+    session = SeatSession(rules)
+    session.view = view
     t0 = time.perf_counter()
     deadline = Deadline(clock=time.perf_counter, until=t0 + budget_ms / 1000.0)
-    if "claim" in s:
-        choose_claim(hand, unseen, melds, rules, int(s["claim"]),  # type: ignore[call-overload]
-                     can_chow=True, can_win=False, deadline=deadline)
-    else:
-        choose_discard(hand, unseen, melds, rules, deadline)
+    session.answer_inline(deadline)
     return (time.perf_counter() - t0) * 1000.0
 
 

@@ -31,7 +31,7 @@ import structlog
 
 from arena.bench.targets import Target, missed_line
 from arena.botzone_judge.match import MatchConfig, play_match
-from arena.players import make_player
+from arena.lineup import ArenaSeat, parse_player
 from arena.selfplay import play_one
 from bot.logging import configure_logging
 from game.rules import MCR_BOTZONE
@@ -111,8 +111,8 @@ def play_subprocess_seat(command: list[str], seed: int, cwd: Path | None = None,
     resident memory in MB (VmHWM, read before the process is killed).  ``turn_seconds``
     gets the wall time of each of the bot's turns (request written to answer read)."""
     table = BotzoneTable(random_walltiles(np.random.default_rng(seed)), 0)
-    others = [make_player(n, MCR_BOTZONE, s) for s, n in ((1, "greedy"), (2, "mjbot"),
-                                                          (3, "greedy"))]
+    others = [ArenaSeat(parse_player(n), MCR_BOTZONE, s) for s, n in ((1, "greedy"), (2, "mjbot"),
+                                                                      (3, "greedy"))]
     proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, text=True, cwd=cwd, env=env)
     assert proc.stdin is not None and proc.stdout is not None
@@ -131,7 +131,9 @@ def play_subprocess_seat(command: list[str], seed: int, cwd: Path | None = None,
             if proc.stdout.readline().strip() != KEEP_RUNNING:
                 raise RuntimeError("the bot left keep-running mode")
             responses = [decode_response(answer)]
-            responses += [others[s - 1].answer(requests[s]) for s in (1, 2, 3)]
+            for s in (1, 2, 3):
+                others[s - 1].observe(requests[s])
+                responses.append(others[s - 1].decide())
             table.respond(responses)
         status = Path(f"/proc/{proc.pid}/status").read_text()
         kb = next(int(line.split()[1]) for line in status.splitlines()

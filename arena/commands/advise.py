@@ -1,21 +1,28 @@
-"""``mjbot advise``: the recommended discard or call, with every candidate's numbers."""
+"""``mjbot advise``: the shipped bot's answer to a hand, with every candidate's numbers.
+
+The hand, its declared melds, the unseen tiles and the offered discard make a seat view
+(:class:`bot.seat.SeatView`, seat 0, east wind) whose ask the rule book fills (a win is
+offered when it is one); the shipped bot (:func:`bot.planner.default_strategy`) answers it
+through a :class:`bot.session.SeatSession`, as on a platform: ``mjbot advise`` and
+``mjbot play`` give the same answer to the same situation."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
-import time
-from dataclasses import asdict
 
 import numpy as np
 
 from arena.commands.deficiency import parse_unseen
+from arena.record_types import SeatChoice
+from bot.seat import SeatView
+from bot.session import SeatSession
 from game import events as ev
-from game.melds import meld_shape
-from game.rules import RULESETS, get_ruleset
+from game.melds import Chow, ConcealedKong, Meld, MeldShape, Pung, meld_shape
+from game.rules import RULESETS, Ruleset, WallLayout, get_ruleset
 from game.tiles import Notation, TileError, counts_of, parse_counts, parse_tiles, tile_name
-from strategy.policy import Choice, PolicyError, choose_claim, choose_discard
+from strategy.policy import PolicyError
 from strategy.stepvalue import Deadline
 
 
@@ -29,43 +36,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--claim", metavar="TILE", help="another seat's discard to answer")
     p.add_argument("--from-left", action="store_true",
                    help="the discard comes from the seat before yours (a chow is allowed)")
+    p.add_argument("--drawn", metavar="TILE",
+                   help="which tile of the hand was just drawn (it decides a self-drawn "
+                        "win's fan); default: the hand's last tile as written")
+    p.add_argument("--budget", type=int, default=4_000, metavar="CALLS",
+                   help="kernel calls the bot may spend (its arena budget); default 4000")
     p.add_argument("--notation", choices=[n.value for n in Notation])
     p.add_argument("--json", action="store_true")
-
-
-def _choice_json(choice: Choice) -> dict[str, object]:
-    def cand(c: object) -> dict[str, object]:
-        d = asdict(c)  # type: ignore[call-overload]
-        d["tile"] = None if d["tile"] is None else tile_name(d["tile"])
-        d["meld"] = [tile_name(t) for t in d["meld"]]
-        d["label"] = c.label  # type: ignore[attr-defined]
-        d["action"] = d["action"].value
-        return d
-
-    return {
-        "action": choice.action.value,
-        "tile": None if choice.tile is None else tile_name(choice.tile),
-        "meld": [tile_name(t) for t in choice.meld_tiles],
-        "method": choice.describe_method(),
-        "finished": choice.finished,
-        "candidates": [cand(c) for c in choice.candidates],
-    }
-
-
-def advice_action(choice: Choice) -> ev.Action:
-    """The action ``choice`` recommends (a claim's candidate names the discard after it)."""
-    kind, tile = choice.action, choice.tile
-    if kind is ev.ActionKind.DISCARD and tile is not None:
-        return ev.Discard(tile)
-    if kind is ev.ActionKind.CHOW and tile is not None:
-        return ev.ClaimChow(choice.meld_tiles[1], tile)
-    if kind is ev.ActionKind.PUNG and tile is not None:
-        return ev.ClaimPung(tile)
-    if kind is ev.ActionKind.KONG:
-        return ev.ClaimKong()
-    if kind is ev.ActionKind.WIN:
-        return ev.DeclareWin()
-    return ev.Pass()
 
 
 def run(args: argparse.Namespace) -> int:
@@ -103,24 +80,73 @@ def run(args: argparse.Namespace) -> int:
         if (unseen < 0).any():
             bad = int(np.nonzero(unseen < 0)[0][0])
             raise TileError(f"more than four {tile_name(bad)} between hand, melds and claim")
-        deadline = Deadline(clock=time.perf_counter, until=time.perf_counter() + 5.0)
+        size = 3 * melds_needed + (1 if args.claim is not None else 2)
+        if int(hand.sum()) != size:
+            raise TileError(f"hand {args.hand!r}: {int(hand.sum())} tiles; with "
+                            f"{len(meld_groups)} declared melds "
+                            f"{'a claim answers' if args.claim is not None else 'a discard needs'}"
+                            f" {size}")
+        drawn = None
         if claim is None:
-            choice = choose_discard(hand, unseen, melds_needed, rules, deadline)
-        else:
-            choice = choose_claim(hand, unseen, melds_needed, rules, claim,
-                                  can_chow=args.from_left, can_win=False, deadline=deadline)
+            drawn = parse_tiles(args.drawn, notation)[0] if args.drawn else \
+                parse_tiles(args.hand, notation)[-1]
+            if hand[drawn] == 0:
+                raise TileError(f"--drawn {tile_name(drawn)} is not in the hand")
+        elif args.drawn:
+            raise ValueError("--drawn names the tile drawn before a discard; a --claim "
+                             "answers another seat's discard")
+        view = advice_view(rules, hand, unseen, meld_groups, claim, args.from_left, drawn)
+        session = SeatSession(rules, work_budget=args.budget)
+        session.view = view
+        decision = session.answer_inline(Deadline(budget=args.budget))
     except (TileError, PolicyError, ValueError) as exc:
         print(f"mjbot advise: {exc}", file=sys.stderr)
         return 2
+    choice = SeatChoice.of(decision)
     if args.json:
-        print(json.dumps(_choice_json(choice)))
+        print(json.dumps({"advice": decision.action.notation(claim),
+                          **choice.at(0, "mjbot").to_json()}))
         return 0
-    print(f"advice: {advice_action(choice).notation(claim)}  [{choice.describe_method()}"
-          f"{'' if choice.finished else ', cut by deadline'}]")
-    for c in choice.candidates:
-        numbers = ", ".join(f"{name} {value}" for name, value in c.numbers())
-        # a chow's or pung's note repeats its meld and discard, which the label names
-        said = c.action in (ev.ActionKind.CHOW, ev.ActionKind.PUNG) and bool(c.meld)
-        note = f" ({c.note})" if c.note and not said else ""
-        print(f"  {c.label}: {numbers}{note}")
+    print(f"advice: {decision.action.notation(claim)}  [{decision.describe_method()}"
+          f"{'' if decision.finished else ', cut by its budget'}]"
+          f"{f'  {decision.note}' if decision.note else ''}")
+    for c in decision.reasons:
+        print("  " + c.describe())
     return 0
+
+
+def advice_view(rules: Ruleset, hand: np.ndarray, unseen: np.ndarray,
+                meld_groups: list[list[int]], claim: int | None, from_left: bool,
+                drawn: int | None) -> SeatView:
+    """Seat 0's view of the situation: its concealed ``hand`` (with the drawn tile, or
+    without the ``claim``ed discard of seat 3, from its left, else seat 2), declared melds,
+    and ``unseen`` as its knowledge base (every other copy is seen)."""
+    view = SeatView(rules)
+    view.kb.hand[:] = hand
+    view.kb.known[:] = (4 - hand - unseen).astype(np.int8)
+    view.melds = [_meld(group, rules) for group in meld_groups]
+    view.dealt = True
+    view.dealer = 0
+    if rules.wall_layout is WallLayout.SINGLE:
+        view.tiles_left = int(unseen.sum())
+        view.wall_left = [max(0, view.tiles_left - rules.dead_wall)] * 4
+    if claim is None:
+        assert drawn is not None
+        view.last_event = ev.Drew(0, drawn)
+        view.drawn = drawn
+    else:
+        provider = 3 if from_left else 2
+        view.last_event = ev.Discarded(provider, claim)
+        view.tile_in_play, view.provider = claim, provider
+    return view
+
+
+def _meld(group: list[int], rules: Ruleset) -> Meld:
+    """A declared meld of the advised hand (claimed from seat 3, a kong concealed)."""
+    shape = meld_shape(group, rules)
+    low = min(group)
+    if shape is MeldShape.CHOW:
+        return Chow(low + 1, low, 3)
+    if shape is MeldShape.KONG:
+        return ConcealedKong(low)
+    return Pung(low, 3)

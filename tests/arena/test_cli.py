@@ -33,7 +33,8 @@ def test_five_of_a_tile_exits_non_zero_naming_it(capsys: pytest.CaptureFixture[s
 def test_advise_reproduces_example_3(capsys: pytest.CaptureFixture[str]) -> None:
     out = run_json(capsys, "advise", "(B1B2B3B7B8B9)(C2C2C2)(D1D2D3D5D9)", "--rules",
                    "mahjong-0", "--unseen", "000000000 010110001 000000000", "--json")
-    assert out["action"] == "discard" and out["tile"] == "9p"
+    assert out["advice"] == "discard 9p" and out["player"] == "mjbot"
+    assert out["candidates"][0]["tile"] == "9p"
     assert out["candidates"][0]["value"] == pytest.approx(7 / 12)
 
 
@@ -45,8 +46,23 @@ def test_advise_names_a_claim_by_its_meld_and_the_discard_after_it(
     assert "  chow 1m2m3m, then discard 1z: deficiency 1" in out
     data = run_json(capsys, "advise", "23m55p1z456p789s99m", "--claim", "1m", "--from-left",
                     "--json")
-    assert data["meld"] == ["1m", "2m", "3m"] and data["tile"] == "1z"
-    assert data["candidates"][1]["label"] == "chow 1m2m3m, then discard 1z"
+    assert data["advice"] == "chow 1m2m3m, then discard 1z"
+    first = data["candidates"][0]
+    assert first["meld"] == ["1m", "2m", "3m"] and first["tile"] == "1z"
+
+
+@pytest.mark.parametrize(("argv", "advice"), [
+    (["123m456p789s11222z"], "win"),  # a complete hand: the shipped bot declares it
+    (["19m19p19s1234567z1m"], "win"),  # thirteen orphans
+    (["123m456p789s1122z", "--claim", "2z"], "win on 2z"),  # its own numbers favour it
+])
+def test_advise_gives_the_shipped_bots_answer_wins_included(
+        capsys: pytest.CaptureFixture[str], argv: list[str], advice: str) -> None:
+    """``mjbot advise`` asks the shipped bot (the planner under mcr-botzone) through its seat
+    session: a win the rule book offers is declared (today's agent answered 'discard 1m'
+    and 'pass' here before)."""
+    out = run_json(capsys, "advise", *argv, "--json")
+    assert out["advice"] == advice and out["method"] == "win", out
 
 
 def test_bench_deficiency_quick_json(capsys: pytest.CaptureFixture[str]) -> None:
@@ -120,7 +136,7 @@ def test_advise_refuses_what_the_rules_do_not_allow(capsys: pytest.CaptureFixtur
 def test_advise_accepts_a_kong_and_a_chow_among_its_melds(
         capsys: pytest.CaptureFixture[str]) -> None:
     out = run_json(capsys, "advise", "123455m12p", "--melds", "5555z,789s", "--json")
-    assert out["action"] == "discard"
+    assert out["advice"].startswith("discard ")
 
 
 def test_deficiency_refuses_an_honour_under_mahjong_0(capsys: pytest.CaptureFixture[str]) -> None:

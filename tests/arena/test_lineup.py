@@ -1,4 +1,4 @@
-"""Player specs, SIMCAT-ε's random actions, and the frozen baseline-v1."""
+"""Player specs, SIMCAT-ε's random actions, and the frozen baseline-v1 and planner-v1."""
 
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ from strategy.deficiency import deficiency
     ("mjbot", PlayerKind.MJBOT, 4000, 0.0, ()),
     ("mjbot:budget=20000", PlayerKind.MJBOT, 20000, 0.0, ()),
     ("baseline-v1", PlayerKind.BASELINE_V1, 4000, 0.0, ()),
+    ("planner-v1:budget=900", PlayerKind.PLANNER_V1, 900, 0.0, ()),
     ("mjbot-eps:0.5", PlayerKind.MJBOT_EPS, 4000, 0.5, ()),
     ("mjbot-eps:eps=0.2,budget=500", PlayerKind.MJBOT_EPS, 500, 0.2, ()),
     ("greedy", PlayerKind.GREEDY, 4000, 0.0, ()),
@@ -131,42 +132,49 @@ def test_eps_zero_is_the_agent() -> None:
     assert game("mjbot-eps:eps=1,budget=300") != ours
 
 
-# ---------------------------------------------------------------- baseline-v1
-# re-pinned after the layout work: decision reasons use one claim vocabulary (pung, claim)
-# and a taiwan-16 hand holding flowers is no longer refused a win (no minimum there);
-# re-pinned when mcr-botzone records stopped repeating the reasons of seats not asked (the
-# events and results byte-identical, the decision lines a subsequence of the old ones);
-# re-pinned when records kept the candidates' fields and headers their layout tag (issue
-# 23 item 7; over 48 seeded arena and self-play records of both rule sets, these eight
-# among them: every line but the header and decision lines byte-identical, and every
-# decision's seat, player, action, method, note, fan and finished identical)
-BASELINE_V1_SHA256 = "9cb266e2c473bff09db452609cfbdafd7259ea178d0c61d46b12f2b64fdd3acd"
+# ---------------------------------------------------------------- frozen players
+# Pinned over what a frozen player does, not how a record prints it: every event line and
+# each decision's seat, action and method (the header and the reasons' text are left out,
+# so a change of the record's format does not move the pins).  Both were computed on
+# 6d6bda1, before the rule book: baseline-v1 as it was, planner-v1 as that commit's
+# shipped bot (its planner under mcr-botzone, its agent under taiwan-16).
+BASELINE_V1_SHA256 = "8daeb56f28ab879eaebe014d76a5cf221cb37374637da48e135c75b9bdf8ef1c"
+PLANNER_V1_SHA256 = "ffe9e1b6b60e10a8c49e6e477c89fee08fdf0e2040c8891f9f7526af366b6cdb"
 
 
-def baseline_games() -> list[GameSpec]:
-    """Eight seeded self-play games of baseline-v1: four mcr-botzone walls and four
-    taiwan-16 walls (single wall; dealers and winds from the wall numbers)."""
-    names = ("baseline-v1",) * 4
+def frozen_games(name: str) -> list[GameSpec]:
+    """Eight seeded self-play games of ``name``: four mcr-botzone walls and four taiwan-16
+    walls (single wall; dealers and winds from the wall numbers)."""
+    names = (name,) * 4
     return [GameSpec(rules, 12, wall, 0, names, names, record=True)
             for rules in (Rules.MCR_BOTZONE, Rules.TAIWAN_16) for wall in range(4)]
 
 
-def baseline_digest() -> str:
+def frozen_digest(name: str) -> str:
     digest = hashlib.sha256()
-    for spec in baseline_games():
+    for spec in frozen_games(name):
         record = play(spec).record
         assert record is not None
         for line in record:
             data = json.loads(line)
-            data.pop("version", None)
+            kind = data.get("record")
+            if kind == "header":
+                continue
+            if kind == "decision":
+                data = {k: data[k] for k in ("seat", "action", "method")}
             digest.update(json.dumps(data, sort_keys=True).encode())
     return digest.hexdigest()
 
 
 def test_baseline_v1_is_frozen() -> None:
-    """Any change to today's agent or policy changes these records: baseline-v1 must
-    stay today's behaviour (a new strategy gets a new player name instead)."""
-    assert baseline_digest() == BASELINE_V1_SHA256
+    """Any change to today's agent or policy changes these games: baseline-v1 must stay
+    the agent it was (a new strategy gets a new player name instead)."""
+    assert frozen_digest("baseline-v1") == BASELINE_V1_SHA256
+
+
+def test_planner_v1_is_frozen() -> None:
+    """planner-v1 plays as the shipped bot did when it was frozen; ``mjbot`` moves on."""
+    assert frozen_digest("planner-v1") == PLANNER_V1_SHA256
 
 
 def test_a_record_has_one_decision_line_per_question_asked() -> None:
