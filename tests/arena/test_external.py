@@ -115,3 +115,32 @@ def test_the_judge_asks_an_in_process_seat_before_starting_the_programs_clocks()
     assert len(turns) > 20
     assert all(next(s for u, s in order if u == t) == 2 for t in turns)
     assert InProcessChannel.blocking
+
+
+# ---------------------------------------------------------------- the arena plays what ships
+@pytest.mark.parametrize(("wall", "seat"), [(3, 0), (8, 2)])
+def test_the_arenas_mjbot_plays_as_the_botzone_program_does(wall: int, seat: int) -> None:
+    """``mjbot:budget=B`` in the arena and ``botzone:mjbot play botzone --work-budget B``
+    under the judge mock make the same decisions: the same game, event for event, so over
+    duplicate seatings A − B is exactly 0.00.  Both are the shipped bot through one seat
+    session; only the wire between them differs."""
+    budget = 200
+    others = "baseline-v1:budget=100"
+    in_process = f"mjbot:budget={budget}"
+    program = f"botzone:{MJBOT} play botzone --work-budget {budget}"
+
+    def game(player: str) -> tuple[tuple[str, ...], tuple[float, ...]]:
+        players = tuple(player if s == seat else others for s in range(4))
+        labels = tuple("us" if s == seat else "them" for s in range(4))
+        played = play(GameSpec(Rules.MCR_BOTZONE, 7100, wall, seat, players, labels,
+                               record=True))
+        assert played.record is not None and not played.failures
+        events = tuple(line for line in played.record
+                       if '"record": "decision"' not in line and '"record": "header"' not in line)
+        return events, played.outcome.scores
+
+    ours, ours_scores = game(in_process)
+    theirs, their_scores = game(program)
+    assert len(ours) > 40
+    assert ours == theirs
+    assert ours_scores == their_scores
