@@ -113,8 +113,8 @@ async def play_botzone(spec: GameSpec, *, time_limit: float = BOTZONE_TIME_LIMIT
     channels: list[Any] = []
     for s, text in enumerate(spec.players):
         player = parse_player(text)
-        if player.kind is PlayerKind.BOTZONE:
-            channels.append(ProgramSeat(player.command, interaction_for(Interaction.SIMPLE)))
+        if player.botzone_program:
+            channels.append(ProgramSeat(player.program(), interaction_for(Interaction.SIMPLE)))
         elif player.in_process:
             channels.append(InProcessChannel(
                 ArenaSeat(player, spec.rules.ruleset, spec.player_seed(s)), s, spec, decisions,

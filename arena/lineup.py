@@ -50,6 +50,10 @@ named players; every in-process one plays through :class:`bot.session.SeatSessio
                        (``planner-think:rollouts=200``)
 ``greedy``             discards to the least hand-only deficiency, never claims
 ``random``             a random discard, never claims (Botzone's sample bot)
+``mjbot-zip``          the Botzone upload itself (``mjbot package botzone``'s zip,
+                       built once per source tree): a program through the judge
+                       mock with numba off, the turn's clock and its fallback, as
+                       Botzone runs it (mcr-botzone only)
 ``botzone:CMD``        any Botzone program, a subprocess through the judge mock
                        (mcr-botzone only)
 ``olympiad:CMD``       any Olympiad program (JSON lines on stdio, as ``mjbot wrap``
@@ -66,6 +70,7 @@ against waiting.  The strategies of ``greedy``, ``random`` and ``mjbot-eps`` are
 from __future__ import annotations
 
 import shlex
+import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -108,6 +113,7 @@ class PlayerKind(Enum):
     PLANNER_THINK = "planner-think"
     GREEDY = "greedy"
     RANDOM = "random"
+    MJBOT_ZIP = "mjbot-zip"
     BOTZONE = "botzone"
     OLYMPIAD = "olympiad"
 
@@ -156,6 +162,20 @@ class PlayerSpec:
     def in_process(self) -> bool:
         return self.kind in IN_PROCESS
 
+    @property
+    def botzone_program(self) -> bool:
+        """A program that speaks Botzone's protocol (through the judge mock)."""
+        return self.kind in (PlayerKind.BOTZONE, PlayerKind.MJBOT_ZIP)
+
+    def program(self) -> tuple[str, ...]:
+        """The command line of a program player (``mjbot-zip``: the built upload, run by
+        this Python)."""
+        if self.kind is PlayerKind.MJBOT_ZIP:
+            from arena.package import built_zip
+
+            return (sys.executable, str(built_zip()))
+        return self.command
+
 
 def parse_player(text: str) -> PlayerSpec:
     """``NAME`` or ``NAME:OPTIONS`` (see the module docstring)."""
@@ -165,6 +185,11 @@ def parse_player(text: str) -> PlayerSpec:
     except ValueError:
         known = ", ".join(k.value for k in PlayerKind)
         raise PlayerSpecError(f"player {text!r}: unknown name {name!r}; known: {known}") from None
+    if kind is PlayerKind.MJBOT_ZIP:
+        if rest:
+            raise PlayerSpecError(f"player {text!r}: mjbot-zip takes no options (it plays as "
+                                  "Botzone runs it)")
+        return PlayerSpec(kind, text)
     if kind in (PlayerKind.BOTZONE, PlayerKind.OLYMPIAD):
         argv = tuple(shlex.split(rest))
         if not argv:

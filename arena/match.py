@@ -66,7 +66,7 @@ class MatchConfig:
     def __post_init__(self) -> None:
         for p in self.programs:
             spec = parse_player(p)
-            if spec.kind is PlayerKind.BOTZONE and self.rules is not Rules.MCR_BOTZONE:
+            if spec.botzone_program and self.rules is not Rules.MCR_BOTZONE:
                 raise ValueError(f"{p!r}: a Botzone program plays mcr-botzone only")
             if spec.kind is PlayerKind.OLYMPIAD and self.rules is not Rules.TAIWAN_16:
                 raise ValueError(f"{p!r}: an Olympiad program plays taiwan-16 only")

@@ -23,8 +23,8 @@ from pathlib import Path
 
 from arena.olympiad_access import SeatSecrets, amqtt_plugins, write_mosquitto_config
 from arena.olympiad_referee import GameSummary, Referee, RefereeConfig
+from arena.thinker import ThinkerPool
 from bot.olympiad_client import AgentPlayer, SeatPlayer, SessionReport, play_seat
-from bot.thinker import ThinkerPool
 from protocols.olympiad_transport import (
     ClientTransport,
     MqttClient,
@@ -161,7 +161,7 @@ async def run_match(config: RefereeConfig, transport: str = "ws", *,
                     thinkers: int = 0, tls: Tls | None = None,
                     seat_secrets: SeatSecrets | None = None) -> MatchResult:
     """Play ``config``'s match; ``thinkers`` > 0 puts our agents' thinking in that many
-    thinker processes (:mod:`bot.thinker`) instead of this process's decision thread.
+    thinker processes (:mod:`arena.thinker`) instead of this process's decision thread.
     The referee generates the seats' secrets (or takes ``seat_secrets``) and hands
     each seat its own."""
     if thinkers and players is not None:

@@ -13,6 +13,9 @@ from __future__ import annotations
 
 import argparse
 import ast
+import hashlib
+import os
+import tempfile
 import zipfile
 from pathlib import Path
 
@@ -88,6 +91,29 @@ def build(out: Path) -> list[str]:
             zf.write(path, name)
             names.append(name)
     return names
+
+
+def built_zip(directory: Path | None = None) -> Path:
+    """The Botzone upload of this source tree, built once per source fingerprint (in the
+    temporary directory unless ``directory`` is given) and reused: what the arena's
+    ``mjbot-zip`` player runs, exactly as ``mjbot package botzone`` writes it."""
+    digest = hashlib.sha256(MAIN.encode())
+    for module in player_modules():
+        path = _path_of(module)
+        assert path is not None
+        digest.update(module.encode() + b"\0" + path.read_bytes())
+    where = Path(tempfile.gettempdir()) if directory is None else directory
+    out = where / f"mjbot-botzone-{digest.hexdigest()[:16]}.zip"
+    if not out.exists():
+        fd, partial = tempfile.mkstemp(dir=where, suffix=".zip.partial")
+        os.close(fd)
+        try:
+            build(Path(partial))
+            os.replace(partial, out)  # whole or not at all, for a concurrent worker
+        finally:
+            if os.path.exists(partial):
+                os.unlink(partial)
+    return out
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -4,7 +4,7 @@ The referee, the transport (WebSocket on a free loopback port, or MQTT through
 an embedded amqtt broker started and stopped here) and four of our agents
 per table, each through the same client session loop as ``mjbot play olympiad``;
 with ``--thinkers N`` the agents think in N processes of idle CPU priority
-(:mod:`bot.thinker`).
+(:mod:`arena.thinker`).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Our agents thinking in thinker processes (bot.thinker) over a real WebSocket referee.
+"""Our agents thinking in thinker processes (arena.thinker) over a real WebSocket referee.
 
 Deterministic agents (a work budget, no clock) make the same decisions
 wherever they think, so a match whose seats forward every message to thinker
@@ -29,8 +29,8 @@ from support.arena import olympiad_config as _config
 from arena.bench.olympiad import _row
 from arena.olympiad_match import our_agents, run_match, serving
 from arena.olympiad_referee import GameSummary, Referee
+from arena.thinker import RemotePlayer, ThinkerPool, _line_safe, serve
 from bot.olympiad_client import SessionReport, play_seat
-from bot.thinker import RemotePlayer, ThinkerPool, _line_safe, serve
 from protocols.olympiad import Act, Ask
 from protocols.olympiad_transport import WsClient
 

@@ -11,7 +11,7 @@ seats' event loops for the CPU, so messages wait in socket buffers.  A
   the transports) and gives each seat a :class:`RemotePlayer`, which
   forwards every referee message, as its text, to the thinker process that
   owns the seat and awaits the ``act`` for an ``ask``;
-- each thinker process (``python -m bot.thinker``) runs the same
+- each thinker process (``python -m arena.thinker``) runs the same
   :class:`bot.olympiad_client.AgentPlayer` — the same agent behind the same
   :class:`bot.session.SeatSession`, deadline and fallback — for its seats,
   one message at a time, under ``SCHED_IDLE`` (Linux; ``nice 19``
@@ -147,7 +147,7 @@ class ThinkerPool:
     async def _start(self) -> None:
         for _ in range(self.processes):
             proc = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "bot.thinker", *self.args,
+                sys.executable, "-m", "arena.thinker", *self.args,
                 stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
             thinker = _Thinker(proc)
             self._thinkers.append(thinker)
