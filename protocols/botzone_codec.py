@@ -28,7 +28,8 @@ Standard library plus ``game`` only.
 from __future__ import annotations
 
 from game import events as ev
-from game.tiles import NUM_KINDS, NUM_SUITED, Notation, TileError, parse_tile, tile_name
+from game.table_base import chow_middles, is_chow_middle
+from game.tiles import NUM_KINDS, Notation, TileError, parse_tile, tile_name
 
 SEATS = 4
 HAND_SIZE = 13
@@ -290,7 +291,7 @@ class RequestDecoder:
             for tok, tile in zip(args, tiles, strict=True):
                 if tile >= NUM_KINDS:
                     raise ProtocolError(f"{action} of the flower {clip(tok, 20)} in {clip(line)}")
-        if action == "CHI" and (tiles[0] >= NUM_SUITED or tiles[0] % 9 in (0, 8)):
+        if action == "CHI" and not is_chow_middle(tiles[0]):
             raise ProtocolError(f"CHI around {clip(args[0], 20)}: the middle of a chow is a "
                                 f"suited 2-8, in {clip(line)}")
         if action == "DRAW":
@@ -301,7 +302,7 @@ class RequestDecoder:
             return ev.Punged(seat, self._claimed(seat, action, line), tiles[0])
         if action == "CHI":
             claimed = self._claimed(seat, action, line)
-            if not tiles[0] - 1 <= claimed <= tiles[0] + 1:
+            if tiles[0] not in chow_middles(claimed):
                 raise ProtocolError(f"CHI around {args[0]!r} cannot hold the claimed "
                                     f"{_name(claimed)} in {line!r}")
             return ev.Chowed(seat, tiles[0], claimed, tiles[1])
