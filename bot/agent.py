@@ -28,9 +28,8 @@ import numpy as np
 
 from bot.seat import AskKind, SeatView
 from game import events as ev
-from game.rulebook import minimum_fan, win_context
+from game.rulebook import declarable_win, minimum_fan, win_context
 from game.rules import Ruleset
-from game.scoring.mcr import fan_total, mcr_fans
 from game.tiles import NUM_KINDS, tile_name
 from strategy.candidates import best_shape_deficiency
 from strategy.deficiency.changes import SuitCache
@@ -168,8 +167,8 @@ class Agent:
             if total is None:
                 tiles = np.repeat(_KINDS, counts).tolist()
                 win = tiles.pop()
-                fans = fan_total(mcr_fans(tiles, melds, win, on_a_discard))
-                total = -1 if fans is None else fans
+                offer = declarable_win(self.rules, tiles, melds, win, on_a_discard)
+                total = -1 if offer is None else offer.fan
                 totals[key] = total
             return total >= need
 

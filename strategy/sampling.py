@@ -54,15 +54,16 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from game.melds import Meld
-from game.scoring.mcr import WinContext, fan_total, mcr_fans
+from game.rulebook import declarable_win, mcr_scores, win_context
+from game.rules import MCR_BOTZONE
+from game.scoring.mcr import WinContext
 from game.tiles import NUM_KINDS, Counts
 from strategy.deficiency.kernel import kernel_deficiency
 from strategy.stepvalue import Deadline, deficiency_after_discards, deficiency_after_draws
 
 SEATS = 4
-WIN_BASE = 8
 """Every loser pays 8 on top of the fan (Botzone scoring, as :mod:`game.table`)."""
-MIN_FAN = 8
+MIN_FAN = MCR_BOTZONE.min_fan
 _EMPTY = np.zeros(0, dtype=np.int8)
 _KINDS = np.arange(NUM_KINDS)
 
@@ -157,8 +158,8 @@ class FanCache:
         if hit is None:
             self.asked += 1
             tiles = np.repeat(_KINDS, hand).tolist()
-            fans = fan_total(mcr_fans(tiles, melds, tile, context))
-            hit = -1 if fans is None else fans
+            offer = declarable_win(MCR_BOTZONE, tiles, melds, tile, context)
+            hit = -1 if offer is None else offer.fan
             self.totals[key] = hit
         return hit
 
@@ -174,11 +175,7 @@ def _waits(hand: np.ndarray, needed: int, out: np.ndarray) -> np.ndarray | None:
 
 def _score(seat: int, winner: int, fan: int, payer: int | None) -> int:
     """The deciding seat's points when ``winner`` wins (``payer`` None: self-drawn)."""
-    if payer is None:
-        return 3 * (WIN_BASE + fan) if seat == winner else -(WIN_BASE + fan)
-    if seat == winner:
-        return 3 * WIN_BASE + fan
-    return -(WIN_BASE + fan) if seat == payer else -WIN_BASE
+    return mcr_scores(winner, fan, payer)[seat]
 
 
 def rollout(k: Knowledge, line: Line, d: Deal, fans: FanCache) -> int:
@@ -208,7 +205,8 @@ def rollout(k: Knowledge, line: Line, d: Deal, fans: FanCache) -> int:
             w = waits[s]
             if w is None or not w[tile]:
                 continue
-            ctx = WinContext(s, wind, fourth_tile=shown[tile] == 4, wall_last=wall_last)
+            ctx = win_context(seat=s, prevalent_wind=wind, self_drawn=False,
+                              visible_copies=int(shown[tile]), wall_last=wall_last)
             fan = fans.total(hands[s], melds[s], tile, ctx)
             if fan >= MIN_FAN:
                 return _score(me, s, fan, discarder)
@@ -218,8 +216,9 @@ def rollout(k: Knowledge, line: Line, d: Deal, fans: FanCache) -> int:
         drawn = walls[s].pop()
         w = waits[s]
         if w is not None and w[drawn]:
-            ctx = WinContext(s, wind, self_drawn=True, fourth_tile=shown[drawn] == 3,
-                             wall_last=not walls[(s + 1) % SEATS])
+            ctx = win_context(seat=s, prevalent_wind=wind, self_drawn=True,
+                              visible_copies=int(shown[drawn]),
+                              wall_last=not walls[(s + 1) % SEATS])
             fan = fans.total(hands[s], melds[s], drawn, ctx)
             if fan >= MIN_FAN:
                 return _score(me, s, fan, None)
