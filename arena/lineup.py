@@ -79,7 +79,7 @@ from typing import Any
 
 import numpy as np
 
-from arena.players import GreedyStrategy, RandomStrategy, SimcatStrategy
+from arena.players import SimcatStrategy, SimpleRule, SimpleStrategy
 from arena.record_types import SeatChoice
 from bot.agent import Agent, Decision, Strategy, describe_action
 from bot.planner import Planner, default_strategy
@@ -288,9 +288,9 @@ def strategy_of(spec: PlayerSpec, rules: Ruleset,
     if kind is PlayerKind.PLANNER_V1:
         return planner_v1(rules)
     if kind is PlayerKind.GREEDY:
-        return GreedyStrategy()
+        return SimpleStrategy(SimpleRule.GREEDY)
     if kind is PlayerKind.RANDOM:
-        return RandomStrategy(rng)
+        return SimpleStrategy(SimpleRule.RANDOM, rng)
     if kind is PlayerKind.MJBOT_EPS:
         shipped = default_strategy(rules)
         assert isinstance(shipped, Agent)

@@ -15,6 +15,7 @@ Each is a :class:`bot.agent.Strategy`, so an arena seat plays it through the sam
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import Enum
 
 import numpy as np
 
@@ -25,8 +26,7 @@ from strategy.deficiency.kernel import kernel_deficiency
 from strategy.policy import Method, shape_deficiency_fast
 from strategy.stepvalue import Deadline
 
-__all__ = ["GreedyStrategy", "RandomStrategy", "SimcatStrategy",
-           "least_shanten_discard"]
+__all__ = ["SimcatStrategy", "SimpleRule", "SimpleStrategy", "least_shanten_discard"]
 
 _FULL = np.zeros(0, dtype=np.int8)
 
@@ -52,11 +52,21 @@ def _offered_win(v: SeatView) -> Decision | None:
     return Decision(ev.DeclareWin(), Method.WIN, fan=ask.win.fan)
 
 
-@dataclass
-class RandomStrategy:
-    """A random discard, never a claim; every win offered."""
+class SimpleRule(Enum):
+    """The arena's fixed discard rules."""
 
-    rng: np.random.Generator
+    RANDOM = "random"
+    """A random discard (Botzone's sample bot)."""
+    GREEDY = "greedy"
+    """The discard to the least hand-only deficiency."""
+
+
+@dataclass
+class SimpleStrategy:
+    """A fixed discard rule, never a claim; every win offered is declared."""
+
+    rule: SimpleRule
+    rng: np.random.Generator = field(default_factory=lambda: np.random.default_rng(0))
 
     def reset(self) -> None:
         return None
@@ -68,25 +78,11 @@ class RandomStrategy:
         if v.ask.kind is not AskKind.DRAW:
             return Decision(ev.Pass(), Method.PASS)
         held = [int(t) for t in np.nonzero(v.hand)[0]]
-        return Decision(ev.Discard(int(self.rng.choice(held))), Method.SIMPLE)
-
-
-@dataclass
-class GreedyStrategy:
-    """The discard to the least hand-only deficiency, never a claim; every win offered."""
-
-    def reset(self) -> None:
-        return None
-
-    def decide(self, v: SeatView, deadline: Deadline | None = None) -> Decision:
-        win = _offered_win(v)
-        if win is not None:
-            return win
-        if v.ask.kind is not AskKind.DRAW:
-            return Decision(ev.Pass(), Method.PASS)
-        held = [int(t) for t in np.nonzero(v.hand)[0]]
-        return Decision(ev.Discard(least_shanten_discard(v.hand, v.melds_needed, held)),
-                        Method.SIMPLE)
+        if self.rule is SimpleRule.RANDOM:
+            tile = int(self.rng.choice(held))
+        else:
+            tile = least_shanten_discard(v.hand, v.melds_needed, held)
+        return Decision(ev.Discard(tile), Method.SIMPLE)
 
 
 @dataclass
