@@ -37,13 +37,14 @@ class Command:
 
 
 _ARENA_BENCHES = ("selfplay", "olympiad", "arena", "agreement", "zip", "soak", "sampling",
-                  "planner", "startup")
+                  "planner", "startup", "decide")
 
 COMMANDS: dict[str, Command] = {
     "deficiency": Command("deficiency",
                           "deficiency per winning shape and the useful tiles of a hand"),
     "advise": Command("advise",
-                      "the recommended discard or call with every candidate's numbers"),
+                      "the recommended discard or call with every candidate's numbers",
+                      extra="arena"),
     "bench": Command("bench", "benchmarks that print a table of medians (and --json)",
                      sub_extras={**dict.fromkeys(_ARENA_BENCHES, "arena"),
                                  "deficiency": "dev"}),
@@ -172,8 +173,8 @@ def build_parser(selected: str | None = None) -> argparse.ArgumentParser:
     doc = (__doc__ or "").splitlines()[0]
     parser = Parser(prog="mjbot", description=doc, epilog=(
         "A command marked (needs mjbot[EXTRA]) needs that extra: pip install "
-        "'mjbot[EXTRA]'.  The core install (pip install mjbot) plays on Botzone, advises and "
-        "runs the call and decide benchmarks."))
+        "'mjbot[EXTRA]'.  The core install (pip install mjbot) plays on Botzone, builds the "
+        "Botzone zip, computes deficiencies and runs the call benchmark."))
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, command in COMMANDS.items():
         child = sub.add_parser(name, help=_listed_help(command), description=command.help)

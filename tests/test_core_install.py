@@ -29,7 +29,7 @@ def test_the_game_strategy_and_bot_tests_load_on_a_core_install() -> None:
 
 
 CORE_COMMANDS = [
-    ["--help"], ["deficiency", "--help"], ["advise", "--help"], ["bench", "--help"],
+    ["--help"], ["deficiency", "--help"], ["bench", "--help"],
     ["bench", "call", "--help"], ["package", "--help"], ["play", "--help"],
     ["play", "botzone", "--help"], ["deficiency", "123m456p789s1122z", "--json"],
 ]
@@ -43,6 +43,8 @@ EXTRA_COMMANDS = {
     ("experiment", "sdw", "--quick"): ("experiment", "arena"),
     ("play", "olympiad", "--help"): ("play olympiad", "olympiad"),
     ("wrap", "--help"): ("wrap", "olympiad"),
+    ("advise", "--help"): ("advise", "arena"),
+    ("bench", "decide", "--quick"): ("bench decide", "arena"),
     ("bench", "selfplay", "--quick"): ("bench selfplay", "arena"),
     ("bench", "--seed", "3", "deficiency"): ("bench deficiency", "dev"),
 }
@@ -106,3 +108,20 @@ def test_the_extras_table_matches_pyproject() -> None:
     assert set(EXTRAS["olympiad"]) == names("olympiad")
     assert set(EXTRAS["arena"]) == names("arena")
     assert set(EXTRAS["dev"]) <= names("dev")
+
+
+def test_the_benchmarks_marked_core_import_on_a_core_install() -> None:
+    """The extras table is not too lenient: a benchmark it lets run on a core install
+    imports there (one that needs an extra is in ``Command.sub_extras``)."""
+    import json
+
+    from arena.cli import COMMANDS
+    from arena.commands.bench import BENCHES
+
+    core = sorted(BENCHES[name] for name in BENCHES if name not in COMMANDS["bench"].sub_extras)
+    assert core  # call at least
+    done = core_python("import importlib, json; "
+                       "[importlib.import_module(m) for m in json.loads(sys.argv[1])]; "
+                       "print(c.imported())", json.dumps(core))
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "[]"
