@@ -15,13 +15,14 @@ from arena import data as arena_data
 ROOT = support.ROOT
 
 
-def test_the_data_folder_holds_what_its_readme_names() -> None:
-    readme = (support.DATA / "README.md").read_text(encoding="utf-8")
+def test_the_data_folder_holds_what_its_readme_names(data_dir: Path, botzone_logs: list[Path],
+                                                     pku_sample: Path) -> None:
+    readme = (data_dir / "README.md").read_text(encoding="utf-8")
     for name in ("botzone-match-logs", "pku-datatxt/sample.txt", "oracles.md"):
         assert f"`{name}" in readme, name
-    assert len(support.botzone_logs()) == 8
-    assert support.pku_sample().stat().st_size > 0
-    assert support.ORACLES.is_file()
+    assert len(botzone_logs) == 8 and all(p.parent.parent == data_dir for p in botzone_logs)
+    assert pku_sample.stat().st_size > 0
+    assert (data_dir / "oracles.md").is_file()
     for source in ("SuuTTT/IJCAI-mahjong", "hujianzhong/Mahjong_Botzone"):
         assert source in readme
 
