@@ -496,7 +496,11 @@ class CandidateRecord:
     @classmethod
     def of(cls, c: Candidate) -> CandidateRecord:
         outlook = c.outlook if isinstance(c, ValuedCandidate) else None
-        return cls(c.action, c.tile, c.deficiency, c.value, c.chance, c.delta, c.work,
+        # a planner's candidate: the step-value ranking's plain deficiency where it has
+        # one, else the value's distance (the outlook keeps that distance too)
+        plain = c.plain_deficiency if isinstance(c, ValuedCandidate) else None
+        deficiency = c.deficiency if plain is None else plain
+        return cls(c.action, c.tile, deficiency, c.value, c.chance, c.delta, c.work,
                    c.time_us, c.note, tuple(c.meld),
                    None if outlook is None else OutlookRecord.of(outlook))
 

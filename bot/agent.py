@@ -20,7 +20,9 @@ prefers those whose completions can actually be declared.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -99,6 +101,60 @@ class Strategy(Protocol):
         ...
 
 
+class OneDecision:
+    """One decision at a time on an agent's :class:`SuitCache` (its kernels' scratch
+    arrays and cached suits).
+
+    A platform's seat gives up on a decision that runs past its time, but the decision's
+    thread runs on.  The next decision of the same agent then cancels it (its deadline's
+    budget and clock are spent, so it stops at its next deadline check) and, while it
+    still runs, works on a cache of its own: the two threads never share scratch arrays."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._running: Deadline | None = None
+        self._local = threading.local()
+
+    def __getstate__(self) -> dict[str, object]:
+        return {}  # locks do not pickle; a copy starts with no decision running
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__init__()  # type: ignore[misc]
+
+    def __deepcopy__(self, memo: dict[int, object]) -> OneDecision:
+        return OneDecision()
+
+    @contextmanager
+    def running(self, deadline: Deadline | None, shared: SuitCache) -> Iterator[None]:
+        """The scope of one decision under ``deadline``: inside it :meth:`cache` is
+        ``shared``, or a fresh cache while an abandoned decision still holds ``shared``."""
+        if getattr(self._local, "cache", None) is not None:  # a decision within one
+            yield
+            return
+        mine = self._lock.acquire(blocking=False)
+        if mine:
+            self._running = deadline
+            self._local.cache = shared
+        else:
+            abandoned = self._running
+            if abandoned is not None:  # spent: it raises OutOfTime at its next check
+                abandoned.budget = -1
+                abandoned.until = float("-inf")
+            self._local.cache = SuitCache(shared.keys.shape[0])
+        try:
+            yield
+        finally:
+            self._local.cache = None
+            if mine:
+                self._running = None
+                self._lock.release()
+
+    def cache(self, shared: SuitCache) -> SuitCache:
+        """The cache of the decision running in this thread (``shared`` outside one)."""
+        own = getattr(self._local, "cache", None)
+        return shared if own is None else own
+
+
 @dataclass
 class Agent:
     rules: Ruleset
@@ -106,10 +162,17 @@ class Agent:
 
     _fan_context: tuple[object, ...] = field(init=False, default=(), repr=False)
     _fan_totals: dict[bytes, int] = field(init=False, default_factory=dict, repr=False)
-    _suits: SuitCache = field(init=False, default_factory=lambda: SuitCache(1 << 14),
-                              repr=False)
+    _shared_suits: SuitCache = field(init=False, default_factory=lambda: SuitCache(1 << 14),
+                                     repr=False, compare=False)
     """Suit results of the deficiency kernel, kept across decisions (they depend on the
     suit's counts only)."""
+    _one: OneDecision = field(init=False, default_factory=OneDecision, repr=False,
+                              compare=False)
+
+    @property
+    def _suits(self) -> SuitCache:
+        """The suit cache of the decision running in this thread (:class:`OneDecision`)."""
+        return self._one.cache(self._shared_suits)
 
     def reset(self) -> None:
         self._fan_context, self._fan_totals = (), {}
@@ -192,6 +255,10 @@ class Agent:
 
     # ------------------------------------------------------------------ decisions
     def decide(self, v: SeatView, deadline: Deadline | None = None) -> Decision:
+        with self._one.running(deadline, self._shared_suits):
+            return self._decide(v, deadline)
+
+    def _decide(self, v: SeatView, deadline: Deadline | None) -> Decision:
         kind = v.ask.kind
         if kind is AskKind.DRAW:
             return self._after_draw(v, deadline)
@@ -255,6 +322,11 @@ class Agent:
         Olympiad-style referees ask for the claim and for the discard separately;
         ``from_hand`` are the tiles the claim takes out of the hand.
         """
+        with self._one.running(deadline, self._shared_suits):
+            return self._discard_after_claim(v, from_hand, deadline)
+
+    def _discard_after_claim(self, v: SeatView, from_hand: Sequence[int],
+                             deadline: Deadline | None) -> Decision:
         hand = v.hand.copy()
         for x in from_hand:
             hand[x] -= 1

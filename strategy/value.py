@@ -26,9 +26,11 @@ randomness.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
+from functools import lru_cache
 
 import numpy as np
 
@@ -36,7 +38,13 @@ from game.melds import Meld
 from game.tiles import Counts, tile_name
 from strategy.deficiency.kernel import UNREACHABLE
 from strategy.fan import declared_rows
-from strategy.fan.routes import NUM_ROUTES, after_each_discard, after_each_draw, route_table
+from strategy.fan.routes import (
+    NUM_ROUTES,
+    after_each_discard,
+    capped_route_table,
+    draws_lowering,
+    route_table,
+)
 from strategy.policy import Candidate
 from strategy.stepvalue import Deadline
 
@@ -97,7 +105,13 @@ def win_chance(distance: int, turns: int, model: ValueModel = DEFAULT_MODEL) -> 
     """P(reaching a win from ``distance`` changes within ``turns`` turns): each turn the
     game goes on unless another seat wins (``end_rate``); then a distance > 1 falls by one
     with chance ``step_rate`` and a waiting hand (distance 1) wins with chance
-    ``ready_rate``; distance 0 is a complete hand (1.0)."""
+    ``ready_rate``; distance 0 is a complete hand (1.0).  Kept by its arguments (a
+    game asks a few hundred of them)."""
+    return _win_chance(distance, turns, model)
+
+
+@lru_cache(maxsize=1 << 14)
+def _win_chance(distance: int, turns: int, model: ValueModel) -> float:
     if distance <= 0:
         return 1.0
     if distance >= UNREACHABLE or turns <= 0:
@@ -193,12 +207,16 @@ def discard_distances(hand: Counts, fan: FanInputs, extra: Sequence[Meld] = (),
         return {int(t): int(out[t]) for t in np.flatnonzero(hand)}
     table = np.empty(NUM_ROUTES, dtype=np.int64)
     found: dict[int, int] = {}
+    watch.check_clock()
+    # no discard goes below the whole hand's least (as in after_each_discard)
+    now = int(route_table(h, unseen, needed, rows, fan.seat_wind, fan.prevalent_wind, table,
+                          True))
     for kind in np.flatnonzero(hand):
         t = int(kind)
         watch.check_clock()
         h[t] -= 1
-        found[t] = int(route_table(h, unseen, needed, rows, fan.seat_wind, fan.prevalent_wind,
-                                   table, True))
+        found[t] = int(capped_route_table(h, unseen, needed, rows, fan.seat_wind,
+                                          fan.prevalent_wind, table, True, UNREACHABLE, now))
         h[t] += 1
     return found
 
@@ -209,10 +227,8 @@ def useful_draws(hand: Counts, fan: FanInputs, distance: int, extra: Sequence[Me
     *ukeire* toward 8 fan)."""
     rows = fan.rows(extra)
     unseen = fan.unseen.astype(np.int8)
-    out = np.empty(34, dtype=np.int64)
-    after_each_draw(hand.astype(np.int8), unseen, 4 - rows.shape[0], rows, fan.seat_wind,
-                    fan.prevalent_wind, out)
-    return int(unseen[out < distance].sum())
+    return int(draws_lowering(hand.astype(np.int8), unseen, 4 - rows.shape[0], rows,
+                              fan.seat_wind, fan.prevalent_wind, distance))
 
 
 def best_by_value(outlooks: dict[int, Outlook], order: Sequence[int],
@@ -232,13 +248,21 @@ def describe_tile_outlook(tile: int, o: Outlook) -> str:
 
 @dataclass(frozen=True)
 class ValuedCandidate(Candidate):
-    """A :class:`strategy.policy.Candidate` with its value's numbers (``deficiency`` is the
-    plain one of the step-value ranking; the outlook carries the fan-aware distance)."""
+    """A :class:`strategy.policy.Candidate` with its value's numbers.  Its two distances
+    have a field each: ``deficiency`` is the one the value counts (the outlook's: the
+    fan-aware distance under mcr-botzone, the best tai route's under taiwan-16, else the
+    plain deficiency), ``plain_deficiency`` the plain deficiency of the step-value ranking
+    where that ranking weighed the candidate (a discard after a draw), else None.
+    :meth:`describe` writes the record's text, whose first number is the plain deficiency
+    where there is one."""
 
     outlook: Outlook | None = None
+    plain_deficiency: int | None = None
 
     def describe(self) -> str:
-        base = super().describe()
+        shown = self if self.plain_deficiency is None else dataclasses.replace(
+            self, deficiency=self.plain_deficiency, plain_deficiency=None)
+        base = Candidate.describe(shown)
         return base if self.outlook is None else f"{base}; {self.outlook.describe()}"
 
 

@@ -35,7 +35,9 @@ the brute-force comparison in the tests and ``arena/bench/fan.py`` say how often
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import IntEnum
+from typing import Any
 
 import numpy as np
 
@@ -47,7 +49,7 @@ from strategy.deficiency.shapes import (
     seven_pairs,
     thirteen_orphans,
 )
-from strategy.jit import njit
+from strategy.jit import HAVE_NUMBA, njit
 
 CHOW, PUNG, KONG, CONCEALED_KONG = 0, 1, 2, 3
 """Kinds of a declared meld in the kernels' encoding: a row ``(kind, tile)``, where a
@@ -560,6 +562,18 @@ def route_table(hand: np.ndarray, unseen: np.ndarray, melds_needed: int, declare
     int64 array of rows ``(kind, tile)`` (CHOW by its lowest tile, PUNG, KONG,
     CONCEALED_KONG) and ``melds_needed`` = 4 less its rows; the winds are 0-3 (east-north).
     """
+    return capped_route_table(hand, unseen, melds_needed, declared, seat_wind,
+                              prevalent_wind, out, least_only, UNREACHABLE, -1)
+
+
+@njit()
+def capped_route_table(hand: np.ndarray, unseen: np.ndarray, melds_needed: int,
+                       declared: np.ndarray, seat_wind: int, prevalent_wind: int,
+                       out: np.ndarray, least_only: bool, cap: int, enough: int) -> int:
+    """:func:`route_table`, least only, answering ``min(least, cap)`` and stopping once
+    it is at most ``enough``: routes that cannot go below ``cap`` are skipped (for a
+    caller that asks only whether the least is below ``cap``, or at most ``enough``).
+    ``cap`` = :data:`UNREACHABLE` and ``enough`` = -1 is :func:`route_table` itself."""
     for f in range(out.shape[0]):
         out[f] = UNREACHABLE
     total = 3 * melds_needed + 2
@@ -593,7 +607,7 @@ def route_table(hand: np.ndarray, unseen: np.ndarray, melds_needed: int, declare
             elif kind == CONCEALED_KONG:
                 declared_fan += 2
                 concealed_kongs += 1
-    best = UNREACHABLE
+    best = cap
     # special shapes: worth 12 or more each
     if n_declared == 0:
         out[_SEVEN_PAIRS] = seven_pairs(hand, avail)
@@ -620,7 +634,7 @@ def route_table(hand: np.ndarray, unseen: np.ndarray, melds_needed: int, declare
     used = np.zeros(n_declared, np.bool_)
     taken = np.zeros(5, np.int64)
     for r in range(NUM_ROUTE_ROWS):
-        if least_only and best <= lower:
+        if least_only and (best <= lower or best <= enough):
             break
         pair = ROUTE_INFO[r, 0]
         needs_concealed = ROUTE_INFO[r, 1] == 1
@@ -770,18 +784,305 @@ def after_each_discard(hand: np.ndarray, unseen: np.ndarray, melds_needed: int,
                        out: np.ndarray) -> None:
     """``out[i]`` = the least changes to an 8-fan hand after discarding one ``i`` from a
     3m+2 hand (:func:`route_table`, least only; the discard does not return to ``unseen``),
-    :data:`UNREACHABLE` for kinds the hand does not hold."""
+    :data:`UNREACHABLE` for kinds the hand does not hold.
+
+    A discard never lowers the changes (it takes a tile from the hand and from what a
+    completion may use), so each discard's routes stop as soon as one reaches the whole
+    hand's least (:func:`capped_route_table`'s ``enough``): the same numbers, sooner."""
     table = np.empty(NUM_ROUTES, np.int64)
+    now = route_table(hand, unseen, melds_needed, declared, seat_wind, prevalent_wind,
+                      table, True)
     h = hand.copy()
     for i in range(34):
         out[i] = UNREACHABLE
         if hand[i] > 0:
             h[i] -= 1
-            out[i] = route_table(h, unseen, melds_needed, declared, seat_wind,
-                                 prevalent_wind, table, True)
+            out[i] = capped_route_table(h, unseen, melds_needed, declared, seat_wind,
+                                        prevalent_wind, table, True, UNREACHABLE, now)
             h[i] += 1
 
 
+@njit()
+def draws_lowering(hand: np.ndarray, unseen: np.ndarray, melds_needed: int,
+                   declared: np.ndarray, seat_wind: int, prevalent_wind: int,
+                   distance: int) -> int:
+    """The unseen copies whose draw takes a 3m+1 hand below ``distance`` changes to an
+    8-fan hand: the count of ``unseen[t]`` where :func:`after_each_draw`'s ``out[t] <
+    distance``.
+
+    A draw leaves what a completion may use (hand + unseen) as it was, so everything of a
+    route that depends on the declared melds and on those counts is found once (whether
+    it can be played, its forced tiles, the fan it still needs), and each draw moves the
+    bound of :func:`route_table` (its forced tiles in the hand, the hand inside its tiles)
+    by at most one: a route's dynamic programme runs only where that bound goes below
+    ``distance``, and a draw stops at the first route below it."""
+    total = 3 * melds_needed + 2
+    avail = np.empty(34, np.int8)
+    for t in range(34):
+        avail[t] = hand[t] + unseen[t]
+    n_declared = declared.shape[0]
+    exposed = False
+    concealed_kongs = 0
+    declared_fan = 0
+    declared_dragon_fan = 0
+    all_pungs_ok = True
+    all_chows_ok = True
+    for i in range(n_declared):
+        kind = declared[i, 0]
+        tile = declared[i, 1]
+        if kind != CONCEALED_KONG:
+            exposed = True
+        if kind == CHOW:
+            all_pungs_ok = False
+        else:
+            all_chows_ok = False
+            declared_fan += pung_fan(tile, seat_wind, prevalent_wind)
+            if tile >= 31:
+                declared_dragon_fan += 2
+            if kind == KONG:
+                declared_fan += 1
+            elif kind == CONCEALED_KONG:
+                declared_fan += 2
+                concealed_kongs += 1
+    # ---- each route once: playable, its forced tiles, its other numbers
+    n_routes = NUM_ROUTE_ROWS
+    playable = np.zeros(n_routes, np.bool_)
+    forced_all = np.zeros((n_routes, 34), np.int8)
+    base0 = np.zeros(n_routes, np.int64)
+    inside0 = np.zeros(n_routes, np.int64)
+    forced_count = np.zeros(n_routes, np.int64)
+    rest_melds = np.zeros(n_routes, np.int64)
+    needs = np.zeros(n_routes, np.int64)
+    taken = np.zeros(5, np.int64)
+    types_clash = False
+    for i in range(n_declared):
+        c = _category(declared[i, 1])
+        if taken[c]:
+            types_clash = True
+        taken[c] = 1
+    used = np.zeros(n_declared, np.bool_)
+    forced = np.zeros(34, np.int8)
+    for r in range(n_routes):
+        pair = ROUTE_INFO[r, 0]
+        needs_concealed = ROUTE_INFO[r, 1] == 1
+        wind = ROUTE_INFO[r, 2]
+        kind = ROUTE_INFO[r, 3]
+        param = ROUTE_INFO[r, 4]
+        family = ROUTE_INFO[r, 5]
+        if needs_concealed and exposed:
+            continue
+        if wind >= 0 and wind - 27 != seat_wind and wind - 27 != prevalent_wind:
+            continue
+        if kind == KIND_PUNGS and not all_pungs_ok:
+            continue
+        ok = True
+        for i in range(n_declared):
+            used[i] = False
+            k0 = declared[i, 0]
+            t0 = declared[i, 1]
+            last = t0 + 2 if k0 == CHOW else t0
+            for t in range(t0, last + 1):
+                if not ROUTE_MASK[r, t]:
+                    ok = False
+        if not ok:
+            continue
+        for t in range(34):
+            forced[t] = 0
+        n_forced = 0
+        for j in range(4):
+            code = ROUTE_MELDS[r, j]
+            if code < 0:
+                continue
+            matched = False
+            for i in range(n_declared):
+                if used[i]:
+                    continue
+                dk = declared[i, 0]
+                same_kind = (dk == CHOW) == (code // 64 == CHOW)
+                if same_kind and declared[i, 1] == code % 64:
+                    used[i] = True
+                    matched = True
+                    break
+            if not matched:
+                _add_meld(forced, code, 1)
+                n_forced += 1
+        if n_forced > melds_needed:
+            continue
+        if pair >= 0:
+            forced[pair] += 2
+        base = 0
+        inside = 0
+        forced_tiles = 0
+        for t in range(34):
+            if ROUTE_MASK[r, t]:
+                inside += hand[t]
+                if avail[t] - forced[t] < 0:
+                    ok = False
+            elif forced[t] > 0:
+                ok = False
+            f = forced[t]
+            base += hand[t] if hand[t] < f else f
+            forced_tiles += f
+        if not ok:
+            continue
+        need = 0
+        if kind == KIND_BONUS:
+            fan = (param % NO_PUNGS) + declared_fan
+            if param & NO_PUNGS and not all_chows_ok:
+                continue
+            if param & OUTSIDE:
+                for i in range(n_declared):
+                    dt = declared[i, 1]
+                    if declared[i, 0] == CHOW:
+                        if dt % 9 != 0 and dt % 9 != 6:
+                            ok = False
+                    elif dt < 27 and dt % 9 != 0 and dt % 9 != 8:
+                        ok = False
+                if not ok:
+                    continue
+            if family == _DRAGON_PUNGS:
+                fan -= declared_dragon_fan
+            if not exposed:
+                fan += 2
+            need = 8 - fan if fan < 8 else 0
+            if need > 2:
+                continue
+        elif kind == KIND_CONCEALED_PUNGS:
+            fan = 4 + declared_fan + param
+            need = 8 - fan if fan < 8 else 0
+            if need > BONUS_CAP:
+                continue
+        elif kind == KIND_PUNGS:
+            fan = declared_fan + param
+            if not exposed:
+                fan += 2
+            if melds_needed >= 1 and melds_needed - 1 + concealed_kongs >= 2:
+                fan += 2
+            need = 2 - fan if fan < 2 else 0
+        elif kind == KIND_ALL_TYPES:
+            if types_clash:
+                continue
+            clash = False
+            if param == ALL_TYPES_WIND_PUNG:
+                for i in range(n_declared):
+                    if _category(declared[i, 1]) == 3:
+                        w = declared[i, 1] - 27
+                        if w != seat_wind and w != prevalent_wind:
+                            clash = True
+            if clash:
+                continue
+        playable[r] = True
+        for t in range(34):
+            forced_all[r, t] = forced[t]
+        base0[r] = base
+        inside0[r] = inside
+        forced_count[r] = forced_tiles
+        rest_melds[r] = melds_needed - n_forced
+        needs[r] = need
+    # ---- each draw.  A draw adds one tile and leaves hand + unseen as they were, so it
+    # lowers a route's changes by one at most (and never raises them): a route whose
+    # changes for the hand as it is (found once, when a draw first needs them) exceed the
+    # distance cannot go below it, one below the distance already is below it after every
+    # draw, and one at the distance needs its dynamic programme for the draw
+    h = hand.copy()
+    hr = np.empty(34, np.int8)
+    ar = np.empty(34, np.int8)
+    work = np.empty(36, np.int64)
+    now = np.full(n_routes, -1, np.int64)
+    useful = 0
+    for t in range(34):
+        if unseen[t] == 0:
+            continue
+        h[t] += 1
+        best = distance
+        if n_declared == 0:
+            v = seven_pairs(h, avail)
+            if v < best:
+                best = v
+            v = thirteen_orphans(h, avail)
+            if v < best:
+                best = v
+            v = honors_and_knitted(h, avail)
+            if v < best:
+                best = v
+        v = knitted_straight(h, avail, melds_needed)
+        if v < best:
+            best = v
+        if melds_needed == 0 and concealed_kongs == 0 and n_declared == 4:
+            v = melded_hand(h, avail, declared, declared_fan, all_chows_ok)
+            if v < best:
+                best = v
+        if best >= distance:
+            # no route goes below the plain deficiency (a hand of 8 fan is complete)
+            plain = regular_overlap(h, avail, melds_needed, 1, work)
+            if plain < 0 or total - plain >= distance:
+                h[t] -= 1
+                continue
+            for r in range(n_routes):
+                if not playable[r] or (now[r] >= 0 and now[r] != distance):
+                    continue
+                f = forced_all[r, t]
+                base = base0[r] + (1 if hand[t] < f else 0)
+                inside = inside0[r] + (1 if ROUTE_MASK[r, t] else 0)
+                room = total - forced_count[r] + base
+                bound = total - (room if room < inside else inside)
+                if bound >= distance:
+                    continue
+                if now[r] < 0:
+                    now[r] = _route_changes(r, hand, avail, forced_all, base0[r], total,
+                                            rest_melds[r], needs[r], taken, seat_wind,
+                                            prevalent_wind, hr, ar, work)
+                    if now[r] < distance:  # below it already, after every draw too
+                        return int(unseen.sum())
+                    if now[r] != distance:
+                        continue
+                if not ROUTE_MASK[r, t]:  # a tile the route cannot use changes nothing
+                    continue
+                d = _route_changes(r, h, avail, forced_all, base, total, rest_melds[r],
+                                   needs[r], taken, seat_wind, prevalent_wind, hr, ar, work)
+                if d < best:
+                    best = d
+                    break
+        h[t] -= 1
+        if best < distance:
+            useful += int(unseen[t])
+    return useful
+
+
+@njit()
+def _route_changes(r: int, h: np.ndarray, avail: np.ndarray, forced_all: np.ndarray,
+                   base: int, total: int, melds: int, need: int, taken: np.ndarray,
+                   seat_wind: int, prevalent_wind: int, hr: np.ndarray, ar: np.ndarray,
+                   work: np.ndarray) -> int:
+    """Route ``r``'s changes for the hand ``h`` (its forced tiles ``forced_all[r]`` of which
+    ``base`` are in the hand; ``melds`` left after them, ``need`` fan still needed), as in
+    :func:`route_table` (whose dynamic programmes also see the hand's tiles outside the
+    route, which no completion of it holds); :data:`UNREACHABLE` when it has none."""
+    for x in range(34):  # the route's tiles only (no completion uses the others)
+        if ROUTE_MASK[r, x]:
+            fx = forced_all[r, x]
+            hr[x] = h[x] - (h[x] if h[x] < fx else fx)
+            ar[x] = avail[x] - fx
+        else:
+            hr[x] = 0
+            ar[x] = 0
+    kind = ROUTE_INFO[r, 3]
+    param = ROUTE_INFO[r, 4]
+    pairs = 0 if ROUTE_INFO[r, 0] >= 0 else 1
+    if kind == KIND_REGULAR:
+        rest = regular_overlap(hr, ar, melds, pairs, work)
+    elif kind == KIND_BONUS:
+        rest = bonus_overlap(hr, ar, melds, pairs, need, seat_wind, prevalent_wind,
+                             (param & NO_PUNGS) != 0, (param & OUTSIDE) != 0)
+    elif kind == KIND_CONCEALED_PUNGS:
+        rest = pungs_overlap(hr, ar, melds, need, seat_wind, prevalent_wind, 1)
+    elif kind == KIND_PUNGS:
+        rest = pungs_overlap(hr, ar, melds, need, seat_wind, prevalent_wind)
+    else:
+        rest = all_types_overlap(hr, ar, taken, param, seat_wind, prevalent_wind)
+    if rest < 0:
+        return UNREACHABLE
+    return total - base - rest
 @njit()
 def after_each_draw(hand: np.ndarray, unseen: np.ndarray, melds_needed: int,
                     declared: np.ndarray, seat_wind: int, prevalent_wind: int,
@@ -800,3 +1101,87 @@ def after_each_draw(hand: np.ndarray, unseen: np.ndarray, melds_needed: int,
                                  table, True)
             h[t] -= 1
             kb[t] += 1
+
+
+# ---------------------------------------------------------------- plain Python
+# Without numba (the Botzone zip) every kernel above runs as Python, where the dense DP
+# arrays cost a Python step per state, reached or not.  These twins give the same
+# answers in fewer steps; route_table and its helpers call them in place of the kernels
+# only when numba is off (tests compare each twin with its kernel).
+def pungs_overlap_sparse(hand: np.ndarray, avail: np.ndarray, melds: int, need: int,
+                         seat_wind: int, prevalent_wind: int, chows: int = 0) -> int:
+    """:func:`pungs_overlap` over the reached states only (a dict, not the dense grid)."""
+    cap = BONUS_CAP
+    states: dict[tuple[int, int, int, int], int] = {(0, 0, 0, 0): 0}
+    for t in range(34):
+        a = int(avail[t])
+        h = int(hand[t])
+        if a < 1:
+            # nothing can use this kind: a chow may not pass through it
+            states = {s: v for s, v in states.items() if s[3] != 1 and s[3] != 2}
+            continue
+        w = pung_fan(t, seat_wind, prevalent_wind)
+        can_start = chows > 0 and t < 27 and t % 9 <= 6 and avail[t + 1] > 0 \
+            and avail[t + 2] > 0
+        nxt: dict[tuple[int, int, int, int], int] = {}
+        for (k, p, b, c), v in states.items():
+            for start in range(2):
+                if start == 1 and (c != 0 or not can_start or k >= melds):
+                    continue
+                chow_use = 1 if c == 1 or c == 2 or start == 1 else 0
+                nc = 2 if c == 1 else 3 if c == 2 else 1 if start == 1 else c
+                k1 = k + start
+                for g in range(3):  # nothing, the pair, a pung
+                    if g == 1 and p == 1:
+                        continue
+                    if g == 2 and k1 >= melds:
+                        continue
+                    used = chow_use + (2 if g == 1 else 3 if g == 2 else 0)
+                    if used > a:
+                        continue
+                    gain = used if used < h else h
+                    key = (k1 + (1 if g == 2 else 0), p + (1 if g == 1 else 0),
+                           _fan_with(b, g, used, w, cap), nc)
+                    if v + gain > nxt.get(key, -1):
+                        nxt[key] = v + gain
+        states = nxt
+    low = min(need, cap)
+    out = -1
+    for (k, p, b, c), v in states.items():
+        if k == melds and p == 1 and b >= low and (c == 0 or c == 3) and v > out:
+            out = v
+    return out
+
+
+pungs_overlap_sparse.py_func = pungs_overlap_sparse  # type: ignore[attr-defined]
+
+_MEMO_LIMIT = 1 << 16
+
+
+def _memo(kernel: Callable[..., int], arrays: int) -> Callable[..., int]:
+    """``kernel`` remembering its answers by its arguments (its first ``arrays`` are
+    count vectors, by their bytes; a trailing scratch array is not part of the key)."""
+    memo: dict[tuple[object, ...], int] = {}
+
+    def remembered(*args: Any) -> int:
+        key = (*(a.tobytes() for a in args[:arrays]),
+               *(int(x) for x in args[arrays:] if not isinstance(x, np.ndarray)))
+        got = memo.get(key)
+        if got is None:
+            if len(memo) >= _MEMO_LIMIT:
+                memo.clear()
+            got = memo[key] = int(kernel(*args))
+        return got
+
+    remembered.py_func = remembered  # type: ignore[attr-defined]
+    remembered.__wrapped__ = kernel  # type: ignore[attr-defined]
+    return remembered
+
+
+if not HAVE_NUMBA:
+    # the fan routes meet the same restricted hands again and again (a flush route sees
+    # one suit, a draw in another suit leaves it as it was)
+    regular_overlap = _memo(regular_overlap, 2)  # type: ignore[assignment]
+    pungs_overlap = _memo(pungs_overlap_sparse, 2)  # type: ignore[assignment]
+    bonus_overlap = _memo(bonus_overlap, 2)  # type: ignore[assignment]
+    knitted_straight = _memo(knitted_straight, 2)  # type: ignore[assignment]

@@ -4,9 +4,11 @@ and the view's record of what every seat shows."""
 
 from __future__ import annotations
 
+import pytest
 from support.game import dealt_view
 
 from bot.planner import Planner
+from bot.planner_value import FanValue
 from bot.seat import AskKind, SeatView
 from game.events import (
     ClaimPung,
@@ -95,7 +97,10 @@ def test_the_default_strategy_is_the_planner_only_where_it_was_measured(monkeypa
     assert type(planner_module.default_strategy(MCR_BOTZONE)) is Planner
     assert type(planner_module.default_strategy(TAIWAN_16)) is Agent
     monkeypatch.setattr(planner_module, "HAVE_NUMBA", False)  # the Botzone zip
-    assert type(planner_module.default_strategy(MCR_BOTZONE)) is Planner
+    zipped = planner_module.default_strategy(MCR_BOTZONE)
+    assert type(zipped) is planner_module.OnTime
+    assert type(zipped.first) is Planner and type(zipped.quick) is Agent
+    assert zipped.weighs_wins() and zipped.rules == MCR_BOTZONE
     assert type(planner_module.default_strategy(TAIWAN_16)) is Agent
 
 
@@ -106,19 +111,24 @@ def test_without_numba_a_planner_out_of_time_lets_todays_agent_answer(monkeypatc
     planner's own answer."""
     import bot.planner as planner_module
     from bot.agent import Agent
-    from strategy.stepvalue import Deadline
+    from strategy.stepvalue import Deadline, OutOfTime
 
     v = view_of("1155m2299p55s3z4z6z", Drew(0, tile("7z")))
     compiled = Planner(MCR_BOTZONE).decide(v, Deadline(budget=4000))
     monkeypatch.setattr(planner_module, "HAVE_NUMBA", False)
     ticks = iter(range(10**6))
     passed = Deadline(budget=4000, clock=lambda: float(next(ticks)), until=0.5)
-    d = Planner(MCR_BOTZONE).decide(v, passed)
+    zipped = planner_module.default_strategy(MCR_BOTZONE)
+    d = zipped.decide(v, passed)
     today = Agent(MCR_BOTZONE).decide(v, Deadline(budget=planner_module.QUICK_BUDGET))
     assert d.action == today.action and d.action in v.ask.legal
     assert d.note.startswith("the value ran out of time")
+    ticks = iter(range(10**6))
+    with pytest.raises(OutOfTime):  # the planner alone says so; the wrapper answers
+        Planner(MCR_BOTZONE).decide(v, Deadline(budget=4000, clock=lambda: float(next(ticks)),
+                                                until=0.5))
     forever = Deadline(budget=4000, clock=lambda: 0.0, until=1.0)
-    assert Planner(MCR_BOTZONE).decide(v, forever).action == compiled.action
+    assert zipped.decide(v, forever).action == compiled.action
 
 
 def test_planner_calls_makes_todays_pung_where_the_distance_to_8_fan_holds() -> None:
@@ -200,7 +210,7 @@ def test_the_outs_of_a_passed_win_are_the_agents_own_wins() -> None:
     # for it thrown by seat 1 and drawn by seat 0 (its own win scoring, one tile at a time)
     planner = Planner(MCR_BOTZONE)
     v = _discarded_to_us("123m456m789m11p56p", "4p")
-    outs = {o.tile: o for o in planner._mcr_outs(v)}
+    outs = {o.tile: o for o in FanValue.outs(planner, v)}
     assert set(outs) == {tile("4p"), tile("7p")}
     assert outs[tile("4p")].copies == 3 and outs[tile("7p")].copies == 4
     for name in ("4p", "7p"):
@@ -217,3 +227,39 @@ def test_nine_gates_passes_a_discard_win_early_for_its_self_draw() -> None:
     d = Planner(MCR_BOTZONE).decide(v)
     assert d.action == Pass() and v.ask.allows(d.action)
     assert "passed: wait" in d.note
+
+
+def test_a_decision_abandoned_by_its_caller_is_cancelled_and_shares_no_scratch() -> None:
+    """A platform gives up on a decision past its time while its thread runs on: the next
+    decision spends the abandoned one's deadline (it stops at its next check) and works
+    on a suit cache of its own until the abandoned one has left."""
+    import threading
+
+    from strategy.stepvalue import Deadline
+
+    agent = Planner(MCR_BOTZONE)
+    shared = agent._shared_suits
+    entered, release = threading.Event(), threading.Event()
+    abandoned = Deadline(budget=10**6, clock=lambda: 0.0, until=1.0)
+    seen: list[object] = []
+
+    def old_decision() -> None:
+        with agent._one.running(abandoned, shared):
+            seen.append(agent._suits)
+            entered.set()
+            release.wait(10)
+
+    thread = threading.Thread(target=old_decision)
+    thread.start()
+    assert entered.wait(10)
+    assert seen == [shared]
+    with agent._one.running(Deadline(budget=100), shared):
+        assert agent._suits is not shared
+    assert abandoned.budget == -1 and abandoned.until == float("-inf")
+    release.set()
+    thread.join(10)
+    v = view_of("1155m2299p55s3z4z6z", Drew(0, tile("7z")))
+    assert agent.decide(v, Deadline(budget=4000)).action in v.ask.legal
+    assert agent._suits is shared  # outside a decision, and the lock is free again
+    with agent._one.running(None, shared):
+        assert agent._suits is shared

@@ -25,7 +25,17 @@ from strategy.fan import (
     route_deficiencies,
 )
 from strategy.fan.brute import brute_fan_deficiency, hand_fan, sample_case
-from strategy.fan.routes import NUM_ROUTES, bonus_overlap, pungs_overlap, route_table
+from strategy.fan.routes import (
+    NUM_ROUTES,
+    after_each_discard,
+    after_each_draw,
+    bonus_overlap,
+    capped_route_table,
+    draws_lowering,
+    pungs_overlap,
+    pungs_overlap_sparse,
+    route_table,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 BUDGET = 3
@@ -167,6 +177,33 @@ def test_draw_table_matches_one_call_per_draw() -> None:
         draw_fan_deficiencies(parse_counts("123m456p789s11z222z"))
 
 
+def test_draws_lowering_counts_the_draw_table_below_the_distance() -> None:
+    """The capped routes (cut off at the distance) count the same useful draws as the full
+    draw table, compiled and in plain Python; a capped table is min(least, cap)."""
+    rng = np.random.default_rng(406)
+    checked = 0
+    for _ in range(40):
+        hand, melds, unseen, seat, wind = sample_case(rng)
+        if int(hand.sum()) % 3 != 1:
+            continue
+        rows = declared_rows(melds)
+        h, kb = hand.astype(np.int8), unseen.astype(np.int8)
+        out = np.empty(34, dtype=np.int64)
+        after_each_draw(h, kb, 4 - len(melds), rows, seat, wind, out)
+        now = fan_deficiency(hand, melds, unseen, seat_wind=seat, prevalent_wind=wind)
+        for distance in (now, now + 1, now - 1, UNREACHABLE):
+            want = int(kb[out < distance].sum())
+            for kernel in (draws_lowering, draws_lowering.py_func):
+                assert kernel(h, kb, 4 - len(melds), rows, seat, wind, distance) == want
+        table = np.empty(NUM_ROUTES, dtype=np.int64)
+        for cap in (now - 1, now, now + 2):
+            got = capped_route_table(h, kb, 4 - len(melds), rows, seat, wind, table, True,
+                                     cap, -1)
+            assert got == min(now, cap)
+        checked += 1
+    assert checked > 10
+
+
 def test_never_below_the_oracle_with_many_declared_melds() -> None:
     """60 hands with one to four declared melds (melded hands, kongs)."""
     rng = np.random.default_rng(2424)
@@ -257,31 +294,73 @@ import json, sys
 import numpy as np
 import strategy.jit as jit
 assert not jit.HAVE_NUMBA, "numba was used"
-from strategy.fan.routes import NUM_ROUTES, route_table
+from strategy.fan.routes import (NUM_ROUTES, after_each_discard, after_each_draw,
+                                 draws_lowering, route_table)
 out = []
 for hand, kb, rows, seat, wind in json.load(sys.stdin):
+    h, k = np.array(hand, np.int8), np.array(kb, np.int8)
+    r = np.array(rows, np.int64).reshape(-1, 2)
     o = np.zeros(NUM_ROUTES, np.int64)
-    least = route_table(np.array(hand, np.int8), np.array(kb, np.int8), 4 - len(rows),
-                        np.array(rows, np.int64).reshape(-1, 2), seat, wind, o, False)
-    out.append([int(least), o.tolist()])
+    least = route_table(h, k, 4 - len(rows), r, seat, wind, o, False)
+    each = np.zeros(34, np.int64)
+    if int(h.sum()) % 3 == 2:
+        after_each_discard(h, k, 4 - len(rows), r, seat, wind, each)
+        useful = -1
+    else:
+        after_each_draw(h, k, 4 - len(rows), r, seat, wind, each)
+        useful = draws_lowering(h, k, 4 - len(rows), r, seat, wind, int(least))
+    out.append([int(least), o.tolist(), each.tolist(), int(useful)])
 json.dump(out, sys.stdout)
 """
 
 
 def test_plain_python_matches_the_jitted_kernel() -> None:
+    """route_table, each discard and each draw (and the useful draws) without numba, where
+    the plain-Python twins of the DPs (pungs_overlap_sparse, the remembered overlaps)
+    stand in for the kernels, give the jitted answers."""
     rng = np.random.default_rng(77)
     cases = []
-    for i in range(8):
-        hand, melds, unseen, seat, wind = sample_case(rng, 2, (0, 1, 2) if i < 5 else (3, 4))
+    for i in range(12):
+        hand, melds, unseen, seat, wind = sample_case(rng, 2, (0, 1, 2) if i < 8 else (3, 4))
         cases.append((hand.tolist(), unseen.tolist(), declared_rows(melds).tolist(), seat, wind))
     env = {**os.environ, "MJBOT_NO_NUMBA": "1"}
     done = subprocess.run([sys.executable, "-W", "error::RuntimeWarning", "-c", SCRIPT],
                           input=json.dumps(cases), cwd=ROOT, capture_output=True, text=True,
                           env=env, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
-    for case, (least, table) in zip(cases, json.loads(done.stdout), strict=True):
+    sizes = set()
+    for case, (least, table, each, useful) in zip(cases, json.loads(done.stdout), strict=True):
         hand, kb, rows, seat, wind = case
+        h, k = np.array(hand, np.int8), np.array(kb, np.int8)
+        r = np.array(rows, np.int64).reshape(-1, 2)
         o = np.zeros(NUM_ROUTES, np.int64)
-        got = route_table(np.array(hand, np.int8), np.array(kb, np.int8), 4 - len(rows),
-                          np.array(rows, np.int64).reshape(-1, 2), seat, wind, o, False)
+        got = route_table(h, k, 4 - len(rows), r, seat, wind, o, False)
         assert [int(got), o.tolist()] == [least, table], case
+        out = np.zeros(34, np.int64)
+        sizes.add(int(h.sum()) % 3)
+        if int(h.sum()) % 3 == 2:
+            after_each_discard(h, k, 4 - len(rows), r, seat, wind, out)
+            assert useful == -1
+        else:
+            after_each_draw(h, k, 4 - len(rows), r, seat, wind, out)
+            assert useful == draws_lowering(h, k, 4 - len(rows), r, seat, wind, least)
+        assert out.tolist() == each, case
+    assert sizes == {1, 2}
+
+
+def test_the_sparse_pungs_dp_is_the_dense_kernel() -> None:
+    """The plain-Python twin of pungs_overlap (its reached states only) against the
+    kernel on random counts, with and without its one chow."""
+    rng = np.random.default_rng(31)
+    found = 0
+    for _ in range(300):
+        avail = rng.integers(0, 5, 34).astype(np.int8)
+        avail[rng.random(34) < 0.3] = 0
+        hand = np.minimum(avail, rng.integers(0, 3, 34)).astype(np.int8)
+        melds, need = int(rng.integers(0, 5)), int(rng.integers(0, 5))
+        seat, wind = (int(x) for x in rng.integers(0, 4, 2))
+        for chows in (0, 1):
+            want = pungs_overlap(hand, avail, melds, need, seat, wind, chows)
+            assert pungs_overlap_sparse(hand, avail, melds, need, seat, wind, chows) == want
+            found += want >= 0
+    assert found > 100
