@@ -113,6 +113,15 @@ def instrumented(stages: Stages, planner_views: set[int]) -> Iterator[None]:
     planner = bot.planner
     for name in ("fan_distance", "discard_distances", "tai_outlook"):
         patch(planner, name, "fan routes")
+    try:  # the planner's value per rule set (bot.planner_value), where it has one
+        import bot.planner_value as values
+    except ImportError:  # pragma: no cover - an older planner
+        values = None
+    if values is not None:
+        for name in ("fan_distance", "discard_distances", "tai_outlook"):
+            patch(values, name, "fan routes")
+        for cls in (values.FanValue, values.TaiValue, values.ShapeValue):
+            patch(cls, "win_choice", "win checks")
     patch(planner, "useful_draws", "useful draws")
     patch(planner, "features", "learned order")
     patch(strategy.discard_rank.DiscardRanker, "order", "learned order")
@@ -278,9 +287,11 @@ def main(args: argparse.Namespace | list[str] | None = None) -> int:
                        default=["compiled", "plain"])
         p.add_argument("--latency", nargs=4, metavar="PLAYER",
                        help="the per-player latency table of these four players instead")
+        p.add_argument("--cpu", action="store_true",
+                       help="--latency: time decisions by the thread's CPU clock")
         ns = p.parse_args(args)
         if ns.latency:
-            return latency(ns.latency, ns.games, ns.seed, ns.json)
+            return latency(ns.latency, ns.games, ns.seed, ns.json, cpu=ns.cpu)
         if ns.child:
             print(json.dumps(summarise(profile_games(ns.games, ns.seed))))
             return 0
@@ -299,14 +310,15 @@ def main(args: argparse.Namespace | list[str] | None = None) -> int:
 
 
 # ---------------------------------------------------------------- per-player latency
-def play_timed(spec: GameSpec, times: dict[str, list[float]]) -> GameOutcome:
+def play_timed(spec: GameSpec, times: dict[str, list[float]],
+               clock: Callable[[], float] = time.perf_counter) -> GameOutcome:
     def timed(s: int, player: ArenaSeat) -> Action:
         if not player.asked:
             return Pass()
         kind = player.view.ask.kind.value
-        t0 = time.perf_counter()
+        t0 = clock()
         action = player.decide()
-        ms = (time.perf_counter() - t0) * 1e3
+        ms = (clock() - t0) * 1e3
         times[spec.labels[s]].append(ms)
         times[f"{spec.labels[s]} ({kind})"].append(ms)
         return action
@@ -321,8 +333,10 @@ def _quantile(xs: list[float], q: float) -> float:
 
 
 def latency(players: list[str], n_games: int, seed: int, as_json: bool,
-            warmup: int = 0) -> int:
-    """Decision latency per player (and kind of ask) and penalties over seeded games."""
+            warmup: int = 0, cpu: bool = False) -> int:
+    """Decision latency per player (and kind of ask) and penalties over seeded games (with
+    ``cpu``: the thread's CPU time, less sensitive to a loaded machine than the wall)."""
+    clock = time.thread_time if cpu else time.perf_counter
     for text in players:
         parse_player(text)
     times: dict[str, list[float]] = defaultdict(list)
@@ -336,7 +350,7 @@ def latency(players: list[str], n_games: int, seed: int, as_json: bool,
                         (seated[0], seated[1], seated[2], seated[3]),
                         (seated[0], seated[1], seated[2], seated[3]))
         sink: dict[str, list[float]] = defaultdict(list) if g < warmup else times
-        outcome = play_timed(spec, sink)
+        outcome = play_timed(spec, sink, clock)
         if g < warmup:
             continue
         games += 1
@@ -349,9 +363,11 @@ def latency(players: list[str], n_games: int, seed: int, as_json: bool,
                    "penalties": penalties[name], "wins": wins[name]}
             for name, xs in times.items()}
     if as_json:
-        print(json.dumps({"games": games, "players": rows}))
+        print(json.dumps({"games": games, "clock": "thread CPU" if cpu else "wall",
+                          "players": rows}))
         return 0
-    print(f"{games} games (mcr-botzone, seed {seed}, seats rotated)")
+    print(f"{games} games (mcr-botzone, seed {seed}, seats rotated; "
+          f"{'thread CPU' if cpu else 'wall clock'})")
     print(f"{'player':<28}{'decisions':>10}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}"
           f"{'penalties':>10}{'wins':>6}")
     for name, r in sorted(rows.items()):

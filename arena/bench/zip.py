@@ -23,6 +23,9 @@ from arena.package import build
 from game.events import Penalized
 
 BOTZONE_LIMIT_SECONDS = 6.0
+ZIP_CLOCK_SECONDS = 1.6
+"""The zip's own clock (80 % of its 2 s): a turn past it is one where the planner ran out
+of time and today's agent answered (``over_clock``, the fallback's count)."""
 
 
 def main(args: argparse.Namespace) -> int:
@@ -46,6 +49,7 @@ def main(args: argparse.Namespace) -> int:
            "median_s": round(statistics.median(ordered), 4),
            "p99_s": round(ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))], 4),
            "max_s": round(ordered[-1], 4), "limit_s": BOTZONE_LIMIT_SECONDS,
+           "over_clock": sum(t >= ZIP_CLOCK_SECONDS for t in ordered),
            "margin": round(BOTZONE_LIMIT_SECONDS / ordered[-1], 2),
            "peak_mb": round(peak, 1), "penalties": penalties, "seconds": round(wall, 1)}
     if args.json:
