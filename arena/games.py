@@ -74,9 +74,8 @@ from game.events import (
 from game.rules import MCR_BOTZONE, TAIWAN_16, Ruleset
 from game.stable_wall import Reshuffle, WallMode
 from game.table import BotzoneTable, random_walltiles
-from game.taiwan import Stage, TaiwanTable
+from game.taiwan import TaiwanTable
 from game.walls import shuffled_wall
-from protocols.olympiad_codec import ClaimFolder
 
 SEATS = 4
 
@@ -348,12 +347,12 @@ def penalty_of(result: GameResult) -> str:
 
 # ---------------------------------------------------------------- taiwan-16
 class SeatFeed:
-    """The table's new events as one seat is shown them, claims folded with their
-    discard (as the Olympiad client's decoder folds them)."""
+    """The table's new events as one seat is shown them, as the Olympiad client's decoder
+    gives them (a chow or pung, then the discard after it: the seat's view asks its own
+    claimer's discard in between)."""
 
     def __init__(self, seat: int, prevalent_wind: int) -> None:
         self.seat = seat
-        self.folder = ClaimFolder()
         self.fed = 0
         self.start: list[Event] = [SeatAssigned(seat, prevalent_wind)]
 
@@ -362,7 +361,7 @@ class SeatFeed:
         for event in history[self.fed:]:
             if isinstance(event, Dealt) and event.seat != self.seat:
                 continue
-            out += self.folder.feed(as_seen_by(event, self.seat))
+            out.append(as_seen_by(event, self.seat))
         self.fed = len(history)
         return out
 
@@ -378,12 +377,10 @@ def table_action(action: Action) -> Action:
 
 def taiwan_decision(player: ArenaSeat, feed: SeatFeed, table: TaiwanTable) -> Action:
     """``player``'s answer at ``table`` as the Olympiad flow's action, once it has observed
-    what ``feed`` has new for it (a call's discard comes at the called stage)."""
+    what ``feed`` has new for it (a call's discard is the view's own ask after the call)."""
     for event in feed.new(table.history):
         player.observe(event)
-    held = feed.folder.held
-    called = held if table.stage is Stage.CALLED and held is not None else None
-    return table_action(player.decide(called))
+    return table_action(player.decide())
 
 
 def _play_taiwan(spec: GameSpec) -> PlayedGame:

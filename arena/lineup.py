@@ -86,7 +86,7 @@ from bot.planner import Planner, default_strategy
 from bot.sampling_planner import DEFAULT_ROLLOUTS, SamplingPlanner
 from bot.seat import AskKind, SeatView
 from bot.session import SeatSession
-from game.events import Action, ClaimChow, ClaimPung, Discard, Event, Melded, Pass
+from game.events import Action, Event, Pass
 from game.rules import Ruleset
 from strategy.discard_rank import RANK1
 from strategy.policy import Method
@@ -328,9 +328,9 @@ class ArenaSeat:
     spec's work budget (no clock: seeded games replay exactly), ``planner-think:think=S``
     on the wall clock.
 
-    ``decide`` answers in the view's (Botzone-shaped) actions: a claim names its discard.
-    ``called`` is the seat's own chow or pung waiting for its discard (the Olympiad flow
-    of taiwan-16 asks for that discard separately).
+    ``decide`` answers in the view's (Botzone-shaped) actions: a claim names its discard;
+    under the Olympiad flow of taiwan-16 the view then asks for that discard again once
+    the claim is taken (``AskKind.CALLED``), as every seat's view does.
     """
 
     spec: PlayerSpec
@@ -341,8 +341,6 @@ class ArenaSeat:
     rng: np.random.Generator = field(init=False)
     last: SeatChoice | None = field(init=False, default=None)
     """The last decision's reasons, for the game record."""
-    _planned: int | None = field(init=False, default=None)
-    """The discard named by this seat's last claim."""
 
     def __post_init__(self) -> None:
         if not self.spec.in_process:
@@ -380,20 +378,15 @@ class ArenaSeat:
                             until=time.monotonic() + self.spec.think)
         return Deadline(budget=self.spec.budget)
 
-    def decide(self, called: Melded | None = None) -> Action:
-        """The seat's answer, told to its view (Botzone's ``GANG`` for the seat's own
-        concealed kong names no tile: the view takes it from the answer)."""
+    def decide(self) -> Action:
+        """The seat's answer to what its view asks (pass when nothing), told to its view
+        too (Botzone's ``GANG`` for the seat's own concealed kong names no tile: the view
+        takes it from the answer)."""
         self.last = None
-        if called is not None:
-            action = self._after_claim(called)
-            self.session.answered(action)
-            return action
         if not self.asked:
             return Pass()
         decision = self.session.answer_inline(self.deadline())
         self._note(decision)
-        if isinstance(decision.action, ClaimPung | ClaimChow):
-            self._planned = decision.action.discard
         return decision.action
 
     def _note(self, decision: Decision) -> None:
@@ -414,19 +407,6 @@ class ArenaSeat:
                 not isinstance(action, Pass)
                 or (weighs and (bool(decision.reasons) or asked.win is not None))):
             self.last = SeatChoice.of(decision)
-
-    def _after_claim(self, called: Melded) -> Action:
-        """The discard after this seat's own claim: a random claim's own discard, else the
-        agent's (decided now, as the Olympiad client decides it)."""
-        planned, self._planned = self._planned, None
-        strategy = self.strategy
-        if isinstance(strategy, SimcatStrategy) and strategy.random_claim and planned is not None:
-            strategy.random_claim = False
-            self.last = SeatChoice(describe_action(Discard(planned)), Method.EPSILON_RANDOM.value)
-            return Discard(planned)
-        decision = self.agent.discard_after_claim(self.view, called.from_hand, self.deadline())
-        self._note(decision)
-        return decision.action
 
 
 def agent_spec(text: str) -> PlayerSpec | None:

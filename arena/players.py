@@ -101,19 +101,23 @@ class SimcatStrategy:
     agent: Agent
     epsilon: float
     rng: np.random.Generator
-    random_claim: bool = field(init=False, default=False)
-    """The last answer was a random claim (its discard is the one it named)."""
+    planned: int | None = field(init=False, default=None)
+    """The discard a random claim named: the answer when the claim is taken (the Olympiad
+    flow asks for it separately)."""
 
     def reset(self) -> None:
         self.agent.reset()
-        self.random_claim = False
+        self.planned = None
 
     def decide(self, v: SeatView, deadline: Deadline | None = None) -> Decision:
-        self.random_claim = False
+        planned, self.planned = self.planned, None
+        asked = v.ask.kind
+        if asked is AskKind.CALLED and planned is not None and ev.Discard(planned) in (
+                v.ask.legal):
+            return Decision(ev.Discard(planned), Method.EPSILON_RANDOM)
         win = _offered_win(v)
         if win is not None:
             return win
-        asked = v.ask.kind
         if asked in (AskKind.DRAW, AskKind.DISCARD) and self.rng.random() < self.epsilon:
             return self._random_keeping(v, asked)
         return self.agent.decide(v, deadline)
@@ -152,5 +156,6 @@ class SimcatStrategy:
                 if self._deficiency(v, hand, v.melds_needed - 1) <= before:
                     options.append(a)
             action = options[int(self.rng.integers(len(options)))]
-            self.random_claim = isinstance(action, ev.ClaimPung | ev.ClaimChow)
+            if isinstance(action, ev.ClaimPung | ev.ClaimChow):
+                self.planned = action.discard
         return Decision(action, Method.EPSILON_RANDOM)

@@ -21,7 +21,7 @@ prefers those whose completions can actually be declared.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -270,6 +270,8 @@ class Agent:
             if ok:
                 return Decision(ev.DeclareWin(), Method.WIN, note="robbing the kong", fan=fan)
             return Decision(ev.Pass(), Method.PASS, note="no win on the added kong")
+        if kind is AskKind.CALLED:
+            return self._after_claim(v, deadline)
         return Decision(ev.Pass(), Method.PASS, note="nothing to decide")
 
     def _after_draw(self, v: SeatView, deadline: Deadline | None) -> Decision:
@@ -315,22 +317,10 @@ class Agent:
             action = ev.Pass()
         return self._from_choice(action, choice)
 
-    def discard_after_claim(self, v: SeatView, from_hand: Sequence[int],
-                            deadline: Deadline | None = None) -> Decision:
-        """The discard that follows this seat's own chow or pung, before the view has it.
-
-        Olympiad-style referees ask for the claim and for the discard separately;
-        ``from_hand`` are the tiles the claim takes out of the hand.
-        """
-        with self._one.running(deadline, self._shared_suits):
-            return self._discard_after_claim(v, from_hand, deadline)
-
-    def _discard_after_claim(self, v: SeatView, from_hand: Sequence[int],
-                             deadline: Deadline | None) -> Decision:
-        hand = v.hand.copy()
-        for x in from_hand:
-            hand[x] -= 1
-        choice = choose_discard(hand, v.unseen, v.melds_needed - 1, self.rules, deadline,
+    def _after_claim(self, v: SeatView, deadline: Deadline | None) -> Decision:
+        """The discard after this seat's own chow or pung (the Olympiad flow asks for it
+        once the claim is taken: the view holds the meld already)."""
+        choice = choose_discard(v.hand, v.unseen, v.melds_needed, self.rules, deadline,
                                 cache=self._suits)
         return self._from_choice(ev.Discard(_tile(choice.chosen)), choice)
 

@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from bot.agent import Agent, Decision, Strategy
+from bot.agent import Decision, Strategy
 from bot.logging import get_logger
 from bot.platform import PlatformSeat
 from bot.seat import safest_action
@@ -155,9 +155,6 @@ class AgentPlayer(PlatformSeat[Any, Act]):
             self._note(ask, act, f"fallback: state lost ({session.lost})")
             return act
         seconds = self._think_seconds(ask.deadline_ms)
-        held = self.decoder.holding_meld
-        if held is not None and held.seat == self.seat:
-            return await self._discard_after_claim(ask, seconds)
         decision = await session.answer(seconds)
         act = self.encode(decision).model_copy(update={"id": ask.id})
         if not act_allowed(act, ask.options):
@@ -166,32 +163,6 @@ class AgentPlayer(PlatformSeat[Any, Act]):
                                 note=f"strategy answered {decision.action!r}, "
                                      "not among the options")
         self._note(ask, act, decision.describe_method(), decision)
-        return act
-
-    async def _discard_after_claim(self, ask: Ask, seconds: float) -> Act:
-        """The discard after our own chow/pung, decided when it is asked for.
-
-        Deciding it here (not remembering the claim's plan) gives a restarted
-        client, which never saw its own claim being decided, the same answer.
-        """
-        tiles = self.decoder.held_from_hand()
-        session = self.session
-        strategy = session.strategy
-        if not isinstance(strategy, Agent):
-            act = safest_act(ask)
-            self._note(ask, act, "fallback: the strategy has no discard after a claim")
-            return act
-        decision = await session.run(
-            lambda deadline: strategy.discard_after_claim(session.view, tiles, deadline),
-            seconds, lambda why: Decision(Pass(), Method.FALLBACK, note=why))
-        if decision.fell_back:
-            act = safest_act(ask)
-            self._note(ask, act, f"fallback: {decision.note}")
-            return act
-        act, why = act_for(decision.action, ask.id, None), decision.describe_method()
-        if not act_allowed(act, ask.options):
-            act, why = safest_act(ask), "fallback: the chosen discard is not offered"
-        self._note(ask, act, why, decision)
         return act
 
     def _think_seconds(self, deadline_ms: int) -> float:

@@ -172,13 +172,16 @@ class Planner(Agent):
     # ------------------------------------------------------------------ discards
     def _discard_plan(self, v: SeatView, hand: np.ndarray, extra: Sequence[Meld],
                       deadline: Deadline | None, dz: np.ndarray, turns: int,
-                      with_search: bool = True,
+                      with_search: bool = True, fan_check: bool = True,
                       ) -> tuple[int, tuple[ValuedCandidate, ...], Outlook, Method]:
-        """The discard from a 3m+2 hand by value, ties (within the margin) by step value."""
+        """The discard from a 3m+2 hand by value, ties (within the margin) by step value
+        (``fan_check``: the search's leaves must reach the minimum fan; not for the hand
+        of a claim the view does not hold yet, nor the discard after a claim)."""
         needed = v.melds_needed - len(extra)
         if with_search:
+            check = self._fan_check(v) if fan_check and not extra else None
             choice = choose_discard(hand, v.unseen, needed, self.rules, deadline,
-                                    win_check=self._fan_check(v) if not extra else None,
+                                    win_check=check,
                                     cache=self._suits)
             ranked = list(choice.candidates)
             method = choice.method
@@ -425,22 +428,12 @@ class Planner(Agent):
             return None
         return ours
 
-    def _discard_after_claim(self, v: SeatView, from_hand: Sequence[int],
-                             deadline: Deadline | None) -> Decision:
-        hand = v.hand.copy()
-        for x in from_hand:
-            hand[x] -= 1
-        t = v.tile_in_play
-        provider = v.provider if v.provider is not None else (v.seat + 3) % 4
-        meld: Meld
-        if t is None:
-            return super()._discard_after_claim(v, from_hand, deadline)
-        if len(from_hand) == 2 and from_hand[0] == from_hand[1] == t:
-            meld = Pung(t, provider)
-        else:
-            meld = Chow(sorted((*from_hand, t))[1], t, provider)
-        chosen, cands, best, method = self._discard_plan(v, hand, (meld,), deadline,
-                                                         self._danger(v), self._turns(v))
+    def _after_claim(self, v: SeatView, deadline: Deadline | None) -> Decision:
+        """The discard after this seat's own chow or pung, by value (the view holds the
+        meld already: the Olympiad flow asks for the discard once the claim is taken)."""
+        chosen, cands, best, method = self._discard_plan(v, v.hand, (), deadline,
+                                                         self._danger(v), self._turns(v),
+                                                         fan_check=False)
         return Decision(ev.Discard(chosen), method, cands, note=f"by value: {best.describe()}")
 
 
@@ -450,8 +443,8 @@ class OnTime:
     (:class:`strategy.stepvalue.OutOfTime`), by ``quick`` on a small work budget
     (:data:`QUICK_BUDGET`), its note saying so.  The Botzone zip's planner: in plain Python
     its fan routes watch the turn's clock and today's agent answers when it has passed.
-    Everything else a caller asks (``weighs_wins``, ``can_win``, ``discard_after_claim``,
-    ``rules``, ``name``) is ``first``'s."""
+    Everything else a caller asks (``weighs_wins``, ``can_win``, ``rules``, ``name``) is
+    ``first``'s."""
 
     first: Planner
     quick: Agent

@@ -18,6 +18,7 @@ from game.melds import Chow, ConcealedKong, Kong, Meld, Pung
 from game.rulebook import (
     WinOffer,
     declarable_win,
+    legal_after_claim,
     legal_after_draw,
     legal_on_added_kong,
     legal_on_discard,
@@ -44,6 +45,10 @@ class AskKind(Enum):
     """Another seat discarded (or discarded after its claim): claim it, win on it or pass."""
     ROB = "rob"
     """Another seat added a kong: rob it or pass."""
+    CALLED = "called"
+    """This seat's chow or pung was taken and its discard is asked for (the Olympiad flow
+    shows the claim and the discard after it as two events; Botzone's claims name their
+    discard, so this is never asked there)."""
 
 
 @dataclass(frozen=True)
@@ -143,6 +148,8 @@ class SeatView:
             self._claimed(kb, melds, event.seat, chow,
                           Chow(event.middle, event.claimed, discarder))
             (kb.discard if event.seat == me else kb.seen_discard)(event.discard)
+        elif isinstance(event, ev.Melded):
+            self._claimed(kb, melds, event.seat, event.from_hand, self._meld_of(event))
         elif isinstance(event, ev.Konged):
             self._claimed(kb, melds, event.seat, [event.tile] * 3,
                           Kong(event.tile, discarder))
@@ -198,6 +205,12 @@ class SeatView:
         else:
             kb.seen_meld(from_hand)
 
+    @staticmethod
+    def _meld_of(event: ev.Melded) -> Meld:
+        if event.kind is ev.ActionKind.PUNG:
+            return Pung(event.claimed, event.from_seat)
+        return Chow(event.tiles[1], event.claimed, event.from_seat)
+
     def _wall_draw(self, seat: int) -> None:
         if self.rules.wall_layout is WallLayout.PER_SEAT:
             self.wall_left[seat] -= 1
@@ -231,6 +244,8 @@ class SeatView:
             meld = Chow(event.middle, event.claimed, discarder)
         elif isinstance(event, ev.Konged):
             meld = Kong(event.tile, discarder)
+        elif isinstance(event, ev.Melded):
+            meld = self._meld_of(event)
         elif isinstance(event, ev.ConcealedKonged) and event.tile is not None:
             meld = ConcealedKong(event.tile)
         elif isinstance(event, ev.ConcealedKonged) and event.seat != self.seat:
@@ -244,7 +259,7 @@ class SeatView:
             return
         if meld is not None:
             self.shown_melds[seat].append(meld)
-        if isinstance(event, ev.Drew | ev.Punged | ev.Chowed | ev.Konged
+        if isinstance(event, ev.Drew | ev.Punged | ev.Chowed | ev.Melded | ev.Konged
                       | ev.ConcealedKonged | ev.KongAdded):
             self.passed[seat] = []
         thrown = event.tile if isinstance(event, ev.Discarded) else (
@@ -322,6 +337,8 @@ class SeatView:
             return AskKind.DISCARD
         if isinstance(e, ev.KongAdded) and e.seat != self.seat:
             return AskKind.ROB
+        if isinstance(e, ev.Melded) and e.seat == self.seat:
+            return AskKind.CALLED
         return AskKind.NOTHING
 
     def _legal(self, kind: AskKind, win: bool) -> tuple[ev.Action, ...]:
@@ -348,6 +365,8 @@ class SeatView:
                                     names_discard=True)
         if kind is AskKind.ROB:
             return legal_on_added_kong(win)
+        if kind is AskKind.CALLED:
+            return legal_after_claim(hand)
         return (ev.Pass(),)
 
     def concealed_tiles(self, extra: int | None = None) -> list[int]:

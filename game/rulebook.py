@@ -41,6 +41,7 @@ __all__ = [
     "WIN_BASE",
     "WinOffer",
     "declarable_win",
+    "legal_after_claim",
     "legal_after_draw",
     "legal_on_added_kong",
     "legal_on_discard",
@@ -147,6 +148,13 @@ def legal_after_draw(counts: Counts, melds: Sequence[Meld], *, kong_allowed: boo
     if win:
         actions.append(ev.DeclareWin())
     return tuple(actions)
+
+
+def legal_after_claim(counts: Counts) -> tuple[ev.Action, ...]:
+    """A seat's answers once its chow or pung is taken (the Olympiad flow asks for the
+    discard after it separately): any tile of ``counts``, its concealed tiles after the
+    meld."""
+    return tuple(_discards(counts))
 
 
 def legal_on_discard(counts: Counts, tile: int, *, from_left: bool, kong_allowed: bool,

@@ -105,6 +105,7 @@ from game import events as ev
 from game.melds import Chow, ConcealedKong, Kong, Meld, Pung
 from game.rulebook import (
     declarable_win,
+    legal_after_claim,
     legal_after_draw,
     legal_on_added_kong,
     legal_on_discard,
@@ -533,7 +534,7 @@ class TaiwanTable(Table[Stage]):
         self._tile = None
         self._drawn = None
         hand = self._seats[event.seat].hand
-        self._options = {event.seat: tuple(ev.Discard(t) for t in range(NUM_KINDS) if hand[t])}
+        self._options = {event.seat: legal_after_claim(hand)}
 
     def _after_added_kong(self, answers: Mapping[int, ev.Action]) -> None:
         konger = self._actor

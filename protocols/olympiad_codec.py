@@ -209,17 +209,18 @@ def joined_claims(events: Iterable[ev.Event]) -> list[ev.Event]:
 
 # ---------------------------------------------------------------- player side
 class EventDecoder:
-    """One seat's referee messages -> ``game.events`` for the agent's seat view."""
+    """One seat's referee messages -> ``game.events`` for the agent's seat view: a chow or
+    pung and the discard after it as the two events they are (:class:`ev.Melded`, then
+    :class:`ev.Discarded`; the view asks for the claimer's discard in between)."""
 
     def __init__(self) -> None:
         self.seat = 0
-        self._claims = ClaimFolder()
         self._last_discard: int | None = None
         self._last_discarder = 0
 
     def decode(self, msg: Any) -> list[ev.Event]:
         if isinstance(msg, Deal):
-            self._claims, self._last_discard = ClaimFolder(), None
+            self._last_discard = None
             flowers = [tile_index(f) for seat in msg.flowers for f in seat]
             counts = tuple(len(seat) for seat in msg.flowers)
             hand = tuple(tile_index(t, in_hand=True) for t in msg.hand)
@@ -234,10 +235,10 @@ class EventDecoder:
         if isinstance(msg, DiscardMsg):
             tile = tile_index(msg.tile, in_hand=True)
             self._last_discard, self._last_discarder = tile, msg.seat
-            return self._claims.feed(ev.Discarded(msg.seat, tile))
+            return [ev.Discarded(msg.seat, tile)]
         if isinstance(msg, MeldMsg):
             if msg.kind in ("chow", "pong"):
-                return self._claims.feed(self._claim(msg))
+                return [self._claim(msg)]
             tile = tile_index(msg.tiles[0], in_hand=True) if msg.tiles else None
             if msg.kind == "kong":
                 if tile is None:
@@ -259,16 +260,6 @@ class EventDecoder:
         kind = ev.ActionKind.PUNG if msg.kind == "pong" else ev.ActionKind.CHOW
         from_seat = msg.from_seat if msg.from_seat is not None else self._last_discarder
         return ev.Melded(msg.seat, kind, (tiles[0], tiles[1], tiles[2]), claimed, from_seat)
-
-    def held_from_hand(self) -> list[int]:
-        """The tiles the held chow/pong took from its owner's hand (its tiles less the claimed)."""
-        held = self._claims.held
-        return held.from_hand if held is not None else []
-
-    @property
-    def holding_meld(self) -> ev.Melded | None:
-        """The chow/pong waiting for its seat's discard."""
-        return self._claims.held
 
 
 def act_for(action: ev.Action, ask_id: str, tile_in_play: int | None) -> Act:

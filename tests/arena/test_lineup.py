@@ -89,13 +89,12 @@ def test_eps_one_plays_only_actions_that_keep_the_deficiency() -> None:
             for s in table.asked_seats:
                 for e in feeds[s].new(table.history):
                     seats[s].observe(e)
-                held = feeds[s].folder.held
-                called = held if table.stage is Stage.CALLED and held is not None else None
                 view = seats[s].view
                 asked = view.ask.kind
+                assert (asked is AskKind.CALLED) == (table.stage is Stage.CALLED)
                 hand, unseen, melds = view.hand.copy(), view.unseen.copy(), view.melds_needed
-                action = seats[s].decide(called)
-                if called is None and asked is AskKind.DRAW and isinstance(action, Discard):
+                action = seats[s].decide()
+                if asked is AskKind.DRAW and isinstance(action, Discard):
                     after = {int(t): deficiency(hand - np.eye(34, dtype=np.int8)[t], melds, unseen)
                              for t in np.nonzero(hand)[0]}
                     assert after[action.tile] == min(after.values()), (game, s)

@@ -31,3 +31,35 @@ def test_others_concealed_kong_stays_unseen() -> None:
     seat.answer("3 0 DRAW")
     seat.answer("3 0 GANG")
     assert seat.session.view.kb.unseen_total() == before
+
+
+def test_the_olympiad_flow_asks_the_claimers_discard_as_the_views_own_question() -> None:
+    """taiwan-16: a pung is shown before its discard; the claimer's view holds the meld at
+    once and asks for the discard (``CALLED``, the rule book's discards of the hand left);
+    another seat's view asks nothing until the discard, then offers it to claim."""
+    from bot.seat import AskKind, SeatView
+    from game.events import ActionKind, Dealt, Discard, Discarded, Melded, SeatAssigned
+    from game.melds import Pung
+    from game.rules import TAIWAN_16
+    from game.tiles import parse_tiles
+
+    hand = tuple(parse_tiles("1122345m678p999s1z"))
+    views = [SeatView(TAIWAN_16), SeatView(TAIWAN_16)]
+    for seat, view in enumerate(views):
+        view.observe(SeatAssigned(seat, 0))
+        view.observe(Dealt(seat, hand if seat == 0 else tuple(parse_tiles("1234567m1234567p11s")),
+                           (0, 0, 0, 0), ()))
+    one_m = parse_tiles("1m")[0]
+    for view in views:
+        view.observe(Discarded(2, one_m))
+    claim = Melded(0, ActionKind.PUNG, (one_m,) * 3, one_m, 2)
+    for view in views:
+        view.observe(claim)
+    own, other = views
+    assert own.ask.kind is AskKind.CALLED and own.melds == [Pung(one_m, 2)]
+    assert own.ask.legal == tuple(Discard(t) for t in sorted(set(parse_tiles("22345m678p999s1z"))))
+    assert other.ask.kind is AskKind.NOTHING
+    for view in views:
+        view.observe(Discarded(0, parse_tiles("1z")[0]))
+    assert own.ask.kind is AskKind.NOTHING and other.ask.kind is AskKind.DISCARD
+    assert other.tile_in_play == parse_tiles("1z")[0] and other.provider == 0

@@ -125,7 +125,9 @@ def test_the_seat_sees_only_its_own_draws_and_concealed_kongs() -> None:
     assert own["tiles"] == ["6z"] * 4 and "tiles" not in other
 
 
-def test_decoder_joins_a_meld_with_its_discard_into_a_botzone_shaped_event() -> None:
+def test_decoder_gives_a_meld_and_its_discard_as_two_events() -> None:
+    """The seat view asks its own claimer's discard between them (``AskKind.CALLED``); a
+    whole history still folds into Botzone's shape (``joined_claims``)."""
     decoder = EventDecoder()
     decoder.seat = 0
     msgs = [
@@ -140,9 +142,14 @@ def test_decoder_joins_a_meld_with_its_discard_into_a_botzone_shaped_event() -> 
         text = json.dumps({"v": 1, "table": "t1", "seq": i, **m})
         events += decoder.decode(parse_referee_message(text))
     from game.events import Chowed
+    from protocols.olympiad_codec import joined_claims
 
-    assert events == [Discarded(1, t("5p")), Punged(2, t("5p"), t("9m")),
-                      Chowed(3, t("8m"), t("9m"), t("1z"))]
+    assert events == [Discarded(1, t("5p")), Melded(2, K.PUNG, (t("5p"),) * 3, t("5p"), 1),
+                      Discarded(2, t("9m")),
+                      Melded(3, K.CHOW, (t("7m"), t("8m"), t("9m")), t("9m"), 2),
+                      Discarded(3, t("1z"))]
+    assert joined_claims(events) == [Discarded(1, t("5p")), Punged(2, t("5p"), t("9m")),
+                                     Chowed(3, t("8m"), t("9m"), t("1z"))]
     assert Melded(2, K.PUNG, (t("5p"),) * 3, t("5p"), 1).kind is K.PUNG
 
 
