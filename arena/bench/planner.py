@@ -113,15 +113,12 @@ def instrumented(stages: Stages, planner_views: set[int]) -> Iterator[None]:
     planner = bot.planner
     for name in ("fan_distance", "discard_distances", "tai_outlook"):
         patch(planner, name, "fan routes")
-    try:  # the planner's value per rule set (bot.planner_value), where it has one
-        import bot.planner_value as values
-    except ImportError:  # pragma: no cover - an older planner
-        values = None
-    if values is not None:
-        for name in ("fan_distance", "discard_distances", "tai_outlook"):
-            patch(values, name, "fan routes")
-        for cls in (values.FanValue, values.TaiValue, values.ShapeValue):
-            patch(cls, "win_choice", "win checks")
+    import bot.planner_value as values  # the planner's value per rule set
+
+    for name in ("fan_distance", "discard_distances", "tai_outlook"):
+        patch(values, name, "fan routes")
+    for cls in (values.FanValue, values.TaiValue, values.ShapeValue):
+        patch(cls, "win_choice", "win checks")
     patch(planner, "useful_draws", "useful draws")
     patch(planner, "features", "learned order")
     patch(strategy.discard_rank.DiscardRanker, "order", "learned order")
