@@ -15,6 +15,7 @@ import sys
 import numpy as np
 
 from arena.commands.deficiency import parse_unseen
+from arena.commands.options import positive_int
 from arena.record_types import SeatChoice
 from bot.seat import SeatView
 from bot.session import SeatSession
@@ -39,7 +40,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--drawn", metavar="TILE",
                    help="which tile of the hand was just drawn (it decides a self-drawn "
                         "win's fan); default: the hand's last tile as written")
-    p.add_argument("--budget", type=int, default=4_000, metavar="CALLS",
+    p.add_argument("--budget", type=positive_int, default=4_000, metavar="CALLS",
                    help="kernel calls the bot may spend (its arena budget); default 4000")
     p.add_argument("--notation", choices=[n.value for n in Notation])
     p.add_argument("--json", action="store_true")
