@@ -82,7 +82,7 @@ import numpy as np
 from arena.players import SimcatStrategy, SimpleRule, SimpleStrategy
 from arena.record_types import SeatChoice
 from bot.agent import Agent, Decision, Strategy, describe_action
-from bot.planner import Planner, default_strategy
+from bot.planner import OnTime, Planner, default_strategy
 from bot.sampling_planner import DEFAULT_ROLLOUTS, SamplingPlanner
 from bot.seat import AskKind, SeatView
 from bot.session import SeatSession
@@ -292,9 +292,7 @@ def strategy_of(spec: PlayerSpec, rules: Ruleset,
     if kind is PlayerKind.RANDOM:
         return SimpleStrategy(SimpleRule.RANDOM, rng)
     if kind is PlayerKind.MJBOT_EPS:
-        shipped = default_strategy(rules)
-        assert isinstance(shipped, Agent)
-        return SimcatStrategy(shipped, spec.epsilon, rng)
+        return SimcatStrategy(_agent_in(default_strategy(rules), rules), spec.epsilon, rng)
     numbers = dict(spec.value)
     model = ValueModel(**numbers)
     tai_model = TaiModel(**numbers)
@@ -314,7 +312,20 @@ def strategy_of(spec: PlayerSpec, rules: Ruleset,
     raise PlayerSpecError(f"player {spec.text!r} does not play in this process")
 
 
+def _agent_in(strategy: Strategy, rules: Ruleset) -> Agent:
+    """The agent that decides for ``strategy``: itself, the planner inside the shipped
+    bot's out-of-time wrapper (:class:`bot.planner.OnTime`, without numba) or SIMCAT-ε's;
+    today's agent for the players that have none of their own."""
+    if isinstance(strategy, OnTime):
+        return strategy.first
+    if isinstance(strategy, SimcatStrategy):
+        return strategy.agent
+    return strategy if isinstance(strategy, Agent) else Agent(rules, "mjbot")
+
+
 def _weighs_wins(strategy: Strategy) -> bool:
+    if isinstance(strategy, OnTime):
+        return strategy.first.weighs_wins()
     return isinstance(strategy, Agent) and strategy.weighs_wins()
 
 
@@ -355,12 +366,8 @@ class ArenaSeat:
 
     @property
     def agent(self) -> Agent:
-        """The agent that decides for this seat (SIMCAT-ε's wrapped one); today's agent for
-        the players that have none of their own."""
-        strategy = self.strategy
-        if isinstance(strategy, SimcatStrategy):
-            return strategy.agent
-        return strategy if isinstance(strategy, Agent) else Agent(self.rules, "mjbot")
+        """The agent that decides for this seat (:func:`_agent_in`)."""
+        return _agent_in(self.strategy, self.rules)
 
     def observe(self, event: Event) -> None:
         lost = self.session.lost

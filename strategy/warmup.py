@@ -22,7 +22,13 @@ def steps() -> list[tuple[str, Callable[[], object]]]:
     from strategy.deficiency import shapes
     from strategy.deficiency.changes import SuitCache
     from strategy.deficiency.kernel import kernel_deficiency, kernel_deficiency_batch
-    from strategy.fan.routes import NUM_ROUTES, after_each_discard, after_each_draw, route_table
+    from strategy.fan.routes import (
+        NUM_ROUTES,
+        after_each_discard,
+        after_each_draw,
+        draws_lowering,
+        route_table,
+    )
     from strategy.search import StepSearch, rehash
     from strategy.stepvalue import delta
 
@@ -64,7 +70,9 @@ def steps() -> list[tuple[str, Callable[[], object]]]:
             route_table(hand, kb, 4, declared, 0, 0, np.zeros(NUM_ROUTES, dtype=np.int64),
                         True),
             after_each_discard(hand, kb, 4, declared, 0, 0, d),
-            after_each_draw(h13, kb, 4, declared, 0, 0, d))),
+            after_each_draw(h13, kb, 4, declared, 0, 0, d),
+            # the useful draws: each route's changes where a draw can lower them
+            [draws_lowering(h13, kb, 4, declared, 0, 0, distance) for distance in (1, 3, 6)])),
     ]
 
 

@@ -182,29 +182,34 @@ def test_actions_read_for_people() -> None:
 
 
 def selfplay_records(tmp_path: Path) -> list[Path]:
-    """Self-play games of mjbot, greedy and random players, recorded (seed 1, games 24-35:
-    in games 25 and 34 a chow of mjbot's loses to another seat's pung)."""
+    """Self-play games of baseline-v1, greedy and random players, recorded (seed 1, games
+    24-35 and 47: in games 25 and 47 a claim of baseline-v1's loses to another seat's; the
+    shipped planner claims less and lost none in games 0-39)."""
     from arena.selfplay import play_one
 
-    for game in range(24, 36):
-        play_one((game, 1, ["mjbot", "greedy", "mjbot", "random"], "mcr-botzone",
+    for game in (*range(24, 36), 47):
+        play_one((game, 1, ["baseline-v1", "greedy", "baseline-v1", "random"], "mcr-botzone",
                   str(tmp_path)))
     return sorted(tmp_path.glob("*.jsonl"))
 
 
 def test_recorded_decisions_land_where_they_were_played(tmp_path: Path) -> None:
-    lost_claims = 0
+    lost_claims = recorded = 0
     for path in selfplay_records(tmp_path):
         [game] = load_games(path)
-        ours = tuple(s for s in range(4) if game.names[s] == "mjbot")
-        # today's agent with the players' budget answers as the record did, every time
+        ours = tuple(s for s in range(4) if game.names[s] == "baseline-v1")
+        # the seat's own player with its budget answers as the record did, every time
         view = build_game(game, BuildOptions(reask_seats=ours, budget=4_000))
         assert not view.notes, path.name
         shown = [(s, d) for s in view.steps for d in s.decisions if d.recorded is not None]
         # every recorded decision is shown, once, with its chosen row marked
-        assert len(shown) == len(game.decisions) > 10
+        assert len(shown) == len(game.decisions) > 0
+        recorded += len(shown)
         for step, d in shown:
-            assert d.recorded is not None and d.seat in ours
+            assert d.recorded is not None
+            if d.seat not in ours:  # greedy and random record only the wins they declare
+                assert d.recorded.action == "win" and d.played == "win", d
+                continue
             assert d.recorded.chosen is not None or not d.recorded.candidates
             assert d.today is not None and d.today.action == d.recorded.action
             assert not d.disagrees
@@ -220,7 +225,7 @@ def test_recorded_decisions_land_where_they_were_played(tmp_path: Path) -> None:
                 assert any(w in nxt.event for w in ("discards", "kongs", "wins"))
                 lost_claims += 1
             elif d.played.startswith(("discard", "concealed", "added")) or (
-                    d.played == "win" and d.recorded.note == "self-drawn"):
+                    d.played == "win" and actor == d.seat):  # a self-drawn win
                 # asked after its own draw; the next step shows what it did
                 assert actor == d.seat and "draws" in step.event
                 if d.played.startswith("discard"):
@@ -229,7 +234,7 @@ def test_recorded_decisions_land_where_they_were_played(tmp_path: Path) -> None:
             else:
                 # asked after another seat's discard
                 assert actor != d.seat and "discards" in step.event
-    assert lost_claims >= 2
+    assert lost_claims >= 2 and recorded > 200
 
 
 def test_reasked_turns_map_to_the_replays_turns() -> None:
