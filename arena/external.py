@@ -5,7 +5,7 @@
   :class:`arena.botzone_judge.sandbox.ProgramSeat` (a process, started afresh
   each game, kept running when it asks), an in-process seat a channel that
   decodes its request line and answers with the Botzone response line.
-- taiwan-16: the table is driven here as :func:`arena.games.play` drives it;
+- taiwan-16: the table is driven here as :func:`arena.games.play_in_process` drives it;
   a program seat is :class:`bot.olympiad_client.ProgramPlayer` (the program
   ``mjbot wrap`` runs), fed the messages the Olympiad referee would send it:
   ``welcome``, each event as that seat sees it, ``ask`` with its options, and

@@ -265,12 +265,10 @@ def _four(xs: tuple[int, ...] | list[int]) -> tuple[int, int, int, int]:
     return (a, b, c, d)
 
 
-def play(spec: GameSpec) -> PlayedGame:
-    """Play the game ``spec`` describes (in this process)."""
-    if any(not parse_player(p).in_process for p in spec.players):
-        from arena.external import play_external
-
-        return play_external(spec)
+def play_in_process(spec: GameSpec) -> PlayedGame:
+    """Play the game ``spec`` describes, every seat an in-process player (a game with
+    programs in it is :func:`arena.external.play_external`'s; :func:`arena.play.play`
+    picks)."""
     if spec.rules is Rules.MCR_BOTZONE:
         return _play_mcr(spec)
     return _play_taiwan(spec)
@@ -436,4 +434,4 @@ def finish_taiwan(spec: GameSpec, wall: tuple[int, ...], table: TaiwanTable,
 
 
 __all__ = ["GameSpec", "PlayedGame", "Rules", "SeatFailure", "SeatFeed", "SeatGuard",
-           "penalty_of", "play", "table_action", "taiwan_decision"]
+           "penalty_of", "play_in_process", "table_action", "taiwan_decision"]

@@ -29,7 +29,8 @@ from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, TextIO
 
-from arena.games import GameSpec, PlayedGame, play
+from arena.games import GameSpec, PlayedGame
+from arena.play import play
 
 LOOPBACK = "127.0.0.1"
 """Where a local Ray and the test cluster listen."""

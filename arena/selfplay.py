@@ -47,9 +47,10 @@ class GameSummary:
 def play_one(args: tuple[int, int, list[str], str, str | None]
              | tuple[int, int, list[str], str, str | None, str]) -> GameSummary:
     """Game ``game`` of ``seed``: wall ``game // 4`` with the players rotated ``game % 4``
-    seats, played by the arena's game (:func:`arena.games.play`: every seat through the
+    seats, played by the arena's game (:func:`arena.play.play`: every seat through the
     platform's seat session), on taiwan-16's single wall or stable draw wall."""
-    from arena.games import GameSpec, Rules, play
+    from arena.games import GameSpec, Rules
+    from arena.play import play
     from game.stable_wall import WallMode
 
     game, seed, names, rules_name, records = args[:5]

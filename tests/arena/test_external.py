@@ -13,7 +13,8 @@ import pytest
 
 from arena.botzone_judge.turns import Reply, referee_game
 from arena.external import InProcessChannel, play_botzone
-from arena.games import GameSpec, Rules, play
+from arena.games import GameSpec, Rules
+from arena.play import play
 from bot.seat import SeatView
 from game.melds import ConcealedKong
 from game.stable_wall import WallMode

@@ -8,8 +8,9 @@ import json
 import numpy as np
 import pytest
 
-from arena.games import GameSpec, Rules, SeatFeed, play, table_action
+from arena.games import GameSpec, Rules, SeatFeed, table_action
 from arena.lineup import ArenaSeat, PlayerKind, PlayerSpecError, parse_player
+from arena.play import play
 from bot.planner import Planner
 from bot.seat import AskKind
 from game.events import ClaimChow, ClaimPung, DeclareWin, Discard, Pass

@@ -48,7 +48,8 @@ def test_a_seat_is_reasked_as_the_player_the_record_names(
     decisions are reproducible), the baseline's seats as baseline-v1, a greedy seat as the
     shipped bot; ``--player`` re-asks another agent, and refuses a player that is none."""
     from arena.cli import main
-    from arena.games import GameSpec, Rules, play
+    from arena.games import GameSpec, Rules
+    from arena.play import play
     from arena.replay import reasked_player
     from bot.planner import Planner
     from game.rules import MCR_BOTZONE

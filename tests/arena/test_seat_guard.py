@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from arena.games import GameSpec, Rules, play
+from arena.games import GameSpec, Rules
 from arena.match import MatchConfig, MatchProgress, render, run_match, summarize
+from arena.play import play
 from arena.record_types import DecisionRecord
 from arena.records import read_record
 from arena.runner import Runner

@@ -287,7 +287,8 @@ def test_a_passed_win_is_shown_where_it_was_passed(tmp_path: Path) -> None:
     """A planner's pass of a win it weighed is recorded (with its reasons), and the viewer
     lands it on the discard it let go: seed 81, wall 425, the planner on seat 2 passes a
     12-fan knitted hand on 5z twice and self-draws it later."""
-    from arena.games import GameSpec, Rules, play
+    from arena.games import GameSpec, Rules
+    from arena.play import play
 
     progs = ("baseline-v1", "baseline-v1", "planner", "baseline-v1")
     record = play(GameSpec(Rules.MCR_BOTZONE, 81, 425, 2, progs, progs, record=True)).record
@@ -340,7 +341,8 @@ def test_taiwan_claims_asked_apart_from_their_discard_keep_the_reasons_aligned(
 def test_a_planners_passed_claims_are_shown_with_their_melds(tmp_path: Path) -> None:
     """A planner that lets a pung or chow go records why (passing against every meld), and
     the viewer lands each such pass on the discard it let go."""
-    from arena.games import GameSpec, Rules, play
+    from arena.games import GameSpec, Rules
+    from arena.play import play
 
     progs = ("planner", "baseline-v1", "greedy", "baseline-v1")
     passed = 0

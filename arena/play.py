@@ -1,0 +1,19 @@
+"""One arena game, whoever plays it: :func:`play` runs a game of in-process players in this
+process (:mod:`arena.games`) and a game with programs in it through the platform mocks
+(:mod:`arena.external`), so neither of those modules needs the other's.
+"""
+
+from __future__ import annotations
+
+from arena.external import play_external
+from arena.games import GameSpec, PlayedGame, play_in_process
+from arena.lineup import parse_player
+
+__all__ = ["play"]
+
+
+def play(spec: GameSpec) -> PlayedGame:
+    """Play the game ``spec`` describes."""
+    if any(not parse_player(p).in_process for p in spec.players):
+        return play_external(spec)
+    return play_in_process(spec)
