@@ -43,7 +43,7 @@ COMMANDS: dict[str, Command] = {
     "deficiency": Command("deficiency",
                           "deficiency per winning shape and the useful tiles of a hand"),
     "advise": Command("advise",
-                      "the recommended discard or call with every candidate's numbers",
+                      "the shipped bot's answer to a hand with every candidate's numbers",
                       extra="arena"),
     "bench": Command("bench", "benchmarks that print a table of medians (and --json)",
                      sub_extras={**dict.fromkeys(_ARENA_BENCHES, "arena"),
