@@ -6,7 +6,7 @@
   each game, kept running when it asks), an in-process seat a channel that
   decodes its request line and answers with the Botzone response line.
 - taiwan-16: the table is driven here as :func:`arena.games.play_in_process` drives it;
-  a program seat is :class:`bot.olympiad_client.ProgramPlayer` (the program
+  a program seat is :class:`arena.olympiad_program.ProgramPlayer` (the program
   ``mjbot wrap`` runs), fed the messages the Olympiad referee would send it:
   ``welcome``, each event as that seat sees it, ``ask`` with its options, and
   ``end``.  Its act is checked against the table; a missing or illegal act is
@@ -138,7 +138,7 @@ class _ProgramSeat:
     """An Olympiad program on one seat: its message log and the program."""
 
     def __init__(self, player: PlayerSpec, seat: int, spec: GameSpec) -> None:
-        from bot.olympiad_client import ProgramPlayer
+        from arena.olympiad_program import ProgramPlayer
 
         self.program = ProgramPlayer(list(player.command))
         self.seat = seat

@@ -147,24 +147,22 @@ def _lines(stream: TextIO, limit: int = MAX_LINE_CHARS) -> Iterator[str]:
 
 def run(stdin: TextIO, stdout: TextIO, stderr: TextIO, *, rules: Ruleset = MCR_BOTZONE,
         keep_running: bool = True, think_seconds: float = THINK_SECONDS,
-        log: Callable[[str], None] | None = None, sample: bool = False,
+        log: Callable[[str], None] | None = None,
+        strategy: Callable[[Ruleset], Strategy] | None = None,
         work_budget: int | None = None, first_answered: bool = False) -> int:
     """Serve one Botzone bot process until stdin ends (or after one turn without keep-running).
 
     Every request gets exactly one answer line (and the keep-running marker in that
     mode), whatever the input: unreadable input is answered safely and said once on
-    stderr, clipped.  ``sample``: the sampling planner spends the thinking time
-    (:func:`bot.sampling_planner.sampling_strategy`), else the default strategy.
+    stderr, clipped.  ``strategy``: makes the strategy for the rules (called once, after
+    the seat request is answered), else the default strategy (``mjbot play botzone
+    --sample`` passes the arena's sampling planner).
     ``work_budget``: decide on this many kernel calls instead of the clock, so the same
     requests get the same answers on any machine and load (reproducible local games).
     ``first_answered``: the first request was answered before the player was loaded
     (:mod:`bot.start`), so its answer (and keep-running marker) is not written again."""
-    strategy: Strategy | None = None
-    if sample:  # imported only when asked: the default bot never loads the sampler
-        from bot.sampling_planner import sampling_strategy
-
-        strategy = sampling_strategy(rules)
-    seat = BotzoneSeat(rules, think_seconds, strategy, work_budget=work_budget)
+    seat = BotzoneSeat(rules, think_seconds, None if strategy is None else strategy(rules),
+                       work_budget=work_budget)
     reconfigure = getattr(stdin, "reconfigure", None)
     if reconfigure is not None:  # bytes that are not UTF-8 reach the decoder, which says so
         with contextlib.suppress(Exception):
@@ -225,6 +223,6 @@ def run(stdin: TextIO, stdout: TextIO, stderr: TextIO, *, rules: Ruleset = MCR_B
 
 
 def main(keep_running: bool = True, think_seconds: float = THINK_SECONDS,
-         sample: bool = False, work_budget: int | None = None) -> int:
+         work_budget: int | None = None) -> int:
     return run(sys.stdin, sys.stdout, sys.stderr, keep_running=keep_running,
-               think_seconds=think_seconds, sample=sample, work_budget=work_budget)
+               think_seconds=think_seconds, work_budget=work_budget)

@@ -1,4 +1,4 @@
-"""``mjbot play olympiad`` and ``mjbot wrap``: one seat of an Olympiad-style table.
+"""``mjbot play olympiad``: one seat of an Olympiad-style table.
 
 :func:`play_seat` is the session loop: connect, ``join`` (with ``resume_from``
 = the last seq seen), read the referee's messages, hand each to a
@@ -12,25 +12,20 @@ the referee may not be subscribed yet).  Every ``join`` carries the seat's secre
 session (``forbidden``: a wrong secret; ``replaced``: another run took the seat over)
 ends the loop, with the reason in :attr:`SessionReport.fatal`.
 
-Players:
-
-- :class:`AgentPlayer` — the same :class:`bot.agent.Agent` behind the same
-  :class:`bot.session.SeatSession` as on Botzone: it decides in a worker
-  thread under a deadline and falls back to the safest option (pass, or
-  discard the drawn tile) when it fails, is late or has lost its state; every
-  answer is also checked against the ask's options before it is sent.
-- :class:`ProgramPlayer` — any program that reads the messages as JSON lines
-  on stdin and writes ``act`` lines on stdout (``mjbot wrap``).
+The player is :class:`AgentPlayer`: the same strategy behind the same
+:class:`bot.session.SeatSession` as on Botzone: it decides in a worker thread under a
+deadline and falls back to the safest option (pass, or discard the drawn tile) when it
+fails, is late or has lost its state; every answer is also checked against the ask's
+options before it is sent.  (``mjbot wrap`` plays any program through :func:`play_seat`:
+the arena's :class:`arena.olympiad_program.ProgramPlayer`.)
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import secrets
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -41,10 +36,7 @@ from bot.seat import safest_action
 from bot.session import SeatSession
 from game.events import Action, Discard, Event, Pass
 from game.rules import TAIWAN_16
-from protocols.bounded_json import loads_bounded
 from protocols.olympiad import (
-    MAX_MESSAGE_BYTES,
-    MAX_MESSAGE_DEPTH,
     Act,
     Ask,
     Deal,
@@ -178,83 +170,6 @@ class AgentPlayer(PlatformSeat[Any, Act]):
         self.session.close()
 
 
-# ---------------------------------------------------------------- any program
-class ProgramPlayer:
-    """A program on stdin/stdout: every message goes in as a JSON line; acts come out."""
-
-    def __init__(self, argv: Sequence[str]) -> None:
-        if not argv:
-            raise ValueError("mjbot wrap needs a program to run after --")
-        self.argv = list(argv)
-        self.proc: asyncio.subprocess.Process | None = None
-        self.seat = 0
-
-    async def start(self) -> None:
-        # the program plays through us: it never needs the seat's secret
-        env = {k: v for k, v in os.environ.items() if k != SECRET_ENV}
-        self.proc = await asyncio.create_subprocess_exec(
-            *self.argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, env=env)
-
-    async def on_message(self, msg: Any, text: str) -> Act | None:
-        proc = self.proc
-        if proc is None or proc.stdin is None or proc.stdout is None:
-            raise RuntimeError("the program is not running")
-        if proc.returncode is not None:
-            raise ProgramExited(f"{self.argv[0]} exited with code {proc.returncode}")
-        try:
-            proc.stdin.write(text.encode() + b"\n")
-            await proc.stdin.drain()
-        except (BrokenPipeError, ConnectionResetError):
-            raise ProgramExited(f"{self.argv[0]} closed its stdin") from None
-        if not isinstance(msg, Ask):
-            return None
-        limit = max(0.05, msg.deadline_ms / 1000.0)
-        end = time.monotonic() + limit
-        while True:
-            left = end - time.monotonic()
-            if left <= 0:
-                log.warning("program_late", program=self.argv[0], ask=msg.id)
-                return None  # the referee applies its policy at the deadline
-            try:
-                line = await asyncio.wait_for(proc.stdout.readline(), left)
-            except TimeoutError:
-                continue
-            except ValueError:  # a line over the stream's limit: dropped, said once
-                log.warning("program_said", program=self.argv[0], error="a line over 64 KiB")
-                continue
-            if not line:
-                raise ProgramExited(f"{self.argv[0]} closed its stdout")
-            try:
-                data = loads_bounded(line, max_depth=MAX_MESSAGE_DEPTH,
-                                     max_chars=MAX_MESSAGE_BYTES)
-                if isinstance(data, dict):
-                    data.setdefault("v", 1)
-                    data.setdefault("type", "act")
-                    data.setdefault("id", msg.id)
-                act = Act.model_validate(data)
-            except (ValueError, TypeError) as exc:
-                log.warning("program_said", program=self.argv[0], line=line[:200].decode(
-                    errors="replace"), error=str(exc)[:200])
-                continue
-            return act
-
-    async def close(self) -> None:
-        proc = self.proc
-        if proc is not None and proc.returncode is None:
-            if proc.stdin is not None:
-                with contextlib.suppress(Exception):
-                    proc.stdin.close()
-            try:
-                await asyncio.wait_for(proc.wait(), 2)
-            except TimeoutError:
-                proc.kill()
-                await proc.wait()
-
-
-class ProgramExited(RuntimeError):
-    """The wrapped program is gone."""
-
-
 # ---------------------------------------------------------------- the session loop
 @dataclass
 class SessionReport:
@@ -363,5 +278,5 @@ async def play_seat(transport: ClientTransport, player: SeatPlayer, *, table: st
                 await transport.close()
 
 
-__all__ = ["SECRET_ENV", "AgentPlayer", "ProgramPlayer", "SessionReport", "play_seat",
+__all__ = ["SECRET_ENV", "AgentPlayer", "SessionReport", "play_seat",
            "safest_act"]

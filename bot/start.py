@@ -22,7 +22,11 @@ import re
 import subprocess
 import sys
 from collections.abc import Callable
-from typing import TextIO, cast
+from typing import TYPE_CHECKING, TextIO, cast
+
+if TYPE_CHECKING:  # the seat request is answered before any of these is loaded
+    from bot.agent import Strategy
+    from game.rules import Ruleset
 
 SEAT_REQUEST = re.compile(r"0 [0-3] [0-3]")
 """The first request of a game: the seat and the prevalent wind; answered ``PASS``."""
@@ -148,10 +152,12 @@ def _answer_line(response: str, json_mode: bool) -> str:
 
 def play_botzone(stdin: TextIO | None = None, stdout: TextIO | None = None,
                  stderr: TextIO | None = None, *, keep_running: bool = True,
-                 think_seconds: float | None = None, sample: bool = False,
+                 think_seconds: float | None = None,
+                 strategy: Callable[[Ruleset], Strategy] | None = None,
                  work_budget: int | None = None) -> int:
     """Serve a Botzone game on stdin/stdout (:func:`bot.botzone.run`), answering the seat
-    request before the player is loaded."""
+    request before the player is loaded (``strategy``: as :func:`bot.botzone.run` takes it;
+    it is called after that answer)."""
     stdin = sys.stdin if stdin is None else stdin
     stdout = sys.stdout if stdout is None else stdout
     stderr = sys.stderr if stderr is None else stderr
@@ -177,4 +183,5 @@ def play_botzone(stdin: TextIO | None = None, stdout: TextIO | None = None,
     warm_in_background(say)
     return run(cast(TextIO, Replayed(stdin, pieces)), stdout, stderr, keep_running=keep_running,
                think_seconds=THINK_SECONDS if think_seconds is None else think_seconds,
-               sample=sample, work_budget=work_budget, first_answered=seat_request is not None)
+               strategy=strategy, work_budget=work_budget,
+               first_answered=seat_request is not None)

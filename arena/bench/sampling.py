@@ -2,7 +2,7 @@
 
 Plays seeded mcr-botzone games with four ``planner`` seats and keeps every decision of
 one seat (after a draw, or on a discard it could claim) as a situation.  Then, for each
-budget, :class:`bot.sampling_planner.SamplingPlanner` decides every situation:
+budget, :class:`arena.sampling_planner.SamplingPlanner` decides every situation:
 
 - rollout budgets (``rollouts=N``, no clock): deterministic, CPU-independent;
 - wall-clock budgets (``think=S``): the deadline the Botzone seat gives it (80 % of the
@@ -24,7 +24,7 @@ import time
 
 from arena.games import GameSpec, Rules, play_mcr_table, seat_answer
 from arena.lineup import ArenaSeat
-from bot.sampling_planner import SamplingPlanner
+from arena.sampling_planner import SamplingPlanner
 from bot.seat import AskKind, SeatView
 from game.events import Action, ClaimChow, ClaimKong, ClaimPung
 from game.rules import MCR_BOTZONE

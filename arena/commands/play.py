@@ -23,7 +23,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                     "allows Python 6 s)")
     bz.add_argument("--sample", action="store_true",
                     help="spend the thinking time on the sampling search at the top "
-                    "(bot.sampling_planner; needs numba) instead of the fast planner alone")
+                    "(arena.sampling_planner; needs numba) instead of the fast planner alone")
     bz.add_argument("--work-budget", type=positive_int, default=None, metavar="CALLS",
                     help="decide on this many kernel calls instead of the clock: the same "
                     "answers on any machine and load (reproducible local games; the "
@@ -74,8 +74,14 @@ def run(args: argparse.Namespace) -> int:
     if args.platform == "botzone":
         from bot.start import play_botzone
 
+        # the sampler is an arena experiment, loaded only when asked (never in the zip)
+        strategy = None
+        if args.sample:
+            from arena.sampling_planner import sampling_strategy
+
+            strategy = sampling_strategy
         return play_botzone(keep_running=not args.no_keep_running, think_seconds=args.think,
-                            sample=args.sample, work_budget=args.work_budget)
+                            strategy=strategy, work_budget=args.work_budget)
     if args.platform == "olympiad":
         import asyncio
 

@@ -414,7 +414,8 @@ def test_the_command_line_refuses_what_cannot_work(tmp_path: Path,
 async def test_a_wrapped_program_never_sees_the_seats_secret(
         monkeypatch: pytest.MonkeyPatch) -> None:
     from arena.commands.play import SECRET_ENV as CLI_ENV
-    from bot.olympiad_client import SECRET_ENV, ProgramPlayer
+    from arena.olympiad_program import ProgramPlayer
+    from bot.olympiad_client import SECRET_ENV
 
     assert CLI_ENV == SECRET_ENV == "MJBOT_SEAT_SECRET"
     monkeypatch.setenv(SECRET_ENV, "the-seats-secret-0123456789")

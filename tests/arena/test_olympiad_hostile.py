@@ -512,7 +512,7 @@ async def test_a_wrapped_program_that_prints_deep_json_or_long_lines_is_read_on(
     (said in the log) and its next line counts (before: RecursionError ended the wrap)."""
     import sys
 
-    from bot.olympiad_client import ProgramPlayer
+    from arena.olympiad_program import ProgramPlayer
     from protocols.olympiad import Ask, Option
 
     script = ("import sys\n"

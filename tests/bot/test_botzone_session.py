@@ -86,13 +86,16 @@ def test_garbage_requests_get_a_legal_answer_and_a_reason() -> None:
 
 
 def test_the_sampling_planner_answers_every_request_with_a_legal_line() -> None:
-    """``mjbot play botzone --sample``: one answer line (and the marker) per request."""
+    """``mjbot play botzone --sample`` (the arena's sampler handed to the loop): one answer
+    line (and the marker) per request."""
+    from arena.sampling_planner import sampling_strategy
+
     _, requests, _ = play_with_sessions(13)
     seat = 2
     first = json.dumps({"requests": requests[seat][:1], "responses": []})
     out = io.StringIO()
     run(io.StringIO("\n".join([first, *requests[seat][1:30]]) + "\n"), out, io.StringIO(),
-        think_seconds=0.3, sample=True)
+        think_seconds=0.3, strategy=sampling_strategy)
     lines = out.getvalue().splitlines()
     answers = [json.loads(line)["response"] for line in lines if line != KEEP_RUNNING]
     assert len(answers) == 30 and lines.count(KEEP_RUNNING) == 30

@@ -14,7 +14,7 @@ pytest.importorskip("pydantic", reason=needs_extra("olympiad"))  # plays through
 from arena.bench.planner import play_timed
 from arena.games import GameSpec, Rules
 from arena.lineup import ArenaSeat, PlayerSpecError, parse_player
-from bot.sampling_planner import SamplingPlanner, seat_seed
+from arena.sampling_planner import SamplingPlanner, seat_seed
 from bot.seat import SeatView
 from game.events import Dealt, Discard, Discarded, Drew, SeatAssigned
 from game.rules import MCR_BOTZONE
