@@ -47,7 +47,7 @@ from game import events as ev
 from game.melds import Chow, ConcealedKong, Kong, Meld, Pung
 from game.rules import Ruleset, WallLayout
 from game.tiles import tile_name
-from strategy.danger import SeatSigns, danger
+from strategy.danger import DANGER_FIT, DangerModel, SeatSigns, anyone_waiting, danger
 from strategy.deficiency.kernel import UNREACHABLE
 from strategy.discard_rank import RANK1, DiscardFacts, DiscardRanker, features
 from strategy.jit import HAVE_NUMBA
@@ -108,6 +108,17 @@ class Planner(Agent):
     plain_claims: bool = False
     """Also make today's claims (the plain deficiency falls) where the distance to 8 fan
     holds and the value loses at most the margin (arena player ``planner-calls``)."""
+    fold: float | None = None
+    """Fold when behind (arena ``planner:fold=P``): where the chance that some other seat
+    waits (:func:`strategy.danger.anyone_waiting` under ``reader``) is at least this and
+    the best discard's P(win) is below ``fold_win``, the discard after a draw or a claim
+    is the safest one by ``reader``'s danger (ties by value).  None: never (``planner-v1``
+    and the shipped bot)."""
+    fold_win: float = 0.15
+    """The own P(win) below which the planner folds (arena ``planner:foldwin=W``)."""
+    reader: DangerModel = DANGER_FIT
+    """The danger model the fold reads (fitted to self-play positions); the value's own
+    danger stays :data:`strategy.danger.DANGER_V1`'s."""
     _watch: Deadline | None = field(init=False, default=None, repr=False)
     """The decision's deadline, while the fan routes run in plain Python (no numba: a
     Botzone upload) and it has a clock: the routes check it between discards."""
@@ -156,7 +167,7 @@ class Planner(Agent):
         left = v.wall_left[v.seat]
         return left if self.rules.wall_layout is WallLayout.PER_SEAT else left // 4
 
-    def _danger(self, v: SeatView) -> np.ndarray:
+    def _signs(self, v: SeatView) -> list[SeatSigns]:
         signs = []
         for s in range(4):
             if s == v.seat:
@@ -164,7 +175,37 @@ class Planner(Agent):
             melds = tuple(v.shown_melds[s])
             concealed = self.rules.hand_size - 3 * len(melds)
             signs.append(SeatSigns(tuple(v.discards[s]), melds, concealed, tuple(v.passed[s])))
-        return danger(signs, v.unseen)
+        return signs
+
+    def _danger(self, v: SeatView) -> np.ndarray:
+        return danger(self._signs(v), v.unseen)
+
+    def _fold(self, v: SeatView, outlooks: dict[int, Outlook], chosen: int) -> int | None:
+        """The safest discard when folding (see :attr:`fold`), else None."""
+        if self.fold is None or outlooks[chosen].win >= self.fold_win:
+            return None
+        signs = self._signs(v)
+        waiting = anyone_waiting(signs, self.reader)
+        if waiting < self.fold:
+            return None
+        dz = danger(signs, v.unseen, self.reader)
+        safest = min(outlooks, key=lambda t: (round(float(dz[t]), 6), -outlooks[t].value, t))
+        return safest if safest != chosen else None
+
+    def _folded(self, v: SeatView, chosen: int, best: Outlook,
+                cands: tuple[ValuedCandidate, ...]) -> tuple[int, str] | None:
+        """(the fold's discard, its note) when the planner folds instead of ``chosen``."""
+        outlooks = {c.tile: c.outlook for c in cands
+                    if c.tile is not None and c.outlook is not None
+                    and c.action is ev.ActionKind.DISCARD}
+        if chosen not in outlooks:
+            outlooks[chosen] = best
+        safest = self._fold(v, outlooks, chosen)
+        if safest is None:
+            return None
+        waiting = anyone_waiting(self._signs(v), self.reader)
+        return safest, (f"fold: P(someone waits) {waiting:.2f}, own P(win) {best.win:.3f}: "
+                        f"{tile_name(safest)} is the safest (not {tile_name(chosen)})")
 
     def _inputs(self, v: SeatView) -> FanInputs:
         return FanInputs(v.unseen, tuple(v.melds), v.seat, v.prevalent_wind)
@@ -311,6 +352,9 @@ class Planner(Agent):
                 c = ValuedCandidate(ev.ActionKind.ADDED_KONG, t, d, outlook=o,
                                     note="the fourth tile of a pung, distance kept")
                 return Decision(ev.DeclareAddedKong(t), Method.KONG, (c, *cands), c.note)
+        folded = self._folded(v, chosen, best, cands)
+        if folded is not None:
+            return Decision(ev.Discard(folded[0]), method, cands, note=folded[1])
         return Decision(ev.Discard(chosen), method, cands,
                         note=f"by value: {tile_name(chosen)} {best.describe()}")
 
@@ -434,6 +478,9 @@ class Planner(Agent):
         chosen, cands, best, method = self._discard_plan(v, v.hand, (), deadline,
                                                          self._danger(v), self._turns(v),
                                                          fan_check=False)
+        folded = self._folded(v, chosen, best, cands)
+        if folded is not None:
+            return Decision(ev.Discard(folded[0]), method, cands, note=folded[1])
         return Decision(ev.Discard(chosen), method, cands, note=f"by value: {best.describe()}")
 
 

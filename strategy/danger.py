@@ -53,6 +53,32 @@ FLUSH_MELDS = 2
 
 
 @dataclass(frozen=True)
+class DangerModel:
+    """The numbers of the model: the readiness logistic's weights (on
+    :func:`readiness_features`) and the waits' scale.  :data:`DANGER_V1` is the hand-set
+    model the planners have read since the danger was written (``planner-v1`` reads it);
+    :data:`DANGER_FIT` is fitted to self-play positions (``arena/bench/danger_fit.py``)."""
+
+    bias: float = -3.2
+    per_discard: float = 0.22
+    per_meld: float = 0.6
+    recent_middle: float = 0.0
+    """Per middle tile (3-7 of a suit) among the seat's last :data:`RECENT` discards: a
+    hand that waits lets go of the tiles it was building with."""
+    recent_honour: float = 0.0
+    """Per honour or terminal among the seat's last :data:`RECENT` discards."""
+    mean_waits: float = MEAN_WAITS
+
+
+RECENT = 3
+"""Discards counted as recent by :class:`DangerModel`."""
+DANGER_V1 = DangerModel()
+"""The hand-set model (the module constants; ``planner-v1``)."""
+DANGER_FIT = DangerModel()
+"""Fitted to self-play positions (``arena/bench/danger_fit.py``)."""
+
+
+@dataclass(frozen=True)
 class SeatSigns:
     """What everyone sees of another seat."""
 
@@ -67,10 +93,23 @@ class SeatSigns:
     (short of a fan that depends on the moment, such as the last copy of a tile)."""
 
 
-def readiness(seat: SeatSigns) -> float:
+def readiness_features(seat: SeatSigns) -> tuple[int, int, int, int]:
+    """What the readiness reads of a seat: its discards, its melds, and the middle tiles
+    and the honours or terminals among its last :data:`RECENT` discards."""
+    recent = seat.discards[-RECENT:]
+    middle = sum(1 for t in recent if t < NUM_SUITED and 2 <= t % 9 <= 6)
+    edge = sum(1 for t in recent if t >= NUM_SUITED or t % 9 in (0, 8))
+    return len(seat.discards), len(seat.melds), middle, edge
+
+
+def readiness(seat: SeatSigns, model: DangerModel = DANGER_V1) -> float:
     """The chance that the seat waits for a winning tile now (a logistic in its turn and
-    melds: about 0.1 after 5 discards, 0.5 after 12 with a meld)."""
-    x = -3.2 + 0.22 * len(seat.discards) + 0.6 * len(seat.melds)
+    melds, and under a fitted model its recent discards; :data:`DANGER_V1`: about 0.1
+    after 5 discards, 0.5 after 12 with a meld)."""
+    n, m, middle, edge = readiness_features(seat)
+    x = model.bias + model.per_discard * n + model.per_meld * m
+    if model.recent_middle or model.recent_honour:
+        x += model.recent_middle * middle + model.recent_honour * edge
     return 1.0 / (1.0 + math.exp(-x))
 
 
@@ -119,20 +158,37 @@ def wait_weights(seat: SeatSigns, unseen: Counts) -> np.ndarray:
     return w
 
 
-def seat_danger(seat: SeatSigns, unseen: Counts) -> np.ndarray:
-    """P(discarding each kind completes the seat's hand): readiness times the kind's share
-    of :data:`MEAN_WAITS` waits, capped at the readiness."""
+def wait_share(seat: SeatSigns, unseen: Counts, model: DangerModel = DANGER_V1
+               ) -> np.ndarray:
+    """P(each kind completes the seat's hand | it waits): the kind's share of the model's
+    ``mean_waits`` waits, capped at 1."""
     w = wait_weights(seat, unseen)
     mass = float(w.sum())
     if mass <= 0:
         return np.zeros(NUM_KINDS, dtype=np.float64)
-    return readiness(seat) * np.minimum(1.0, MEAN_WAITS * w / mass)
+    return np.minimum(1.0, model.mean_waits * w / mass)
 
 
-def danger(seats: Sequence[SeatSigns], unseen: Counts) -> np.ndarray:
+def seat_danger(seat: SeatSigns, unseen: Counts, model: DangerModel = DANGER_V1
+                ) -> np.ndarray:
+    """P(discarding each kind completes the seat's hand): readiness times the kind's share
+    of the model's ``mean_waits`` waits, capped at the readiness."""
+    return readiness(seat, model) * wait_share(seat, unseen, model)
+
+
+def danger(seats: Sequence[SeatSigns], unseen: Counts, model: DangerModel = DANGER_V1
+           ) -> np.ndarray:
     """P(discarding each kind completes at least one of the seats' hands), the seats taken
     as independent."""
     safe = np.ones(NUM_KINDS, dtype=np.float64)
     for s in seats:
-        safe *= 1.0 - seat_danger(s, unseen)
+        safe *= 1.0 - seat_danger(s, unseen, model)
     return 1.0 - safe
+
+
+def anyone_waiting(seats: Sequence[SeatSigns], model: DangerModel = DANGER_V1) -> float:
+    """P(at least one of the seats waits), the seats taken as independent."""
+    none = 1.0
+    for s in seats:
+        none *= 1.0 - readiness(s, model)
+    return 1.0 - none

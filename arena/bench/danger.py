@@ -70,6 +70,12 @@ def botzone_match(path: Path) -> PkuMatch:
         if table.finished:
             break
         table.respond(answers)
+    return table_match(path.name, int(init["quan"]), table)
+
+
+def table_match(name: str, prevalent_wind: int, table: BotzoneTable) -> PkuMatch:
+    """A finished judge-mock table's history as the PKU format's steps (every seat's deal,
+    draws, discards, melds and the win)."""
     deals: list[tuple[int, ...]] = [()] * 4
     steps: list[PkuStep] = []
 
@@ -100,8 +106,7 @@ def botzone_match(path: Path) -> PkuMatch:
     result = table.result
     if result is not None and isinstance(result.ending, Won):  # the ending is not history
         add(result.ending.seat, PkuVerb.HU, result.ending.tile)
-    return PkuMatch(path.name, int(init["quan"]), tuple(deals), tuple(steps), None, (),
-                    (0, 0, 0, 0))
+    return PkuMatch(name, prevalent_wind, tuple(deals), tuple(steps), None, (), (0, 0, 0, 0))
 
 
 def load_matches(data: Path | None = None) -> dict[str, list[PkuMatch]]:

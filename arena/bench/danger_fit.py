@@ -1,0 +1,428 @@
+"""Who is waiting, and on what: strategy.danger's estimate against self-play ground truth.
+
+Seeded mcr-botzone self-play games (``planner-v1`` on every seat by default, played in this
+process through the judge mock) give every hand at every discard.  At each discard, for
+each other seat, the row holds what the discarder sees of that seat
+(:class:`strategy.danger.SeatSigns`: its discards, melds, concealed count, the tiles it let
+pass) and the truth: which kinds complete its hand with at least 8 fan on a discard
+(the rule book's scorer, PyMahjongGB's fans), so whether it waits.
+
+Printed for the hand-set model (:data:`strategy.danger.DANGER_V1`) and the one fitted here
+(on the ``--fit-seed`` games only; the ``--test-seed`` games are never fitted on):
+
+- P(waiting) (:func:`strategy.danger.readiness`) and P(a kind completes the hand)
+  (:func:`strategy.danger.seat_danger`, over the kinds the discarder holds), each as a
+  reliability table (predicted against observed per bin), Brier score and log loss;
+- the fit: the readiness logistic's weights by Newton's method (a small ridge), and the
+  waits' scale ``mean_waits`` by log loss on the waiting rows (a grid), and, for
+  information, what the discard right after a claim would add to the logistic.
+
+``--plot PNG`` draws the reliability curves (matplotlib, Agg).  ``--logs`` also checks
+both models on the 8 Botzone match logs (``arena.bench.danger.load_matches``): checking
+only, never fitting.
+
+    python -m arena.bench.danger_fit [--fit-seed S --fit-games N] [--test-seed S
+        --test-games N] [--players P,P,P,P] [--plot PNG] [--logs] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from arena.bench.danger import _completes, load_matches, table_match
+from arena.data import DataMissing
+from arena.games import GameSpec, Rules, play_mcr_table
+from game.melds import Chow, ConcealedKong, Kong, Meld, Pung
+from game.tiles import NUM_KINDS
+from protocols.pku_datatxt import PkuMatch, PkuVerb
+from strategy.danger import (
+    DANGER_FIT,
+    DANGER_V1,
+    DangerModel,
+    SeatSigns,
+    readiness_features,
+    wait_weights,
+)
+
+BINS = 10
+EPS = 1e-4
+
+
+@dataclass
+class Rows:
+    """One row per (discard, other seat)."""
+
+    features: np.ndarray
+    """(N, 5): discards, melds, recent middle tiles, recent honours/terminals, and whether
+    the seat's last discard came right after its claim."""
+    share: np.ndarray
+    """(N, 34): the kinds' wait weights normalised to sum 1 (``wait_share`` at
+    ``mean_waits`` = 1, uncapped)."""
+    waits: np.ndarray
+    """(N, 34) bool: the kind completes the seat's hand with at least 8 fan."""
+    held: np.ndarray
+    """(N, 34) bool: the discarder holds the kind (what it could discard)."""
+    decision: np.ndarray
+    """(N,) the discard's index (rows of one discard share it)."""
+
+    @property
+    def waiting(self) -> np.ndarray:
+        return np.asarray(self.waits.any(axis=1))
+
+    def __len__(self) -> int:
+        return len(self.features)
+
+
+def _concat(parts: Sequence[Rows]) -> Rows:
+    offset = 0
+    decisions = []
+    for p in parts:
+        decisions.append(p.decision + offset)
+        offset += int(p.decision.max()) + 1 if len(p) else 0
+    return Rows(np.concatenate([p.features for p in parts]),
+                np.concatenate([p.share for p in parts]),
+                np.concatenate([p.waits for p in parts]),
+                np.concatenate([p.held for p in parts]), np.concatenate(decisions))
+
+
+def rows_of(match: PkuMatch) -> Rows:
+    """Every (discard, other seat) row of one game (see :class:`Rows`)."""
+    hands = [np.zeros(NUM_KINDS, dtype=np.int64) for _ in range(4)]
+    for s, deal in enumerate(match.deals):
+        for t in deal:
+            hands[s][t] += 1
+    melds: list[list[Meld]] = [[] for _ in range(4)]
+    discards: list[list[int]] = [[] for _ in range(4)]
+    river = np.zeros(NUM_KINDS, dtype=np.int64)
+    since: list[list[int]] = [[] for _ in range(4)]
+    after_claim = [False] * 4
+    claimed = [False] * 4
+    last: tuple[int, int] | None = None
+    truth: dict[tuple[int, bytes, int], np.ndarray] = {}
+    feats, shares, waits, held, decision = [], [], [], [], []
+    n_dec = 0
+
+    def waits_of(o: int) -> np.ndarray:
+        key = (o, hands[o].tobytes(), len(melds[o]))
+        if key not in truth:
+            truth[key] = np.array([_completes(hands[o], melds[o], o, k,
+                                              match.prevalent_wind)[1]
+                                   for k in range(NUM_KINDS)], dtype=bool)
+        return truth[key]
+
+    for step in match.steps:
+        s, t, verb = step.seat, step.tile, step.verb
+        if verb == PkuVerb.DRAW:
+            hands[s][t] += 1
+            claimed[s] = False
+        elif verb == PkuVerb.PLAY:
+            seen = hands[s].copy() + river
+            for o, ms in enumerate(melds):
+                for m in ms:
+                    if o == s or not isinstance(m, ConcealedKong):
+                        for x in m.tiles:
+                            seen[x] += 1
+            unseen = np.clip(4 - seen, 0, 4).astype(np.int8)
+            for o in range(4):
+                if o == s:
+                    continue
+                shown = tuple(m for m in melds[o] if not isinstance(m, ConcealedKong))
+                signs = SeatSigns(tuple(discards[o]), shown, int(hands[o].sum()),
+                                  tuple(since[o]))
+                feats.append((*readiness_features(signs), int(after_claim[o])))
+                shares.append(_share(signs, unseen))
+                waits.append(waits_of(o))
+                held.append(hands[s] > 0)
+                decision.append(n_dec)
+            n_dec += 1
+            hands[s][t] -= 1
+            discards[s].append(t)
+            after_claim[s] = claimed[s]
+            claimed[s] = False
+            since[s] = []
+            for o in range(4):
+                if o != s:
+                    since[o].append(t)
+            river[t] += 1
+            last = (s, t)
+        elif verb in (PkuVerb.CHI, PkuVerb.PENG, PkuVerb.GANG):
+            assert last is not None
+            provider, tile = last
+            river[tile] -= 1
+            hands[s][tile] += 1
+            since[s] = []
+            if verb == PkuVerb.CHI:
+                for x in (t - 1, t, t + 1):
+                    hands[s][x] -= 1
+                melds[s].append(Chow(t, tile, provider))
+                claimed[s] = True
+            elif verb == PkuVerb.PENG:
+                hands[s][t] -= 3
+                melds[s].append(Pung(t, provider))
+                claimed[s] = True
+            else:
+                hands[s][t] -= 4
+                melds[s].append(Kong(t, provider))
+        elif verb == PkuVerb.ANGANG:
+            hands[s][t] -= 4
+            melds[s].append(ConcealedKong(t))
+            since[s] = []
+        elif verb == PkuVerb.BUGANG:
+            hands[s][t] -= 1
+            since[s] = []
+            for i, m in enumerate(melds[s]):
+                if isinstance(m, Pung) and m.tile == t:
+                    melds[s][i] = m.with_fourth_tile()
+    if not feats:
+        empty = np.zeros((0, NUM_KINDS))
+        return Rows(np.zeros((0, 5)), empty, empty.astype(bool), empty.astype(bool),
+                    np.zeros(0, dtype=np.int64))
+    return Rows(np.array(feats, dtype=np.float64), np.array(shares), np.array(waits),
+                np.array(held), np.array(decision, dtype=np.int64))
+
+
+def _share(signs: SeatSigns, unseen: np.ndarray) -> np.ndarray:
+    """The wait weights normalised to sum 1 (``wait_share`` before its scale and cap)."""
+    w = wait_weights(signs, unseen)
+    mass = float(w.sum())
+    return w / mass if mass > 0 else np.zeros(NUM_KINDS)
+
+
+def selfplay_matches(seed: int, games: int, players: Sequence[str]) -> Iterable[PkuMatch]:
+    """``games`` seeded mcr-botzone games (walls 0..games-1 of ``seed``, seats as given)."""
+    four = (players[0], players[1], players[2], players[3])
+    for wall in range(games):
+        spec = GameSpec(Rules.MCR_BOTZONE, seed, wall, 0, four, four)
+        table = play_mcr_table(spec)
+        yield table_match(f"{seed}-{wall}", spec.prevalent_wind, table)
+
+
+# ---------------------------------------------------------------- the model on rows
+def p_waiting(rows: Rows, model: DangerModel) -> np.ndarray:
+    f = rows.features
+    x = model.bias + model.per_discard * f[:, 0] + model.per_meld * f[:, 1]
+    x = x + model.recent_middle * f[:, 2] + model.recent_honour * f[:, 3]
+    return 1.0 / (1.0 + np.exp(-x))
+
+
+def p_tiles(rows: Rows, model: DangerModel) -> np.ndarray:
+    """(N, 34) P(the kind completes the seat's hand), as :func:`strategy.danger.
+    seat_danger` computes it."""
+    return p_waiting(rows, model)[:, None] * np.minimum(1.0, model.mean_waits * rows.share)
+
+
+def p_any(rows: Rows, model: DangerModel) -> tuple[np.ndarray, np.ndarray]:
+    """Per (discard, held kind): P(it completes some seat's hand) as :func:`strategy.
+    danger.danger` computes it, and whether it does."""
+    n = int(rows.decision.max()) + 1
+    safe = np.ones((n, NUM_KINDS))
+    hit = np.zeros((n, NUM_KINDS), dtype=bool)
+    held = np.zeros((n, NUM_KINDS), dtype=bool)
+    p = p_tiles(rows, model)
+    np.multiply.at(safe, rows.decision, 1.0 - p)
+    np.logical_or.at(hit, rows.decision, rows.waits)
+    held[rows.decision] = rows.held
+    return (1.0 - safe)[held], hit[held]
+
+
+def scores(p: np.ndarray, y: np.ndarray) -> dict[str, Any]:
+    """Brier score, log loss and the reliability table (equal-width bins)."""
+    y = y.astype(np.float64)
+    q = np.clip(p, EPS, 1.0 - EPS)
+    table = []
+    for b in range(BINS):
+        lo, hi = b / BINS, (b + 1) / BINS
+        m = (p >= lo) & ((p < hi) if b < BINS - 1 else (p <= hi))
+        if m.any():
+            table.append({"bin": f"{lo:.1f}-{hi:.1f}", "n": int(m.sum()),
+                          "predicted": float(p[m].mean()), "observed": float(y[m].mean())})
+    return {"n": len(p), "base_rate": float(y.mean()) if len(y) else math.nan,
+            "mean_predicted": float(p.mean()) if len(p) else math.nan,
+            "brier": float(((p - y) ** 2).mean()),
+            "log_loss": float(-(y * np.log(q) + (1 - y) * np.log(1 - q)).mean()),
+            "reliability": table}
+
+
+def evaluate(rows: Rows, model: DangerModel) -> dict[str, Any]:
+    tiles = p_tiles(rows, model)[rows.held]
+    a, hit = p_any(rows, model)
+    return {"waiting": scores(p_waiting(rows, model), rows.waiting),
+            "tile": scores(tiles, rows.waits[rows.held]),
+            "any_seat": scores(a, hit)}
+
+
+# ---------------------------------------------------------------- the fit
+def logistic(x: np.ndarray, y: np.ndarray, ridge: float = 1e-3, steps: int = 30
+             ) -> np.ndarray:
+    """Weights of P(y) = 1 / (1 + exp(-x @ w)) by Newton's method, a small ridge on all but
+    the first column (the bias)."""
+    w = np.zeros(x.shape[1])
+    reg = np.full(x.shape[1], ridge * len(y))
+    reg[0] = 0.0
+    for _ in range(steps):
+        p = 1.0 / (1.0 + np.exp(-(x @ w)))
+        grad = x.T @ (p - y) + reg * w
+        hess = (x * (p * (1 - p))[:, None]).T @ x + np.diag(reg)
+        step = np.linalg.solve(hess, grad)
+        w -= step
+        if np.abs(step).max() < 1e-9:
+            break
+    return w
+
+
+def _design(f: np.ndarray, after_claim: bool) -> np.ndarray:
+    cols = [np.ones(len(f)), f[:, 0], f[:, 1], f[:, 2], f[:, 3]]
+    if after_claim:
+        cols.append(f[:, 4])
+    return np.stack(cols, axis=1)
+
+
+def _loss(p: np.ndarray, y: np.ndarray) -> float:
+    q = np.clip(p, EPS, 1.0 - EPS)
+    return float(-(y * np.log(q) + (1 - y) * np.log(1 - q)).mean())
+
+
+def fit(rows: Rows) -> tuple[DangerModel, dict[str, Any]]:
+    """The readiness logistic (Newton) and the waits' scale (grid, on the waiting rows)."""
+    y = rows.waiting.astype(np.float64)
+    w = logistic(_design(rows.features, False), y)
+    w_claim = logistic(_design(rows.features, True), y)
+    loss = _loss(1 / (1 + np.exp(-(_design(rows.features, False) @ w))), y)
+    loss_claim = _loss(1 / (1 + np.exp(-(_design(rows.features, True) @ w_claim))), y)
+    ready = rows.waiting
+    share = rows.share[ready][rows.held[ready]]
+    hit = rows.waits[ready][rows.held[ready]].astype(np.float64)
+    grid = np.round(np.arange(0.5, 6.01, 0.1), 2)
+    losses = [_loss(np.minimum(1.0, m * share), hit) for m in grid]
+    mean_waits = float(grid[int(np.argmin(losses))])
+    model = DangerModel(bias=round(float(w[0]), 3), per_discard=round(float(w[1]), 3),
+                        per_meld=round(float(w[2]), 3), recent_middle=round(float(w[3]), 3),
+                        recent_honour=round(float(w[4]), 3), mean_waits=mean_waits)
+    info = {"rows": len(rows), "waiting_rate": float(y.mean()),
+            "weights": [float(v) for v in w], "log_loss": loss,
+            "with_after_claim": {"weights": [float(v) for v in w_claim],
+                                 "log_loss": loss_claim},
+            "mean_waits_grid": {f"{m:.1f}": round(v, 5) for m, v in zip(grid, losses,
+                                                                       strict=True)
+                                if abs(m * 10 % 5) < 1e-9}}
+    return model, info
+
+
+# ---------------------------------------------------------------- output
+def plot(results: dict[str, dict[str, Any]], path: Path, title: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    panels = (("waiting", "P(seat is waiting)"), ("tile", "P(kind completes the seat's hand)"),
+              ("any_seat", "P(kind completes some seat's hand)"))
+    fig, axes = plt.subplots(1, 3, figsize=(15, 5))
+    for ax, (key, label) in zip(axes, panels, strict=True):
+        ax.plot([0, 1], [0, 1], color="grey", lw=0.8, ls="--")
+        for name, res in results.items():
+            rel = res[key]["reliability"]
+            xs = [r["predicted"] for r in rel]
+            ys = [r["observed"] for r in rel]
+            ax.plot(xs, ys, marker="o", label=f"{name} (Brier {res[key]['brier']:.4f}, "
+                    f"log loss {res[key]['log_loss']:.4f})")
+        ax.set_xlabel(f"predicted {label}")
+        ax.set_ylabel("observed frequency")
+        ax.set_xlim(0, 1)
+        ax.set_ylim(0, 1)
+        ax.legend(fontsize=7, loc="upper left")
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+
+
+def _table(results: dict[str, dict[str, Any]]) -> str:
+    lines = []
+    for key in ("waiting", "tile", "any_seat"):
+        lines.append(f"{key}: " + "; ".join(
+            f"{name} Brier {r[key]['brier']:.4f} log loss {r[key]['log_loss']:.4f} "
+            f"(n {r[key]['n']}, base {r[key]['base_rate']:.4f}, mean p "
+            f"{r[key]['mean_predicted']:.4f})" for name, r in results.items()))
+        names = list(results)
+        lines.append(f"  {'bin':<9}" + "".join(f"{n + ' n':>12}{'pred':>8}{'obs':>8}"
+                                                for n in names))
+        bins = sorted({r["bin"] for res in results.values() for r in res[key]["reliability"]})
+        for b in bins:
+            row = f"  {b:<9}"
+            for n in names:
+                r = next((r for r in results[n][key]["reliability"] if r["bin"] == b), None)
+                row += (f"{r['n']:>12}{r['predicted']:>8.3f}{r['observed']:>8.3f}" if r
+                        else f"{'':>12}{'':>8}{'':>8}")
+            lines.append(row)
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--fit-seed", type=int, default=9001)
+    parser.add_argument("--fit-games", type=int, default=100)
+    parser.add_argument("--test-seed", type=int, default=9002)
+    parser.add_argument("--test-games", type=int, default=50)
+    parser.add_argument("--players", default="planner-v1,planner-v1,planner-v1,planner-v1",
+                        help="four player arguments, comma-separated")
+    parser.add_argument("--plot", type=Path, help="write the reliability curves here (PNG)")
+    parser.add_argument("--logs", action="store_true",
+                        help="also check both models on the 8 Botzone match logs")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    players = args.players.split(",")
+    if len(players) != 4:
+        parser.error("--players takes four player arguments")
+    out: dict[str, Any] = {"players": players, "fit_seed": args.fit_seed,
+                           "fit_games": args.fit_games, "test_seed": args.test_seed,
+                           "test_games": args.test_games}
+    models = {"v1 (hand-set)": DANGER_V1, "shipped fit": DANGER_FIT}
+    if args.fit_games > 0:
+        train = _concat([rows_of(m) for m in selfplay_matches(args.fit_seed, args.fit_games,
+                                                              players)])
+        fitted, info = fit(train)
+        out["fit"] = {"model": asdict(fitted), **info}
+        models["refit"] = fitted
+    test = _concat([rows_of(m) for m in selfplay_matches(args.test_seed, args.test_games,
+                                                         players)])
+    out["test"] = {name: evaluate(test, m) for name, m in models.items()}
+    out["models"] = {name: asdict(m) for name, m in models.items()}
+    if args.logs:
+        try:
+            logs = load_matches()["botzone-match-logs"]
+            rows = _concat([rows_of(m) for m in logs])
+            out["logs"] = {name: evaluate(rows, m) for name, m in models.items()}
+        except DataMissing as e:
+            out["logs"] = {"missing": str(e)}
+    if args.plot:
+        plot(out["test"], args.plot, f"held-out self-play: seed {args.test_seed}, "
+             f"{args.test_games} games of {', '.join(players)}; fitted on seed "
+             f"{args.fit_seed}, {args.fit_games} games")
+    if args.json:
+        print(json.dumps(out, indent=1))
+        return
+    if "fit" in out:
+        print(f"fit on seed {args.fit_seed} ({args.fit_games} games, {out['fit']['rows']} rows,"
+              f" waiting {out['fit']['waiting_rate']:.3f}): {out['fit']['model']}")
+        wc = out["fit"]["with_after_claim"]
+        print(f"  with the discard after a claim: weights {[round(v, 3) for v in wc['weights']]}"
+              f", log loss {wc['log_loss']:.5f} against {out['fit']['log_loss']:.5f}")
+    print(f"held out: seed {args.test_seed}, {args.test_games} games")
+    print(_table(out["test"]))
+    if "logs" in out and "missing" not in out["logs"]:
+        print("the 8 Botzone logs (checking only)")
+        print(_table(out["logs"]))
+
+
+if __name__ == "__main__":
+    main()
