@@ -28,7 +28,8 @@ from __future__ import annotations
 import numpy as np
 
 from strategy.deficiency.kernel import _BIAS, _ONES, UNREACHABLE, _lane_max, _rank_step
-from strategy.jit import njit
+from strategy.deficiency.plain import block_suit_words
+from strategy.jit import HAVE_NUMBA, njit
 
 ROW = 12
 """Entries per table: two pair counts times six meld counts (0-5)."""
@@ -277,3 +278,8 @@ def after_discards(hand: np.ndarray, unseen: np.ndarray, melds: int, out: np.nda
         out[i] = query(hand, avail, i, change, melds, rest, keys, words, state, work)
         hand[i] += 1
         avail[i] += 1
+
+
+if not HAVE_NUMBA:
+    # plain Python (the Botzone zip): a suit's DP on Python integers, remembered by its counts
+    suit_words = block_suit_words  # type: ignore[assignment]

@@ -23,7 +23,8 @@ import numpy as np
 
 from game.tiles import TERMINALS_AND_HONOURS
 from strategy.deficiency.kernel import UNREACHABLE, kernel_deficiency, regular_overlap
-from strategy.jit import njit
+from strategy.deficiency.plain import regular_overlap_blocks
+from strategy.jit import HAVE_NUMBA, njit
 
 ORPHANS = np.array(TERMINALS_AND_HONOURS, dtype=np.int64)
 
@@ -170,3 +171,8 @@ def every_shape(hand: np.ndarray, unseen: np.ndarray, melds_needed: int, special
     if least_only:
         limit = min(out[0], out[1], out[2], out[3])
     out[4] = knitted_straight_below(hand, avail, melds_needed, limit)
+
+
+if not HAVE_NUMBA:
+    # plain Python (the Botzone zip): the same overlaps block by block, remembered
+    regular_overlap = regular_overlap_blocks  # type: ignore[assignment]

@@ -43,6 +43,7 @@ import numpy as np
 
 from game.tiles import DRAGONS, GREEN, NUM_KINDS, WHITE, WINDS
 from strategy.deficiency.kernel import UNREACHABLE, regular_overlap
+from strategy.deficiency.plain import regular_overlap_blocks
 from strategy.deficiency.shapes import (
     honors_and_knitted,
     knitted_straight,
@@ -1181,7 +1182,7 @@ def _memo(kernel: Callable[..., int], arrays: int) -> Callable[..., int]:
 if not HAVE_NUMBA:
     # the fan routes meet the same restricted hands again and again (a flush route sees
     # one suit, a draw in another suit leaves it as it was)
-    regular_overlap = _memo(regular_overlap, 2)  # type: ignore[assignment]
+    regular_overlap = _memo(regular_overlap_blocks, 2)  # type: ignore[assignment]
     pungs_overlap = _memo(pungs_overlap_sparse, 2)  # type: ignore[assignment]
     bonus_overlap = _memo(bonus_overlap, 2)  # type: ignore[assignment]
     knitted_straight = _memo(knitted_straight, 2)  # type: ignore[assignment]
