@@ -33,7 +33,6 @@ from game import events as ev
 from game.rulebook import declarable_win, minimum_fan, win_context
 from game.rules import Ruleset
 from game.tiles import NUM_KINDS, tile_name
-from strategy.candidates import best_shape_deficiency
 from strategy.deficiency.changes import SuitCache
 from strategy.policy import (
     Candidate,
@@ -184,18 +183,6 @@ class Agent:
         declarable win; under taiwan-16 a win counts 0 here)."""
         offer = v.win_offer(tile, self_drawn=self_drawn, robbing=robbing)
         return None if offer is None else offer.fan
-
-    def winning_shape(self, v: SeatView, counts: np.ndarray) -> bool:
-        """Whether ``counts`` (the seat's concealed tiles with a winning tile) complete a
-        shape the rules' special shapes included, beside the seat's declared melds."""
-        concealed = v.melds_needed == self.rules.melds_needed
-        return best_shape_deficiency(counts, (4 - counts).astype(np.int8), v.melds_needed,
-                                     True, concealed) == 0
-
-    def weighs_wins(self) -> bool:
-        """Does :meth:`decide` weigh a legal win against passing it (so a caller must ask
-        it rather than declare every win itself)?  Today's agent declares them all."""
-        return False
 
     def can_win(
         self, v: SeatView, tile: int, self_drawn: bool, robbing: bool = False

@@ -113,7 +113,7 @@ def instrumented(stages: Stages, planner_views: set[int]) -> Iterator[None]:
     planner = bot.planner
     for name in ("fan_distance", "discard_distances", "tai_outlook"):
         patch(planner, name, "fan routes")
-    import bot.planner_value as values  # the planner's value per rule set
+    import strategy.rule_value as values  # the planner's value per rule set
 
     for name in ("fan_distance", "discard_distances", "tai_outlook"):
         patch(values, name, "fan routes")

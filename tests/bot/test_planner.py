@@ -8,7 +8,6 @@ import pytest
 from support.game import dealt_view
 
 from bot.planner import Planner
-from bot.planner_value import FanValue
 from bot.seat import AskKind, SeatView
 from game.events import (
     ClaimPung,
@@ -22,6 +21,7 @@ from game.events import (
 from game.melds import Pung
 from game.rules import MCR_BOTZONE
 from game.tiles import parse_tiles
+from strategy.rule_value import FanValue
 from strategy.value import ValuedCandidate
 
 
@@ -100,7 +100,7 @@ def test_the_default_strategy_is_the_planner_only_where_it_was_measured(monkeypa
     zipped = planner_module.default_strategy(MCR_BOTZONE)
     assert type(zipped) is planner_module.OnTime
     assert type(zipped.first) is Planner and type(zipped.quick) is Agent
-    assert zipped.weighs_wins() and zipped.rules == MCR_BOTZONE
+    assert zipped.value.weighs_wins and zipped.rules == MCR_BOTZONE
     assert type(planner_module.default_strategy(TAIWAN_16)) is Agent
 
 
@@ -199,7 +199,7 @@ def test_a_win_on_a_discard_is_weighed_and_declared_with_its_numbers() -> None:
     # a pure straight (16 fan) waiting on 4p and 7p; 4p is thrown
     v = _discarded_to_us("123m456m789m11p56p", "4p")
     planner = Planner(MCR_BOTZONE)
-    assert planner.weighs_wins()
+    assert planner.value.weighs_wins
     d = planner.decide(v)
     assert d.action == DeclareWin() and v.ask.allows(d.action)
     assert "declare: now" in d.note and "fan" in d.note and "wait on" in d.note
@@ -210,7 +210,7 @@ def test_the_outs_of_a_passed_win_are_the_agents_own_wins() -> None:
     # for it thrown by seat 1 and drawn by seat 0 (its own win scoring, one tile at a time)
     planner = Planner(MCR_BOTZONE)
     v = _discarded_to_us("123m456m789m11p56p", "4p")
-    outs = {o.tile: o for o in FanValue.outs(planner, v)}
+    outs = {o.tile: o for o in FanValue(planner.model, MCR_BOTZONE).outs(v)}
     assert set(outs) == {tile("4p"), tile("7p")}
     assert outs[tile("4p")].copies == 3 and outs[tile("7p")].copies == 4
     for name in ("4p", "7p"):

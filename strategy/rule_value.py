@@ -1,8 +1,8 @@
 """The planner's value under each rule set: one interface, one implementation per rule set.
 
-:class:`bot.planner.Planner` compares every action by the value of the hand it leaves
-(:mod:`strategy.value`: the chance of a win times its points, less the cost of dealing
-in).  What differs between rule sets is how far that hand is from a win and what the win
+The player's planner (``bot.planner.Planner``) compares every action by the value of the
+hand it leaves (:mod:`strategy.value`: the chance of a win times its points, less the cost
+of dealing in).  What differs between rule sets is how far that hand is from a win and what the win
 is worth, when a kong is worth taking and which wins are weighed rather than declared.
 Each rule set answers those through :class:`RuleValue`:
 
@@ -15,22 +15,25 @@ Each rule set answers those through :class:`RuleValue`:
 - :class:`ShapeValue` (rules with no minimum fan, not taiwan-16): the plain deficiency, a
   kong taken when it holds, every win declared.
 
-:func:`rule_value` picks the one for a rule set.
+:func:`rule_value` picks the one for a rule set.  They read a seat's view through
+:class:`SeatFacts` (the player's seat view is one), so they depend on ``game`` and
+``strategy`` only.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 import numpy as np
 
-from bot.seat import SeatView
 from game.melds import Meld
 from game.rulebook import declarable_win, win_context
 from game.rules import TAIWAN_16, Ruleset
 from game.scoring.tai import own_flowers, tai_items, tai_total
+from strategy.candidates import best_shape_deficiency
+from strategy.knowledge import KnowledgeBase
 from strategy.policy import shape_deficiency_fast
 from strategy.stepvalue import Deadline
 from strategy.tai import TaiModel, TaiSeat, outs, tai_outlook, win_choice
@@ -46,8 +49,39 @@ from strategy.value import (
     outlook,
 )
 
-if TYPE_CHECKING:
-    from bot.planner import Planner
+
+class SeatFacts(Protocol):
+    """What the value reads of one seat's view of a game (the player's ``SeatView``)."""
+
+    @property
+    def rules(self) -> Ruleset: ...
+    @property
+    def seat(self) -> int: ...
+    @property
+    def prevalent_wind(self) -> int: ...
+    @property
+    def dealer(self) -> int | None: ...
+    @property
+    def provider(self) -> int | None:
+        """The seat that discarded the tile in play."""
+        ...
+    @property
+    def after_kong(self) -> bool: ...
+    @property
+    def kb(self) -> KnowledgeBase: ...
+    @property
+    def melds(self) -> Sequence[Meld]:
+        """The seat's declared melds."""
+        ...
+    @property
+    def own_flowers(self) -> Sequence[int]: ...
+    @property
+    def hand(self) -> np.ndarray: ...
+    @property
+    def unseen(self) -> np.ndarray: ...
+    @property
+    def melds_needed(self) -> int: ...
+    def concealed_tiles(self, extra: int | None = None) -> list[int]: ...
 
 
 class RuleValue(Protocol):
@@ -70,13 +104,13 @@ class RuleValue(Protocol):
         """Some wins are weighed against keeping the hand (the planner must be asked)."""
         ...
 
-    def hand(self, v: SeatView, hand: np.ndarray, melds: Sequence[Meld], turns: int,
+    def hand(self, v: SeatFacts, hand: np.ndarray, melds: Sequence[Meld], turns: int,
              deal_in: float, watch: Deadline | None) -> Outlook:
         """The outlook of holding the 3m+1 ``hand`` beside ``melds`` (the seat's declared
         melds and any being weighed: a claim, a kong)."""
         ...
 
-    def discards(self, v: SeatView, hand: np.ndarray, melds: Sequence[Meld], turns: int,
+    def discards(self, v: SeatFacts, hand: np.ndarray, melds: Sequence[Meld], turns: int,
                  dz: np.ndarray, watch: Deadline | None) -> dict[int, Outlook]:
         """Each kind the 3m+2 ``hand`` holds -> the outlook after discarding it (``dz``:
         each kind's danger)."""
@@ -86,8 +120,8 @@ class RuleValue(Protocol):
         """Whether a kong leaving ``kong`` is taken over the best discard's ``best``."""
         ...
 
-    def win_choice(self, planner: Planner, v: SeatView, tile: int, self_drawn: bool,
-                   fan: int | None, dz: np.ndarray, turns: int) -> WinChoice | None:
+    def win_choice(self, v: SeatFacts, tile: int, self_drawn: bool, fan: int | None,
+                   dz: np.ndarray, turns: int) -> WinChoice | None:
         """Declare the win on ``tile`` now or keep the hand; None: declare it unweighed."""
         ...
 
@@ -101,7 +135,7 @@ def _minus_each(hand: np.ndarray) -> list[tuple[int, np.ndarray]]:
     return out
 
 
-def _risk(v: SeatView, dz: np.ndarray) -> float:
+def _risk(v: SeatFacts, dz: np.ndarray) -> float:
     """The danger of a discard drawn at random from the unseen tiles (the waiting hand's
     discards to come)."""
     unseen = v.unseen
@@ -114,15 +148,16 @@ class FanValue:
     """mcr-botzone: the fan-aware distance to 8 fan (see the module docstring)."""
 
     model: ValueModel
+    rules: Ruleset
     fan_routes: bool = True
     weighs_wins: bool = True
 
-    def hand(self, v: SeatView, hand: np.ndarray, melds: Sequence[Meld], turns: int,
+    def hand(self, v: SeatFacts, hand: np.ndarray, melds: Sequence[Meld], turns: int,
              deal_in: float, watch: Deadline | None) -> Outlook:
         inputs = FanInputs(v.unseen, tuple(melds), v.seat, v.prevalent_wind)
         return outlook(fan_distance(hand, inputs, (), watch), turns, deal_in, self.model)
 
-    def discards(self, v: SeatView, hand: np.ndarray, melds: Sequence[Meld], turns: int,
+    def discards(self, v: SeatFacts, hand: np.ndarray, melds: Sequence[Meld], turns: int,
                  dz: np.ndarray, watch: Deadline | None) -> dict[int, Outlook]:
         inputs = FanInputs(v.unseen, tuple(melds), v.seat, v.prevalent_wind)
         distances = discard_distances(hand, inputs, (), watch)
@@ -131,18 +166,17 @@ class FanValue:
     def kong_keeps(self, kong: Outlook, best: Outlook) -> bool:
         return kong.distance <= best.distance
 
-    def win_choice(self, planner: Planner, v: SeatView, tile: int, self_drawn: bool,
-                   fan: int | None, dz: np.ndarray, turns: int) -> WinChoice | None:
+    def win_choice(self, v: SeatFacts, tile: int, self_drawn: bool, fan: int | None,
+                   dz: np.ndarray, turns: int) -> WinChoice | None:
         """A self-drawn win is always declared (the wait's best case is the same
         self-draw later); a win on a discard is weighed by :func:`strategy.value.
         mcr_win_choice` (24 + its fan now against the kept hand's outs)."""
         if self_drawn or fan is None:
             return None
-        return mcr_win_choice(fan, self.outs(planner, v), int(v.unseen.sum()), turns,
-                              _risk(v, dz), self.model)
+        return mcr_win_choice(fan, self.outs(v), int(v.unseen.sum()), turns, _risk(v, dz),
+                              self.model)
 
-    @staticmethod
-    def outs(planner: Planner, v: SeatView) -> list[WinOut]:
+    def outs(self, v: SeatFacts) -> list[WinOut]:
         """The unseen tiles that would complete the 13-tile hand as a declarable win, with
         the fan drawn and on a discard (the rule book's, :func:`game.rulebook.
         declarable_win`)."""
@@ -153,7 +187,7 @@ class FanValue:
             tile = int(t)
             counts = hand.copy()
             counts[tile] += 1
-            if hand[tile] >= 4 or not planner.winning_shape(v, counts):
+            if hand[tile] >= 4 or not self._winning_shape(v, counts):
                 continue
             fans = []
             for self_drawn in (True, False):
@@ -162,10 +196,17 @@ class FanValue:
                 context = win_context(seat=v.seat, prevalent_wind=v.prevalent_wind,
                                       self_drawn=self_drawn, visible_copies=seen,
                                       flowers=int(v.kb.flowers[v.seat]))
-                offer = declarable_win(planner.rules, tiles, v.melds, tile, context)
+                offer = declarable_win(self.rules, tiles, v.melds, tile, context)
                 fans.append(None if offer is None else offer.fan)
             found.append(WinOut(tile, int(unseen[tile]), fans[0], fans[1]))
         return found
+
+    def _winning_shape(self, v: SeatFacts, counts: np.ndarray) -> bool:
+        """Whether ``counts`` (the seat's concealed tiles with a winning tile) complete a
+        shape, the rules' special shapes included, beside the seat's declared melds."""
+        concealed = v.melds_needed == self.rules.melds_needed
+        return best_shape_deficiency(counts, (4 - counts).astype(np.int8), v.melds_needed,
+                                     True, concealed) == 0
 
 
 @dataclass(frozen=True)
@@ -177,16 +218,16 @@ class TaiValue:
     weighs_wins: bool = True
 
     @staticmethod
-    def seat(v: SeatView) -> TaiSeat:
+    def seat(v: SeatFacts) -> TaiSeat:
         wind = (v.seat - v.dealer) % 4 if v.dealer is not None else 1
         mine = sum(1 for f in v.own_flowers if f in own_flowers(wind))
         return TaiSeat(wind, v.prevalent_wind, mine)
 
-    def hand(self, v: SeatView, hand: np.ndarray, melds: Sequence[Meld], turns: int,
+    def hand(self, v: SeatFacts, hand: np.ndarray, melds: Sequence[Meld], turns: int,
              deal_in: float, watch: Deadline | None) -> Outlook:
         return tai_outlook(hand, v.unseen, melds, self.seat(v), turns, deal_in, self.model)
 
-    def discards(self, v: SeatView, hand: np.ndarray, melds: Sequence[Meld], turns: int,
+    def discards(self, v: SeatFacts, hand: np.ndarray, melds: Sequence[Meld], turns: int,
                  dz: np.ndarray, watch: Deadline | None) -> dict[int, Outlook]:
         return {t: self.hand(v, h, melds, turns, float(dz[t]), watch)
                 for t, h in _minus_each(hand)}
@@ -195,8 +236,8 @@ class TaiValue:
         """The replacement draw comes on top: a kong is taken unless it loses value."""
         return kong.value >= best.value
 
-    def win_choice(self, planner: Planner, v: SeatView, tile: int, self_drawn: bool,
-                   fan: int | None, dz: np.ndarray, turns: int) -> WinChoice | None:
+    def win_choice(self, v: SeatFacts, tile: int, self_drawn: bool, fan: int | None,
+                   dz: np.ndarray, turns: int) -> WinChoice | None:
         """Declare the win on ``tile`` now or keep the waiting hand (:func:`strategy.tai.
         win_choice`; the tai from the scorer, game.scoring.tai; the table allows winning
         later on any tile)."""
@@ -234,17 +275,17 @@ class ShapeValue:
     fan_routes: bool = False
     weighs_wins: bool = False
 
-    def _outlook(self, hand: np.ndarray, v: SeatView, melds: Sequence[Meld], turns: int,
+    def _outlook(self, hand: np.ndarray, v: SeatFacts, melds: Sequence[Meld], turns: int,
                  deal_in: float) -> Outlook:
         needed = self.rules.melds_needed - len(melds)
         d = shape_deficiency_fast(hand, v.unseen, needed, self.rules)
         return outlook(d, turns, deal_in, self.model)
 
-    def hand(self, v: SeatView, hand: np.ndarray, melds: Sequence[Meld], turns: int,
+    def hand(self, v: SeatFacts, hand: np.ndarray, melds: Sequence[Meld], turns: int,
              deal_in: float, watch: Deadline | None) -> Outlook:
         return self._outlook(hand, v, melds, turns, deal_in)
 
-    def discards(self, v: SeatView, hand: np.ndarray, melds: Sequence[Meld], turns: int,
+    def discards(self, v: SeatFacts, hand: np.ndarray, melds: Sequence[Meld], turns: int,
                  dz: np.ndarray, watch: Deadline | None) -> dict[int, Outlook]:
         return {t: self._outlook(h, v, melds, turns, float(dz[t]))
                 for t, h in _minus_each(hand)}
@@ -252,8 +293,8 @@ class ShapeValue:
     def kong_keeps(self, kong: Outlook, best: Outlook) -> bool:
         return kong.distance <= best.distance
 
-    def win_choice(self, planner: Planner, v: SeatView, tile: int, self_drawn: bool,
-                   fan: int | None, dz: np.ndarray, turns: int) -> WinChoice | None:
+    def win_choice(self, v: SeatFacts, tile: int, self_drawn: bool, fan: int | None,
+                   dz: np.ndarray, turns: int) -> WinChoice | None:
         return None
 
 
@@ -264,5 +305,5 @@ def rule_value(rules: Ruleset, model: ValueModel, tai_model: TaiModel) -> RuleVa
     if rules == TAIWAN_16:
         return TaiValue(tai_model)
     if rules.special_shapes and rules.min_fan > 0:
-        return FanValue(model)
+        return FanValue(model, rules)
     return ShapeValue(model, rules)
