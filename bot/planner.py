@@ -27,7 +27,7 @@ against keeping the waiting hand; the table allows winning later on any tile).
 
 Every candidate lists its numbers (:class:`strategy.value.ValuedCandidate`).  What differs
 between rule sets (the distance, a kong's test, which wins are weighed) is one
-:class:`bot.planner_value.RuleValue` per rule set; the out-of-time answer of the Botzone
+:class:`strategy.rule_value.RuleValue` per rule set; the out-of-time answer of the Botzone
 zip is a wrapper strategy, :class:`OnTime`.
 """
 
@@ -41,7 +41,6 @@ from typing import Any
 import numpy as np
 
 from bot.agent import Agent, Decision, Strategy
-from bot.planner_value import RuleValue, rule_value
 from bot.seat import SeatView
 from game import events as ev
 from game.melds import Chow, ConcealedKong, Kong, Meld, Pung
@@ -52,6 +51,7 @@ from strategy.deficiency.kernel import UNREACHABLE
 from strategy.discard_rank import RANK1, DiscardFacts, DiscardRanker, features
 from strategy.jit import HAVE_NUMBA
 from strategy.policy import Method, choose_claim, choose_discard
+from strategy.rule_value import RuleValue, rule_value
 from strategy.stepvalue import Deadline, OutOfTime
 from strategy.tai import TAI_MODEL, TaiModel
 from strategy.value import (
@@ -123,7 +123,7 @@ class Planner(Agent):
     """The decision's deadline, while the fan routes run in plain Python (no numba: a
     Botzone upload) and it has a clock: the routes check it between discards."""
     value: RuleValue = field(init=False, repr=False)
-    """The value under these rules (:func:`bot.planner_value.rule_value`)."""
+    """The value under these rules (:func:`strategy.rule_value.rule_value`)."""
 
     def __post_init__(self) -> None:
         self.value = rule_value(self.rules, self.model, self.tai_model)
@@ -148,9 +148,6 @@ class Planner(Agent):
                 self._watch = None
 
     # ------------------------------------------------------------------ inputs
-    def weighs_wins(self) -> bool:
-        return self.value.weighs_wins
-
     def _hand_outlook(self, v: SeatView, hand: np.ndarray, melds: Sequence[Meld], turns: int,
                       deal_in: float) -> Outlook:
         """The outlook of holding the 3m+1 ``hand`` beside all of ``melds`` (the declared
@@ -320,7 +317,7 @@ class Planner(Agent):
         turns, hand, legal = self._turns(v), v.hand, self.answers(v)
         dz = self._danger(v)
         if ok:
-            wc = self.value.win_choice(self, v, v.drawn, True, fan, dz, turns)
+            wc = self.value.win_choice(v, v.drawn, True, fan, dz, turns)
             if wc is None:
                 return Decision(ev.DeclareWin(), Method.WIN, note="self-drawn", fan=fan)
             if wc.declare:
@@ -365,7 +362,7 @@ class Planner(Agent):
         ok, fan = self.can_win(v, t, self_drawn=False)
         wc: WinChoice | None = None
         if ok and self.value.weighs_wins:
-            wc = self.value.win_choice(self, v, t, False, fan, self._danger(v), self._turns(v))
+            wc = self.value.win_choice(v, t, False, fan, self._danger(v), self._turns(v))
         if wc is not None:
             if wc.declare:
                 return Decision(ev.DeclareWin(), Method.WIN,
@@ -490,7 +487,7 @@ class OnTime:
     (:class:`strategy.stepvalue.OutOfTime`), by ``quick`` on a small work budget
     (:data:`QUICK_BUDGET`), its note saying so.  The Botzone zip's planner: in plain Python
     its fan routes watch the turn's clock and today's agent answers when it has passed.
-    Everything else a caller asks (``weighs_wins``, ``can_win``, ``rules``, ``name``) is
+    Everything else a caller asks (``value``, ``can_win``, ``rules``, ``name``) is
     ``first``'s."""
 
     first: Planner
