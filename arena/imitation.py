@@ -3,7 +3,7 @@
 Every seat of the 8 match logs in ``data/botzone-match-logs`` (the rank-1 bot in
 all four seats) is rebuilt request by request (:mod:`arena.replay`), as the agreement
 bench does.  At each discard after a draw the planner lists its close discards and their
-features (:meth:`bot.planner.Planner.close_discards`); the logged discard is the choice.
+features (:func:`close_discards`); the logged discard is the choice.
 The ranker orders discards only far from 8 fan (from the distance ``useful_from`` on;
 nearer, the planner's own order stands), so :func:`strategy.discard_rank.fit` fits the
 conditional logit to the far situations, and the agreement counts the planner's own
@@ -22,13 +22,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 from arena.bench.agreement import log_files, logged_turns
 from arena.commands.options import positive_float
-from bot.planner import CloseDiscards, Planner
-from bot.seat import AskKind
+from bot.planner import Planner
+from bot.seat import AskKind, SeatView
 from game.events import Discard
 from game.rules import MCR_BOTZONE
 from strategy.discard_rank import FEATURES, Choice, agreement, describe, fit
+from strategy.policy import choose_discard
 from strategy.stepvalue import Deadline
 
 BUDGET = 20_000
@@ -36,6 +39,31 @@ BUDGET = 20_000
 L2 = 0.3
 """The penalty on the weights (chosen before the held-out runs: a prior of about unit
 scale on each weight)."""
+
+
+@dataclass(frozen=True)
+class CloseDiscards:
+    """The discards after a draw within the margin of the best value, as the ranker sees
+    them: the kinds, their :data:`strategy.discard_rank.FEATURES` (rows), and whether the
+    ranker orders them (the least distance is at least ``useful_from``)."""
+
+    tiles: tuple[int, ...]
+    features: np.ndarray
+    ranked: bool
+
+
+def close_discards(planner: Planner, v: SeatView,
+                   deadline: Deadline | None = None) -> CloseDiscards:
+    """After a draw (mcr): the discards within the margin of the planner's best value and
+    their :data:`strategy.discard_rank.FEATURES`, as its ranker sees them (for fitting
+    it): the planner's own steps, as :meth:`bot.planner.Planner._discard_plan` takes them."""
+    hand, dz = v.hand, planner._danger(v)
+    choice = choose_discard(hand, v.unseen, v.melds_needed, planner.rules, deadline,
+                            win_check=planner._fan_check(v), cache=planner._suits)
+    outlooks = planner._discard_outlooks(v, hand, (), planner._turns(v), dz)
+    steps = [c.tile for c in choice.candidates if c.tile is not None]
+    close, x = planner._close_features(v, hand, outlooks, dz, steps)
+    return CloseDiscards(tuple(close), x, planner._far(outlooks))
 
 
 @dataclass(frozen=True)
@@ -67,7 +95,7 @@ def situations(logs: Sequence[Path], budget: int = BUDGET) -> list[Situation]:
             planner, seat = Planner(MCR_BOTZONE, ranker=None), (turn.log, turn.seat)
         played = turn.played
         if turn.view.ask.kind is AskKind.DRAW and isinstance(played, Discard):
-            close = planner.close_discards(turn.view, Deadline(budget=budget))
+            close = close_discards(planner, turn.view, Deadline(budget=budget))
             ours = planner.decide(turn.view, Deadline(budget=budget)).action
             out.append(Situation(turn.log, close, played.tile,
                                  ours.tile if isinstance(ours, Discard) else None))

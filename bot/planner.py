@@ -67,17 +67,6 @@ from strategy.value import (
 
 
 @dataclass(frozen=True)
-class CloseDiscards:
-    """The discards after a draw within the margin of the best value, as the ranker sees
-    them: the kinds, their :data:`strategy.discard_rank.FEATURES` (rows), and whether the
-    ranker orders them (the least distance is at least ``useful_from``)."""
-
-    tiles: tuple[int, ...]
-    features: np.ndarray
-    ranked: bool
-
-
-@dataclass(frozen=True)
 class ClaimOption:
     """One way to claim the discard in play, as weighed against passing: the claim (a
     kong, or a pung or chow naming the discard after it), the tiles it takes from the
@@ -299,17 +288,6 @@ class Planner(Agent):
                               float(dz[t])) for t in close]
         return close, features(hand, v.unseen, facts, steps, v.seat, v.prevalent_wind,
                                v.drawn)
-
-    def close_discards(self, v: SeatView, deadline: Deadline | None = None) -> CloseDiscards:
-        """After a draw (mcr): the discards within the margin of the best value and their
-        :data:`strategy.discard_rank.FEATURES`, as the ranker sees them (for fitting it)."""
-        hand, dz = v.hand, self._danger(v)
-        choice = choose_discard(hand, v.unseen, v.melds_needed, self.rules, deadline,
-                                win_check=self._fan_check(v), cache=self._suits)
-        outlooks = self._discard_outlooks(v, hand, (), self._turns(v), dz)
-        steps = [c.tile for c in choice.candidates if c.tile is not None]
-        close, x = self._close_features(v, hand, outlooks, dz, steps)
-        return CloseDiscards(tuple(close), x, self._far(outlooks))
 
     def _after_draw(self, v: SeatView, deadline: Deadline | None) -> Decision:
         assert v.drawn is not None

@@ -171,12 +171,14 @@ def test_useful_from_ranks_close_discards_by_their_useful_draws() -> None:
 
 
 def test_the_learned_ranker_picks_its_best_scored_close_discard() -> None:
+    pytest.importorskip("pydantic")  # the close discards' features are the arena's (imitation)
+    from arena.imitation import close_discards
     from strategy.discard_rank import RANK1
 
     # far from 8 fan: many discards lie within the margin, the ranker orders them
     v = view_of("1m3m5m8m2p4p9p3s7s8s1z2z6z", Drew(0, tile("5s")))
     planner = Planner(MCR_BOTZONE, ranker=RANK1)
-    found = planner.close_discards(v)
+    found = close_discards(planner, v)
     close, x = list(found.tiles), found.features
     assert found.ranked and len(close) > 1 and x.shape == (len(close), len(RANK1.weights))
     d = planner.decide(v)
