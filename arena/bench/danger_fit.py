@@ -196,6 +196,23 @@ def _share(signs: SeatSigns, unseen: np.ndarray) -> np.ndarray:
     return w / mass if mass > 0 else np.zeros(NUM_KINDS)
 
 
+def selfplay_rows(seed: int, games: int, players: Sequence[str], cache: Path | None = None
+                  ) -> Rows:
+    """The rows of :func:`selfplay_matches`' games, kept in ``cache`` (a folder) if given."""
+    path = None
+    if cache is not None:
+        path = cache / f"rows-{seed}-{games}-{'_'.join(players).replace(':', '-')}.npz"
+        if path.is_file():
+            z = np.load(path)
+            return Rows(z["features"], z["share"], z["waits"], z["held"], z["decision"])
+    rows = _concat([rows_of(m) for m in selfplay_matches(seed, games, players)])
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        np.savez_compressed(path, features=rows.features, share=rows.share, waits=rows.waits,
+                            held=rows.held, decision=rows.decision)
+    return rows
+
+
 def selfplay_matches(seed: int, games: int, players: Sequence[str]) -> Iterable[PkuMatch]:
     """``games`` seeded mcr-botzone games (walls 0..games-1 of ``seed``, seats as given)."""
     four = (players[0], players[1], players[2], players[3])
@@ -378,6 +395,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--plot", type=Path, help="write the reliability curves here (PNG)")
     parser.add_argument("--logs", action="store_true",
                         help="also check both models on the 8 Botzone match logs")
+    parser.add_argument("--cache", type=Path,
+                        help="keep the self-play rows in this folder (npz) and reuse them")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     players = args.players.split(",")
@@ -388,13 +407,11 @@ def main(argv: Sequence[str] | None = None) -> None:
                            "test_games": args.test_games}
     models = {"v1 (hand-set)": DANGER_V1, "shipped fit": DANGER_FIT}
     if args.fit_games > 0:
-        train = _concat([rows_of(m) for m in selfplay_matches(args.fit_seed, args.fit_games,
-                                                              players)])
+        train = selfplay_rows(args.fit_seed, args.fit_games, players, args.cache)
         fitted, info = fit(train)
         out["fit"] = {"model": asdict(fitted), **info}
         models["refit"] = fitted
-    test = _concat([rows_of(m) for m in selfplay_matches(args.test_seed, args.test_games,
-                                                         players)])
+    test = selfplay_rows(args.test_seed, args.test_games, players, args.cache)
     out["test"] = {name: evaluate(test, m) for name, m in models.items()}
     out["models"] = {name: asdict(m) for name, m in models.items()}
     if args.logs:
