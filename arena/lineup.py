@@ -23,7 +23,10 @@ named players; every in-process one plays through :class:`bot.session.SeatSessio
                        P(win) by the fan-aware distance and the turns left, less
                        the expected cost of dealing in); ``budget`` as mjbot's;
                        ``win``, ``deal``, ``margin`` its value's points
-                       (``planner:deal=24``); ``ready``, ``step``, ``end`` its
+                       (``planner:deal=24``); ``fold=P`` folds when behind
+                       (the safest discard where P(someone waits) >= P and
+                       its own P(win) < ``foldwin``, default 0.15);
+                       ``ready``, ``step``, ``end`` its
                        chain's rates; ``wait``: the points a wait must gain over
                        declaring a win on a discard (mcr-botzone:
                        :func:`strategy.value.mcr_win_choice`, default 4; taiwan-16:
@@ -157,6 +160,10 @@ class PlayerSpec:
     z: float | None = None
     """``planner-think``: standard errors of the sampled gain a rival needs (None: the
     sampler's default)."""
+    fold: float | None = None
+    """``planner:fold=P``: fold when behind (:attr:`bot.planner.Planner.fold`; None: never)."""
+    fold_win: float = 0.15
+    """``planner:foldwin=W``: the own P(win) below which it folds."""
 
     @property
     def in_process(self) -> bool:
@@ -207,6 +214,8 @@ def parse_player(text: str) -> PlayerSpec:
     allowed = {"budget"} | ({"eps"} if kind is PlayerKind.MJBOT_EPS else set())
     if kind in (PlayerKind.PLANNER, PlayerKind.PLANNER_CALLS, PlayerKind.PLANNER_THINK):
         allowed |= set(VALUE_OPTIONS) | {"rank"}
+    if kind in (PlayerKind.PLANNER, PlayerKind.PLANNER_CALLS):
+        allowed |= {"fold", "foldwin"}
     if kind is PlayerKind.PLANNER_THINK:
         allowed |= {"rollouts", "think", "seed", "z"}
     if kind in (PlayerKind.GREEDY, PlayerKind.RANDOM):
@@ -246,9 +255,17 @@ def parse_player(text: str) -> PlayerSpec:
         z = _number(text, options["z"], float, 0.0)
         if not z >= 0.0:
             raise PlayerSpecError(f"player {text!r}: z {z} must not be negative")
+    fold = None
+    if "fold" in options:
+        fold = _number(text, options["fold"], float, 0.0)
+        if not 0.0 <= fold <= 1.0:
+            raise PlayerSpecError(f"player {text!r}: fold {fold} is outside [0, 1]")
+    fold_win = _number(text, options.get("foldwin"), float, 0.15)
+    if not 0.0 <= fold_win <= 1.0:
+        raise PlayerSpecError(f"player {text!r}: foldwin {fold_win} is outside [0, 1]")
     return PlayerSpec(kind, text, budget=budget, epsilon=epsilon, value=numbers,
                       rollouts=rollouts, think=think, sample_seed=sample_seed, z=z,
-                      learned_rank=rank == "learned")
+                      learned_rank=rank == "learned", fold=fold, fold_win=fold_win)
 
 
 def _number(text: str, value: str | None, kind: type[int] | type[float],
@@ -306,7 +323,8 @@ def strategy_of(spec: PlayerSpec, rules: Ruleset,
                                z=z, ranker=ranker)
     if kind in (PlayerKind.PLANNER, PlayerKind.PLANNER_CALLS):
         return Planner(rules, plain_claims=kind is PlayerKind.PLANNER_CALLS, model=model,
-                       tai_model=tai_model, ranker=ranker)
+                       tai_model=tai_model, ranker=ranker, fold=spec.fold,
+                       fold_win=spec.fold_win)
     if kind is PlayerKind.BASELINE_V1:
         return Agent(rules, "mjbot")
     raise PlayerSpecError(f"player {spec.text!r} does not play in this process")
