@@ -47,6 +47,7 @@ from strategy.deficiency.plain import regular_overlap_blocks
 from strategy.deficiency.shapes import (
     honors_and_knitted,
     knitted_straight,
+    knitted_straight_below,
     seven_pairs,
     thirteen_orphans,
 )
@@ -551,6 +552,14 @@ def _add_meld(counts: np.ndarray, code: int, sign: int) -> None:
 
 
 @njit()
+def _knitted_below(hand: np.ndarray, avail: np.ndarray, melds_needed: int, limit: int) -> int:
+    """The knitted straight's deficiency where it is below ``limit``, else a number at least
+    ``limit`` (:func:`strategy.deficiency.shapes.knitted_straight_below`; without numba the
+    remembered :func:`knitted_straight`, the same answer below ``limit``)."""
+    return knitted_straight_below(hand, avail, melds_needed, limit)
+
+
+@njit()
 def route_table(hand: np.ndarray, unseen: np.ndarray, melds_needed: int, declared: np.ndarray,
                 seat_wind: int, prevalent_wind: int, out: np.ndarray,
                 least_only: bool = False) -> int:
@@ -614,7 +623,11 @@ def capped_route_table(hand: np.ndarray, unseen: np.ndarray, melds_needed: int,
         out[_SEVEN_PAIRS] = seven_pairs(hand, avail)
         out[_THIRTEEN_ORPHANS] = thirteen_orphans(hand, avail)
         out[_HONOURS_AND_KNITTED] = honors_and_knitted(hand, avail)
-    out[_KNITTED_STRAIGHT] = knitted_straight(hand, avail, melds_needed)
+    # least only: the knitted straight counts only where it goes below the others
+    out[_KNITTED_STRAIGHT] = _knitted_below(hand, avail, melds_needed,
+                                            min(best, out[_SEVEN_PAIRS], out[_THIRTEEN_ORPHANS],
+                                                out[_HONOURS_AND_KNITTED])
+                                            if least_only else UNREACHABLE)
     for f in range(4):
         if out[f] < best:
             best = out[f]
@@ -991,6 +1004,7 @@ def draws_lowering(hand: np.ndarray, unseen: np.ndarray, melds_needed: int,
     work = np.empty(36, np.int64)
     now = np.full(n_routes, -1, np.int64)
     useful = 0
+    last = -1
     for t in range(34):
         if unseen[t] == 0:
             continue
@@ -1006,7 +1020,7 @@ def draws_lowering(hand: np.ndarray, unseen: np.ndarray, melds_needed: int,
             v = honors_and_knitted(h, avail)
             if v < best:
                 best = v
-        v = knitted_straight(h, avail, melds_needed)
+        v = _knitted_below(h, avail, melds_needed, best)
         if v < best:
             best = v
         if melds_needed == 0 and concealed_kongs == 0 and n_declared == 4:
@@ -1019,7 +1033,12 @@ def draws_lowering(hand: np.ndarray, unseen: np.ndarray, melds_needed: int,
             if plain < 0 or total - plain >= distance:
                 h[t] -= 1
                 continue
-            for r in range(n_routes):
+            # the route that took the last draw below the distance first (the answer is
+            # whether any route does, so the order changes the work only)
+            for k in range(-1, n_routes):
+                r = last if k < 0 else k
+                if r < 0 or (k >= 0 and k == last):
+                    continue
                 if not playable[r] or (now[r] >= 0 and now[r] != distance):
                     continue
                 f = forced_all[r, t]
@@ -1043,6 +1062,7 @@ def draws_lowering(hand: np.ndarray, unseen: np.ndarray, melds_needed: int,
                                    needs[r], taken, seat_wind, prevalent_wind, hr, ar, work)
                 if d < best:
                     best = d
+                    last = r
                     break
         h[t] -= 1
         if best < distance:
@@ -1186,3 +1206,9 @@ if not HAVE_NUMBA:
     pungs_overlap = _memo(pungs_overlap_sparse, 2)  # type: ignore[assignment]
     bonus_overlap = _memo(bonus_overlap, 2)  # type: ignore[assignment]
     knitted_straight = _memo(knitted_straight, 2)  # type: ignore[assignment]
+
+    def _remembered_knitted_below(hand: np.ndarray, avail: np.ndarray, melds_needed: int,
+                                  limit: int) -> int:
+        return knitted_straight(hand, avail, melds_needed)
+
+    _knitted_below = _remembered_knitted_below  # type: ignore[assignment]
