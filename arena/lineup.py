@@ -76,7 +76,7 @@ import shlex
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import Enum
 from typing import Any
 
@@ -100,8 +100,10 @@ from strategy.value import ValueModel
 DEFAULT_BUDGET = 4_000
 VALUE_OPTIONS = {"win": "win_points", "deal": "deal_in_points", "margin": "margin",
                  "ready": "ready_rate", "step": "step_rate", "end": "end_rate",
-                 "wait": "win_margin", "useful": "useful_from"}
-"""The planner's options: its :class:`strategy.value.ValueModel` fields."""
+                 "wait": "win_margin", "useful": "useful_from", "room": "route_room"}
+"""The planner's options: its :class:`strategy.value.ValueModel` fields (``room``:
+:attr:`strategy.tai.TaiModel.route_room`, taiwan-16 only)."""
+_VALUE_FIELDS = frozenset(f.name for f in fields(ValueModel))
 RANK_ORDERS = ("steps", "learned")
 """The planners' ``rank=`` option: the order of close discards after a draw."""
 
@@ -311,7 +313,7 @@ def strategy_of(spec: PlayerSpec, rules: Ruleset,
     if kind is PlayerKind.MJBOT_EPS:
         return SimcatStrategy(_agent_in(default_strategy(rules), rules), spec.epsilon, rng)
     numbers = dict(spec.value)
-    model = ValueModel(**numbers)
+    model = ValueModel(**{k: v for k, v in numbers.items() if k in _VALUE_FIELDS})
     tai_model = TaiModel(**numbers)
     ranker = RANK1 if spec.learned_rank else None
     if kind is PlayerKind.PLANNER_THINK:

@@ -65,7 +65,7 @@ Pure: no clock, no randomness.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from functools import lru_cache
 
@@ -126,6 +126,12 @@ class TaiModel(ValueModel):
     and the self-draw's)."""
     win_margin: float = 1.0
     """Points the wait must gain over declaring a win now."""
+    route_room: float = 0.0
+    """Exponent on a flush route's room: a route that may use only a share ``s`` of the
+    unseen tiles (its suit, with the honours for a half flush) steps at
+    ``step_rate * s ** route_room`` (:func:`route_step_rate`).  0 (the value as first
+    built): every route steps at ``step_rate``, so a full flush at distance 3 counts as
+    likely as any hand at distance 3 although about a quarter of the draws can advance it."""
 
 
 TAI_MODEL = TaiModel()
@@ -279,23 +285,52 @@ def _win_chance(distance: int, turns: int, model: TaiModel) -> float:
     return win_chance(distance, turns, model)
 
 
+def route_room(route: RouteDistance, unseen: Counts) -> float:
+    """The share of the unseen tiles the route may use: its suit's for a full flush, its
+    suit's and the honours' for a half flush, all of them otherwise (1.0)."""
+    if route.route not in (TaiRoute.FULL_FLUSH, TaiRoute.HALF_FLUSH, TaiRoute.FLUSH_HONOUR):
+        return 1.0
+    u = np.asarray(unseen)[:NUM_KINDS]
+    total = int(u.sum())
+    if total <= 0:
+        return 1.0
+    lo = 9 * route.suit
+    inside = int(u[lo:lo + 9].sum())
+    if route.route is not TaiRoute.FULL_FLUSH:
+        inside += int(u[NUM_SUITED:NUM_KINDS].sum())
+    return inside / total
+
+
+def route_step_rate(room: float, model: TaiModel) -> float:
+    """A route's chance per turn to come one tile closer: ``step_rate * room **
+    route_room``, rounded to three places (so the win chances stay few and cached)."""
+    if model.route_room == 0.0 or room >= 1.0:
+        return model.step_rate
+    return round(model.step_rate * room ** model.route_room, 3)
+
+
 def tai_outlook(hand: Counts, unseen: Counts, melds: Sequence[Meld], seat: TaiSeat,
                 turns: int, deal_in: float, model: TaiModel = TAI_MODEL) -> TaiOutlook:
     """The value of holding the 3m+1 ``hand`` (see the module docstring); the best route
     by value, the first in :func:`route_distances`' order among equals."""
     base = base_tai(melds, seat)
-    best: tuple[float, RouteDistance] | None = None
+    best: tuple[float, float, RouteDistance] | None = None
     for r in route_distances(hand, unseen, melds, seat):
         if r.distance >= UNREACHABLE:
             continue
-        v = _win_chance(r.distance, turns, model) * win_points(base + r.tai, seat, model)
+        m = model
+        if model.route_room != 0.0:
+            rate = route_step_rate(route_room(r, unseen), model)
+            if rate != model.step_rate:
+                m = replace(model, step_rate=rate)
+        chance = _win_chance(r.distance, turns, m)
+        v = chance * win_points(base + r.tai, seat, model)
         if best is None or v > best[0]:
-            best = (v, r)
+            best = (v, chance, r)
     if best is None:
         return TaiOutlook(UNREACHABLE, turns, 0.0, deal_in, -deal_in * model.deal_in_points,
                           base, "no route")
-    v, r = best
-    win = _win_chance(r.distance, turns, model)
+    v, win, r = best
     value = v - deal_in * (model.deal_in_points + v)
     return TaiOutlook(r.distance, turns, win, deal_in, value, base + r.tai, r.describe())
 
