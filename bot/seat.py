@@ -27,12 +27,17 @@ from game.rulebook import (
 )
 from game.rules import Ruleset, WallLayout
 from game.tiles import NUM_KINDS, is_flower
+from strategy.candidates import best_shape_deficiency
+from strategy.jit import HAVE_NUMBA
 from strategy.knowledge import KnowledgeBase
 
 __all__ = ["Ask", "AskKind", "SeatView", "safest_action"]
 
 PER_SEAT_DRAWS = 34 - 13
 """Tiles a seat can draw from its own wall in Botzone's duplicate format."""
+_KINDS = np.arange(NUM_KINDS)
+_NONE_UNSEEN = np.zeros(NUM_KINDS, dtype=np.int8)
+"""The cheap bound of a win asks whether the tiles themselves are complete: nothing unseen."""
 
 
 class AskKind(Enum):
@@ -314,6 +319,8 @@ class SeatView:
         else the tile in play), with the circumstances as the seat can know them; None if
         declaring it would be a false win.  Kept until the next event."""
         key = (tile, self_drawn, robbing)
+        if key not in self._offers and not self._complete_shape(tile, self_drawn):
+            self._offers[key] = None
         if key not in self._offers:
             concealed = self.concealed_tiles()
             if self_drawn:
@@ -327,6 +334,26 @@ class SeatView:
                 flowers=int(self.kb.flowers[self.seat]))
             self._offers[key] = declarable_win(self.rules, concealed, self.melds, tile, context)
         return self._offers[key]
+
+    def _complete_shape(self, tile: int, self_drawn: bool) -> bool:
+        """A cheap bound before the rule book's win check: whether the concealed tiles (with
+        ``tile`` when it is in play) make a complete shape the rules allow, their least
+        deficiency over the shapes 0 (:func:`strategy.candidates.best_shape_deficiency` with
+        nothing unseen: the regular shape, and where the rules have them the special shapes
+        of ``strategy.deficiency.shapes``).  Every win is such a shape, so a hand that is
+        none wins on nothing; :func:`game.rulebook.declarable_win` decides the others.
+        Compiled only (in plain Python the bound costs about what it saves); True when the
+        counts cannot be valued (the rule book then says why)."""
+        if not HAVE_NUMBA:
+            return True
+        counts = self.hand
+        if not self_drawn:
+            counts = counts.copy()
+            counts[tile] += 1
+        melds = self.melds_needed
+        least = best_shape_deficiency(counts, _NONE_UNSEEN, melds, self.rules.special_shapes,
+                                      melds == self.rules.melds_needed)
+        return bool(least <= 0)
 
     def _ask_kind(self) -> AskKind:
         e = self.last_event
@@ -370,7 +397,7 @@ class SeatView:
         return (ev.Pass(),)
 
     def concealed_tiles(self, extra: int | None = None) -> list[int]:
-        tiles = [t for t in range(NUM_KINDS) for _ in range(int(self.hand[t]))]
+        tiles: list[int] = np.repeat(_KINDS, self.hand).tolist()
         if extra is not None:
             tiles.append(extra)
         return tiles
