@@ -28,7 +28,11 @@ from __future__ import annotations
 import numpy as np
 
 from strategy.deficiency.kernel import _BIAS, _ONES, UNREACHABLE, _lane_max, _rank_step
-from strategy.deficiency.plain import block_suit_words
+from strategy.deficiency.plain import (
+    block_suit_words,
+    blocks_after_discards,
+    blocks_after_draws,
+)
 from strategy.jit import HAVE_NUMBA, njit
 
 ROW = 12
@@ -281,5 +285,8 @@ def after_discards(hand: np.ndarray, unseen: np.ndarray, melds: int, out: np.nda
 
 
 if not HAVE_NUMBA:
-    # plain Python (the Botzone zip): a suit's DP on Python integers, remembered by its counts
+    # plain Python (the Botzone zip): the blocks' DPs on Python integers, remembered by
+    # their counts (strategy.deficiency.plain); the same numbers
     suit_words = block_suit_words  # type: ignore[assignment]
+    after_draws = blocks_after_draws  # type: ignore[assignment]
+    after_discards = blocks_after_discards  # type: ignore[assignment]

@@ -16,39 +16,58 @@ from __future__ import annotations
 
 import numpy as np
 
-from strategy.deficiency.kernel import _BIAS, _FEASIBLE, _GUARD, _ONES, regular_overlap
+from strategy.deficiency.kernel import (
+    _BIAS,
+    _FEASIBLE,
+    _GUARD,
+    _ONES,
+    UNREACHABLE,
+    regular_overlap,
+)
 
 _LANES = 6
 """Melds 0-5: a block's words are run with every lane kept, so one answer serves every
 ``melds`` asked (a lane never feeds a lower one)."""
 _KEEP = (1 << (7 * _LANES)) - 1
-_MEMO_LIMIT = 1 << 16
+_MEMO_LIMIT = 1 << 17
 _blocks: dict[bytes, tuple[int, int]] = {}
 
 
-def _rank_step(h: int, a: int, nxt_avail: int, kmax: int, active: int, work: list[int],
-               so: int, do: int) -> int:
-    """:func:`strategy.deficiency.kernel._rank_step` on Python integers, its lane-wise max
-    written out (every lane kept)."""
+_EMPTY = (_BIAS, 0)
+"""The words of a block that holds and allows nothing: no melds, no pair, overlap 0."""
+
+
+def suit_words(hand: list[int] | tuple[int, ...], avail: list[int] | tuple[int, ...]
+               ) -> tuple[int, int]:
+    """The rank DP over one suit's nine kinds (``hand`` and ``avail`` its counts) from an
+    empty start: the end state's two words (no pair, pair), every lane kept
+    (:func:`strategy.deficiency.changes.suit_words`); (0, 0) when nothing completes.
+
+    :func:`_rank_step`'s transitions driven from the live states (a dict) rather than
+    from every target: the same lane-wise maxima (a max does not depend on its order)."""
     guard, ones, keep = _GUARD, _ONES, _KEEP
-    next_active = 0
-    for k in range(kmax + 1):
-        sh = 7 * k
-        sh1 = sh + 7
-        for p1 in range(3):
-            if k + p1 > nxt_avail:
-                break
-            acc0 = 0
-            acc1 = 0
-            for p2 in range(3):
-                s = 3 * p1 + p2
-                if not (active >> s) & 1:
-                    continue
+    states: dict[int, tuple[int, int]] = {0: (_BIAS, 0)}
+    for rank in range(9):
+        h = hand[rank]
+        a = avail[rank]
+        if rank <= 6:
+            nxt_avail = avail[rank + 1]
+            kmax = min(2, nxt_avail, avail[rank + 2])
+        else:
+            nxt_avail = 4
+            kmax = 0
+        acc: dict[int, tuple[int, int]] = {}
+        for s, (x0, x1) in states.items():
+            p1, p2 = divmod(s, 3)
+            for k in range(kmax + 1):
+                if k + p1 > nxt_avail:
+                    break
                 used = p1 + p2 + k
                 if used > a:
                     break
-                x0 = work[so + s]
-                x1 = work[so + 9 + s]
+                t = 3 * k + p1
+                acc0, acc1 = acc.get(t, (0, 0))
+                sh = 7 * k
                 g = (used if used < h else h) * ones
                 y = ((x0 << sh) & keep) + g
                 m = ((((acc0 | guard) - y) & guard) >> 6) * 63
@@ -63,48 +82,19 @@ def _rank_step(h: int, a: int, nxt_avail: int, kmax: int, active: int, work: lis
                     acc1 = (acc1 & m) | (y & ~m)
                 c = used + 3
                 if c <= a:  # pung
+                    sh += 7
                     g = (c if c < h else h) * ones
-                    y = ((x0 << sh1) & keep) + g
+                    y = ((x0 << sh) & keep) + g
                     m = ((((acc0 | guard) - y) & guard) >> 6) * 63
                     acc0 = (acc0 & m) | (y & ~m)
-                    y = ((x1 << sh1) & keep) + g
+                    y = ((x1 << sh) & keep) + g
                     m = ((((acc1 | guard) - y) & guard) >> 6) * 63
                     acc1 = (acc1 & m) | (y & ~m)
-            t = 3 * k + p1
-            if (acc0 | acc1) & _FEASIBLE:
-                next_active |= 1 << t
-                work[do + t] = acc0
-                work[do + 9 + t] = acc1
-    return next_active
-
-
-_EMPTY = (_BIAS, 0)
-"""The words of a block that holds and allows nothing: no melds, no pair, overlap 0."""
-
-
-def suit_words(hand: list[int] | tuple[int, ...], avail: list[int] | tuple[int, ...]
-               ) -> tuple[int, int]:
-    """The rank DP over one suit's nine kinds (``hand`` and ``avail`` its counts) from an
-    empty start: the end state's two words (no pair, pair), every lane kept
-    (:func:`strategy.deficiency.changes.suit_words`); (0, 0) when nothing completes."""
-    work = [0] * 36
-    work[0] = _BIAS
-    act = 1
-    cur = 0
-    for rank in range(9):
-        nxt_avail = 4
-        kmax = 0
-        if rank <= 6:
-            nxt_avail = avail[rank + 1]
-            kmax = min(2, nxt_avail, avail[rank + 2])
-        nxt = 18 - cur
-        act = _rank_step(hand[rank], avail[rank], nxt_avail, kmax, act, work, cur, nxt)
-        cur = nxt
-        if act == 0:
+                acc[t] = (acc0, acc1)
+        states = {t: w for t, w in acc.items() if (w[0] | w[1]) & _FEASIBLE}
+        if not states:
             return 0, 0
-    if not act & 1:
-        return 0, 0
-    return work[cur], work[cur + 9]
+    return states.get(0, (0, 0))
 
 
 def honour_words(hand: list[int] | tuple[int, ...], avail: list[int] | tuple[int, ...]
@@ -216,3 +206,98 @@ def regular_overlap_blocks(hand: np.ndarray, avail: np.ndarray, melds: int, pair
 
 
 regular_overlap_blocks.py_func = regular_overlap_blocks  # type: ignore[attr-defined]
+
+
+# ---------------------------------------------------------------- one change, every tile
+_SPANS = ((0, 9), (9, 18), (18, 27), (27, 34))
+
+
+def _words_of(h: list[int], a: list[int], b: int) -> tuple[int, int]:
+    lo, hi = _SPANS[b]
+    return _block(bytes(h[lo:hi]) + bytes(a[lo:hi]), h, a, lo)
+
+
+def _rests(h: list[int], a: list[int], melds: int) -> list[tuple[int, int]]:
+    """For each block, the merge of the three others (as :func:`changes.prepare`)."""
+    w = [_words_of(h, a, b) for b in range(4)]
+    m01 = merge_words(w[0], w[1], melds)
+    m23 = merge_words(w[2], w[3], melds)
+    return [merge_words(w[1], m23, melds), merge_words(w[0], m23, melds),
+            merge_words(m01, w[3], melds), merge_words(m01, w[2], melds)]
+
+
+_answers: dict[tuple[tuple[int, int], tuple[int, int], int], int] = {}
+
+
+def _deficiency(w: tuple[int, int], rest: tuple[int, int], melds: int) -> int:
+    """The regular deficiency (``melds`` melds and a pair) of a block's words merged with
+    the rest's (:func:`changes.query`'s last step), remembered."""
+    key = (w, rest, melds)
+    got = _answers.get(key)
+    if got is None:
+        if len(_answers) >= _MEMO_LIMIT:
+            _answers.clear()
+        got = _answers[key] = _merged_deficiency(w, rest, melds)
+    return got
+
+
+def _merged_deficiency(w: tuple[int, int], rest: tuple[int, int], melds: int) -> int:
+    best = -1
+    w0, w1 = w
+    r0, r1 = rest
+    for m in range(melds + 1):
+        v = (w0 >> (7 * m)) & 63
+        y = (r1 >> (7 * (melds - m))) & 63
+        if v >= _BIAS and y >= _BIAS and v + y - 2 * _BIAS > best:
+            best = v + y - 2 * _BIAS
+        v = (w1 >> (7 * m)) & 63
+        y = (r0 >> (7 * (melds - m))) & 63
+        if v >= _BIAS and y >= _BIAS and v + y - 2 * _BIAS > best:
+            best = v + y - 2 * _BIAS
+    return UNREACHABLE if best < 0 else 3 * melds + 2 - best
+
+
+def blocks_after_draws(hand: np.ndarray, unseen: np.ndarray, melds: int, out: np.ndarray,
+                       *cache: np.ndarray) -> None:
+    """:func:`strategy.deficiency.changes.after_draws` (``out[t]``: the deficiency of
+    hand + t, UNREACHABLE where ``unseen[t]`` is 0) on this module's blocks; the
+    :class:`changes.SuitCache` arrays in ``cache`` are not used."""
+    h = hand.tolist()
+    k = unseen.tolist()
+    a = [x + y for x, y in zip(h, k, strict=True)]
+    if min(h) < 0 or min(k) < 0:
+        raise ValueError("a negative count in the hand or the unseen tiles")
+    rests = _rests(h, a, melds)
+    res = [UNREACHABLE] * 34
+    for t in range(34):
+        if k[t] <= 0:
+            continue
+        b = t // 9 if t < 27 else 3
+        h[t] += 1  # hand + unseen is unchanged by a draw
+        res[t] = _deficiency(_words_of(h, a, b), rests[b], melds)
+        h[t] -= 1
+    out[:34] = res
+
+
+def blocks_after_discards(hand: np.ndarray, unseen: np.ndarray, melds: int,
+                          out: np.ndarray, *cache: np.ndarray) -> None:
+    """:func:`strategy.deficiency.changes.after_discards` (``out[i]``: the deficiency of
+    hand - i with the same unseen, UNREACHABLE where ``hand[i]`` is 0) on this module's
+    blocks."""
+    h = hand.tolist()
+    k = unseen.tolist()
+    a = [x + y for x, y in zip(h, k, strict=True)]
+    if min(h) < 0 or min(k) < 0:
+        raise ValueError("a negative count in the hand or the unseen tiles")
+    rests = _rests(h, a, melds)
+    res = [UNREACHABLE] * 34
+    for i in range(34):
+        if h[i] <= 0:
+            continue
+        b = i // 9 if i < 27 else 3
+        h[i] -= 1
+        a[i] -= 1
+        res[i] = _deficiency(_words_of(h, a, b), rests[b], melds)
+        h[i] += 1
+        a[i] += 1
+    out[:34] = res
