@@ -7,6 +7,8 @@ closure of :mod:`bot.start`, which loads :mod:`bot.botzone`, with each package's
 transports or the benchmarks rides along.  On Botzone the only third-party packages are
 numpy and PyMahjongGB: numba is switched off (``MJBOT_NO_NUMBA=1``; every kernel runs
 as plain Python) and structlog is not needed (nothing on that path logs through it).
+With ``MJBOT_DECISION_LOG=PATH`` (never set on Botzone) the zip appends each decision's
+reasons to PATH as a JSON line, as it decides (``mjbot bench zip`` counts its fallbacks).
 """
 
 from __future__ import annotations
@@ -30,6 +32,18 @@ os.environ.setdefault("MJBOT_NO_NUMBA", "1")
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from bot.start import play_botzone  # noqa: E402
+
+if os.environ.get("MJBOT_DECISION_LOG"):  # mjbot bench zip: each decision's reasons, a line
+    import functools
+
+    import bot.botzone
+
+    _log = open(os.environ["MJBOT_DECISION_LOG"], "a", buffering=1, encoding="utf-8")
+
+    def _write(line):
+        _log.write(line + "\\n")
+
+    bot.botzone.run = functools.partial(bot.botzone.run, log=_write)
 
 sys.exit(play_botzone(keep_running="--no-keep-running" not in sys.argv, think_seconds=2.0))
 '''

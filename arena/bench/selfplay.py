@@ -23,6 +23,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -103,13 +104,27 @@ def startup(seed: int) -> tuple[float, float]:
         proc.wait()
 
 
+def _cpu_seconds(pid: int) -> float:
+    """User and system CPU time of process ``pid`` so far (0 where /proc has none)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def play_subprocess_seat(command: list[str], seed: int, cwd: Path | None = None,
                          turn_seconds: list[float] | None = None,
-                         env: dict[str, str] | None = None) -> tuple[BotzoneTable, float]:
+                         env: dict[str, str] | None = None,
+                         on_turn: Callable[[str, float, float], None] | None = None,
+                         ) -> tuple[BotzoneTable, float]:
     """A whole game with ``command`` (a keep-running Botzone bot) at seat 0 against the judge
     mock (greedy, mjbot, greedy in-process); returns the finished table and the bot's peak
     resident memory in MB (VmHWM, read before the process is killed).  ``turn_seconds``
-    gets the wall time of each of the bot's turns (request written to answer read)."""
+    gets the wall time of each of the bot's turns (request written to answer read);
+    ``on_turn`` is called with each turn's request line, that time and the CPU time the
+    bot's process spent on it (user and system, from ``/proc``; 0 where there is none),
+    once the bot has finished the turn (its keep-running line read)."""
     table = BotzoneTable(random_walltiles(np.random.default_rng(seed)), 0)
     others = [ArenaSeat(parse_player(n), MCR_BOTZONE, s) for s, n in ((1, "greedy"), (2, "mjbot"),
                                                                       (3, "greedy"))]
@@ -121,15 +136,19 @@ def play_subprocess_seat(command: list[str], seed: int, cwd: Path | None = None,
         while not table.finished:
             requests = table.requests
             line = format_request(requests[0], 0)
+            cpu = _cpu_seconds(proc.pid) if on_turn is not None else 0.0
             asked = time.perf_counter()
             proc.stdin.write(("1\n" + line + "\n\n\n") if first else line + "\n")
             proc.stdin.flush()
             first = False
             answer = proc.stdout.readline().strip()
+            took = time.perf_counter() - asked
             if turn_seconds is not None:
-                turn_seconds.append(time.perf_counter() - asked)
+                turn_seconds.append(took)
             if proc.stdout.readline().strip() != KEEP_RUNNING:
                 raise RuntimeError("the bot left keep-running mode")
+            if on_turn is not None:
+                on_turn(line, took, _cpu_seconds(proc.pid) - cpu)
             responses = [decode_response(answer)]
             for s in (1, 2, 3):
                 others[s - 1].observe(requests[s])

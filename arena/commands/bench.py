@@ -32,7 +32,7 @@ DESCRIPTIONS = {
     "olympiad": "N concurrent taiwan-16 tables in one referee process: round trips",
     "arena": "arena games per second in this process and on Ray, and Ray's overhead",
     "agreement": "how often a strategy decides as the bot of the real Botzone logs did",
-    "zip": "the Botzone upload's turn times over whole games, numba off",
+    "zip": "the Botzone upload's decisions over whole games, numba off: fallbacks, times",
     "soak": "Olympiad tables under trouble play exactly the undisturbed games",
     "sampling": "the sampling search's speed and decision latency",
     "planner": "where one game's time goes, by stage, compiled and plain",
@@ -56,7 +56,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--strategies", nargs="+", metavar="NAME",
                    help="agreement: which strategies (default: all it knows)")
     p.add_argument("--games", type=positive_int, default=None,
-                   help="planner: games to profile compiled (default 8)")
+                   help="planner: games to profile compiled (default 8); zip: games "
+                   "(default 20)")
     p.add_argument("--plain-games", type=positive_int, default=None,
                    help="planner: games to profile in plain Python (default 2)")
     p.add_argument("--modes", nargs="+", choices=["compiled", "plain"], default=None,
@@ -67,8 +68,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="startup: fresh processes per way of starting (default 20, 5 with "
                    "--quick)")
     p.add_argument("--load", type=non_negative_int, default=0,
-                   help="startup: busy processes kept running meanwhile (2 on a 2-core "
-                   "machine: the loaded target)")
+                   help="startup, zip: busy processes kept running meanwhile (2 on a "
+                   "2-core machine: the loaded target)")
 
 
 def run(args: argparse.Namespace) -> int:
