@@ -31,6 +31,9 @@ _LANES = 6
 _KEEP = (1 << (7 * _LANES)) - 1
 _MEMO_LIMIT = 1 << 17
 _blocks: dict[bytes, tuple[int, int]] = {}
+_prefixes: dict[bytes, dict[int, tuple[int, int]]] = {}
+"""A suit's live states before rank r, by its first r hand counts and its first r + 2
+available ones (the key's length tells r)."""
 
 
 _EMPTY = (_BIAS, 0)
@@ -43,11 +46,25 @@ def suit_words(hand: list[int] | tuple[int, ...], avail: list[int] | tuple[int, 
     empty start: the end state's two words (no pair, pair), every lane kept
     (:func:`strategy.deficiency.changes.suit_words`); (0, 0) when nothing completes.
 
-    :func:`_rank_step`'s transitions driven from the live states (a dict) rather than
-    from every target: the same lane-wise maxima (a max does not depend on its order)."""
+    :func:`strategy.deficiency.kernel._rank_step`'s transitions driven from the live
+    states (a dict) rather than from every target: the same lane-wise maxima (a max does
+    not depend on its order).  The states before a rank depend on the counts up to it
+    (and the two available counts after it, which a chow looks at) only, so they are
+    remembered by those: a suit one draw or discard away resumes where it differs."""
     guard, ones, keep = _GUARD, _ONES, _KEEP
     states: dict[int, tuple[int, int]] = {0: (_BIAS, 0)}
-    for rank in range(9):
+    start = 0
+    for r in range(8, 0, -1):
+        got = _prefixes.get(bytes(hand[:r]) + bytes(avail[:r + 2]))
+        if got is not None:
+            states = got
+            start = r
+            break
+    if len(_prefixes) >= 4 * _MEMO_LIMIT:
+        _prefixes.clear()
+    for rank in range(start, 9):
+        if not states:
+            return 0, 0
         h = hand[rank]
         a = avail[rank]
         if rank <= 6:
@@ -92,9 +109,9 @@ def suit_words(hand: list[int] | tuple[int, ...], avail: list[int] | tuple[int, 
                     acc1 = (acc1 & m) | (y & ~m)
                 acc[t] = (acc0, acc1)
         states = {t: w for t, w in acc.items() if (w[0] | w[1]) & _FEASIBLE}
-        if not states:
-            return 0, 0
-    return states.get(0, (0, 0))
+        if rank < 8:
+            _prefixes[bytes(hand[:rank + 1]) + bytes(avail[:rank + 3])] = states
+    return states.get(0, (0, 0)) if states else (0, 0)
 
 
 def honour_words(hand: list[int] | tuple[int, ...], avail: list[int] | tuple[int, ...]
