@@ -371,15 +371,15 @@ def _table(results: dict[str, dict[str, Any]]) -> str:
             f"(n {r[key]['n']}, base {r[key]['base_rate']:.4f}, mean p "
             f"{r[key]['mean_predicted']:.4f})" for name, r in results.items()))
         names = list(results)
-        lines.append(f"  {'bin':<9}" + "".join(f"{n + ' n':>12}{'pred':>8}{'obs':>8}"
+        lines.append(f"  {'bin':<9}" + "".join(f"{n + ' n':>20}{'pred':>8}{'obs':>8}"
                                                 for n in names))
         bins = sorted({r["bin"] for res in results.values() for r in res[key]["reliability"]})
         for b in bins:
             row = f"  {b:<9}"
             for n in names:
                 r = next((r for r in results[n][key]["reliability"] if r["bin"] == b), None)
-                row += (f"{r['n']:>12}{r['predicted']:>8.3f}{r['observed']:>8.3f}" if r
-                        else f"{'':>12}{'':>8}{'':>8}")
+                row += (f"{r['n']:>20}{r['predicted']:>8.3f}{r['observed']:>8.3f}" if r
+                        else f"{'':>20}{'':>8}{'':>8}")
             lines.append(row)
     return "\n".join(lines)
 
