@@ -54,11 +54,7 @@ from game.draw_consistency import (
 )
 from game.events import (
     Action,
-    CallChow,
-    CallPung,
     Chowed,
-    ClaimChow,
-    ClaimPung,
     Dealt,
     Drew,
     Event,
@@ -364,21 +360,12 @@ class SeatFeed:
         return out
 
 
-def table_action(action: Action) -> Action:
-    """An agent's Botzone-shaped claim as the Olympiad flow's call (its discard comes next)."""
-    if isinstance(action, ClaimPung):
-        return CallPung()
-    if isinstance(action, ClaimChow):
-        return CallChow(action.middle)
-    return action
-
-
 def taiwan_decision(player: ArenaSeat, feed: SeatFeed, table: TaiwanTable) -> Action:
-    """``player``'s answer at ``table`` as the Olympiad flow's action, once it has observed
-    what ``feed`` has new for it (a call's discard is the view's own ask after the call)."""
+    """``player``'s answer at ``table``, once it has observed what ``feed`` has new for it
+    (a claim's discard is the view's own ask after the claim)."""
     for event in feed.new(table.history):
         player.observe(event)
-    return table_action(player.decide())
+    return player.decide()
 
 
 def _play_taiwan(spec: GameSpec) -> PlayedGame:
@@ -434,4 +421,4 @@ def finish_taiwan(spec: GameSpec, wall: tuple[int, ...], table: TaiwanTable,
 
 
 __all__ = ["GameSpec", "PlayedGame", "Rules", "SeatFailure", "SeatFeed", "SeatGuard",
-           "penalty_of", "play_in_process", "table_action", "taiwan_decision"]
+           "penalty_of", "play_in_process", "taiwan_decision"]

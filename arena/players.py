@@ -22,6 +22,7 @@ import numpy as np
 from bot.agent import Agent, Decision
 from bot.seat import AskKind, SeatView
 from game import events as ev
+from game.rulebook import taken_by, with_discards
 from strategy.deficiency.kernel import kernel_deficiency
 from strategy.policy import Method, shape_deficiency_fast
 from strategy.stepvalue import Deadline
@@ -102,8 +103,8 @@ class SimcatStrategy:
     epsilon: float
     rng: np.random.Generator
     planned: int | None = field(init=False, default=None)
-    """The discard a random claim named: the answer when the claim is taken (the Olympiad
-    flow asks for it separately)."""
+    """The discard a random claim was weighed with: the answer when the claim is taken and
+    the table asks for the discard next (the Olympiad flow)."""
 
     def reset(self) -> None:
         self.agent.reset()
@@ -142,20 +143,20 @@ class SimcatStrategy:
             before = self._deficiency(v, v.hand, v.melds_needed)
             tile = v.tile_in_play
             assert tile is not None
-            for a in self.agent.answers(v):
-                if isinstance(a, ev.ClaimPung):
-                    taken = [tile, tile, a.discard]
-                elif isinstance(a, ev.ClaimChow):
-                    taken = [x for x in (a.middle - 1, a.middle, a.middle + 1) if x != tile]
-                    taken.append(a.discard)
-                else:
+            # every chow or pung with each discard after it (one answer each where the
+            # table takes them together), in the rule book's order
+            for claim in dict.fromkeys(ev.claim_of(a) for a in self.agent.answers(v)):
+                if not isinstance(claim, ev.ClaimPung | ev.ClaimChow):
                     continue
-                hand = v.hand.copy()
-                for x in taken:
-                    hand[x] -= 1
-                if self._deficiency(v, hand, v.melds_needed - 1) <= before:
-                    options.append(a)
+                for both in with_discards(claim, v.hand, tile):
+                    hand = v.hand.copy()
+                    for x in (*taken_by(claim, tile), both.discard):
+                        hand[x] -= 1
+                    if self._deficiency(v, hand, v.melds_needed - 1) <= before:
+                        options.append(both)
             action = options[int(self.rng.integers(len(options)))]
-            if isinstance(action, ev.ClaimPung | ev.ClaimChow):
+            if isinstance(action, ev.ClaimAndDiscard) and action not in v.ask.legal:
+                # the table takes the claim alone and asks for the discard next
                 self.planned = action.discard
+                action = action.claim
         return Decision(action, Method.EPSILON_RANDOM)

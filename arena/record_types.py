@@ -392,15 +392,15 @@ def parse_action(text: str) -> ev.Action:
         if kind == "kong" and not tiles:
             return ev.ClaimKong()
         if kind == "pung" and not tiles:
-            return ev.CallPung()
+            return ev.ClaimPung()
         if kind == "discard" and tiles.keys() == {"tile"}:
             return ev.Discard(tiles["tile"])
         if kind == "pung" and tiles.keys() == {"discard"}:
-            return ev.ClaimPung(tiles["discard"])
+            return ev.ClaimAndDiscard(ev.ClaimPung(), tiles["discard"])
         if kind == "chow" and tiles.keys() == {"middle", "discard"}:
-            return ev.ClaimChow(tiles["middle"], tiles["discard"])
+            return ev.ClaimAndDiscard(ev.ClaimChow(tiles["middle"]), tiles["discard"])
         if kind == "chow" and tiles.keys() == {"middle"}:
-            return ev.CallChow(tiles["middle"])
+            return ev.ClaimChow(tiles["middle"])
         if kind == "concealed kong" and tiles.keys() == {"tile"}:
             return ev.DeclareConcealedKong(tiles["tile"])
         if kind == "added kong" and tiles.keys() == {"tile"}:

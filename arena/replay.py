@@ -75,9 +75,15 @@ class Turn:
     played_action: ev.Action | None = None
 
     def disagrees(self) -> bool:
-        """Today's agent answers otherwise than what was played."""
-        return (self.ours is not None and self.played_action is not None
-                and self.ours.action != self.played_action)
+        """Today's agent answers otherwise than what was played.  An Olympiad record's step
+        joins a claim and the discard asked after it (:func:`protocols.olympiad_codec.
+        joined_claims`), where the seat answered the claim alone: that claim agrees."""
+        if self.ours is None or self.played_action is None:
+            return False
+        ours, played = self.ours.action, self.played_action
+        if isinstance(played, ev.ClaimAndDiscard) and ours == played.claim:
+            return False
+        return ours != played
 
 
 def seat_lines_from_match_log(data: object, seat: int) -> list[tuple[str, str]]:
@@ -228,9 +234,9 @@ def _played_by(event: ev.Event, seat: int) -> ev.Action | None:
     if isinstance(event, ev.Discarded):
         return ev.Discard(event.tile)
     if isinstance(event, ev.Punged):
-        return ev.ClaimPung(event.discard)
+        return ev.ClaimAndDiscard(ev.ClaimPung(), event.discard)
     if isinstance(event, ev.Chowed):
-        return ev.ClaimChow(event.middle, event.discard)
+        return ev.ClaimAndDiscard(ev.ClaimChow(event.middle), event.discard)
     if isinstance(event, ev.Konged):
         return ev.ClaimKong()
     if isinstance(event, ev.ConcealedKonged) and event.tile is not None:

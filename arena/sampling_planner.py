@@ -28,7 +28,7 @@ import numpy as np
 from bot.agent import Decision, Strategy
 from bot.planner import Planner, default_strategy
 from bot.seat import AskKind, SeatView
-from game.events import Action, ActionKind, ClaimChow, ClaimPung, Discard, Pass
+from game.events import Action, ActionKind, ClaimAndDiscard, ClaimChow, ClaimPung, Discard, Pass
 from game.melds import Chow, Meld, Pung
 from game.rules import Ruleset
 from game.table_base import chow_tiles
@@ -149,45 +149,46 @@ class SamplingPlanner(Planner):
                 return []
             return [pass_line, (claim, self._claim_line(v, claim), claims[0])]
         action = base.action
-        if not isinstance(action, ClaimPung | ClaimChow):
+        if not isinstance(action, ClaimAndDiscard):
             return []
         mine = next((c for c in claims if c.tile == action.discard
-                     and c.action is (ActionKind.PUNG if isinstance(action, ClaimPung)
-                                      else ActionKind.CHOW)), None)
+                     and c.action is action.kind), None)
         if mine is None or mine.outlook is None or \
                 passing.outlook.value < mine.outlook.value - self.window:
             return []
         return [(action, self._claim_line(v, action), mine), pass_line]
 
-    def _claim_action(self, v: SeatView, c: Candidate) -> ClaimPung | ClaimChow | None:
+    def _claim_action(self, v: SeatView, c: Candidate) -> ClaimAndDiscard | None:
         """A legal claim for a claim candidate (a chow's meld read from its note)."""
         if c.tile is None:
             return None
         if c.action is ActionKind.PUNG:
-            pung = ClaimPung(c.tile)
+            pung = ClaimAndDiscard(ClaimPung(), c.tile)
             return pung if pung in self.answers(v) else None
-        chows = [a for a in self.answers(v) if isinstance(a, ClaimChow) and a.discard == c.tile]
-        chow: ClaimChow
+        chows = [a for a in self.answers(v) if isinstance(a, ClaimAndDiscard)
+                 and isinstance(a.claim, ClaimChow) and a.discard == c.tile]
         for chow in chows:
-            if c.note.startswith("meld " + " ".join(_names(chow_tiles(chow.middle)))):
+            assert isinstance(chow.claim, ClaimChow)
+            if c.note.startswith("meld " + " ".join(_names(chow_tiles(chow.claim.middle)))):
                 return chow
         return chows[0] if chows else None
 
-    def _claim_line(self, v: SeatView, action: ClaimPung | ClaimChow) -> Line:
+    def _claim_line(self, v: SeatView, action: ClaimAndDiscard) -> Line:
         assert v.tile_in_play is not None and v.provider is not None
         t = v.tile_in_play
         hand = v.hand.copy()
         meld: Meld
-        if isinstance(action, ClaimPung):
+        claim = action.claim
+        if isinstance(claim, ClaimPung):
             hand[t] -= 2
             meld = Pung(t, v.provider)
             label = f"pung, discard {_names([action.discard])[0]}"
         else:
-            for x in chow_tiles(action.middle):
+            for x in chow_tiles(claim.middle):
                 if x != t:
                     hand[x] -= 1
-            meld = Chow(action.middle, t, v.provider)
-            label = (f"chow {' '.join(_names(chow_tiles(action.middle)))}, "
+            meld = Chow(claim.middle, t, v.provider)
+            label = (f"chow {' '.join(_names(chow_tiles(claim.middle)))}, "
                      f"discard {_names([action.discard])[0]}")
         hand[action.discard] -= 1
         return Line(hand, meld, action.discard, v.seat, label)

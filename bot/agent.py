@@ -30,7 +30,7 @@ import numpy as np
 
 from bot.seat import AskKind, SeatView
 from game import events as ev
-from game.rulebook import declarable_win, minimum_fan, win_context
+from game.rulebook import claim_answer, declarable_win, minimum_fan, win_context
 from game.rules import Ruleset
 from game.tiles import NUM_KINDS, tile_name
 from strategy.deficiency.changes import SuitCache
@@ -84,8 +84,9 @@ def describe_action(action: ev.Action) -> str:
     discard=3z``; :func:`arena.record_types.parse_action` reads it back).  For people,
     the action's own ``notation()`` names a claim by its meld (``chow 1m2m3m, then
     discard 3z``)."""
+    fields = action.fields() if isinstance(action, ev.ClaimAndDiscard) else vars(action)
     named = " ".join(
-        f"{k}={tile_name(v) if isinstance(v, int) else v}" for k, v in vars(action).items()
+        f"{k}={tile_name(v) if isinstance(v, int) else v}" for k, v in fields.items()
     )
     return f"{action.kind.value}{' ' + named if named else ''}"
 
@@ -287,20 +288,22 @@ class Agent:
         if ok:
             return Decision(ev.DeclareWin(), Method.WIN, note=f"on {tile_name(t)}", fan=fan)
         legal = self.answers(v)
-        can_chow = any(isinstance(a, ev.ClaimChow) for a in legal)
-        if not any(isinstance(a, ev.ClaimPung | ev.ClaimChow | ev.ClaimKong) for a in legal):
+        claims = {ev.claim_of(a) for a in legal}
+        can_chow = any(isinstance(a, ev.ClaimChow) for a in claims)
+        if not any(isinstance(a, ev.ClaimPung | ev.ClaimChow | ev.ClaimKong) for a in claims):
             return Decision(ev.Pass(), Method.PASS, note="no claim is legal")
         choice = choose_claim(v.hand, v.unseen, v.melds_needed, self.rules, t,
                               can_chow=can_chow, can_win=False, deadline=deadline,
                               cache=self._suits)
-        action: ev.Action = ev.Pass()
+        action: ev.Action | None = None
         if choice.action is ev.ActionKind.PUNG:
-            action = ev.ClaimPung(_tile(choice.chosen))
+            action = claim_answer(ev.ClaimPung(), _tile(choice.chosen), legal)
         elif choice.action is ev.ActionKind.KONG:
             action = ev.ClaimKong()
         elif choice.action is ev.ActionKind.CHOW:
-            action = ev.ClaimChow(choice.meld_tiles[1], _tile(choice.chosen))
-        if action not in legal:
+            chow = ev.ClaimChow(choice.meld_tiles[1])
+            action = claim_answer(chow, _tile(choice.chosen), legal)
+        if action is None or action not in legal:
             action = ev.Pass()
         return self._from_choice(action, choice)
 

@@ -44,6 +44,7 @@ from bot.agent import Agent, Decision, Strategy
 from bot.seat import SeatView
 from game import events as ev
 from game.melds import Chow, ConcealedKong, Kong, Meld, Pung
+from game.rulebook import claim_answer
 from game.rules import Ruleset, WallLayout
 from game.tiles import tile_name
 from strategy.danger import DANGER_FIT, DangerModel, SeatSigns, anyone_waiting, danger
@@ -68,8 +69,9 @@ from strategy.value import (
 
 @dataclass(frozen=True)
 class ClaimOption:
-    """One way to claim the discard in play, as weighed against passing: the claim (a
-    kong, or a pung or chow naming the discard after it), the tiles it takes from the
+    """One way to claim the discard in play, as weighed against passing: the answer (a
+    kong, or a pung or chow with the discard after it where the table takes them together,
+    :func:`game.rulebook.claim_answer`), the tiles it takes from the
     hand, the meld it declares, and the value and distance of the hand it leaves."""
 
     value: float
@@ -350,7 +352,8 @@ class Planner(Agent):
         if ok:
             return Decision(ev.DeclareWin(), Method.WIN, note=f"on {tile_name(t)}", fan=fan)
         legal = self.answers(v)
-        if not any(isinstance(a, ev.ClaimPung | ev.ClaimChow | ev.ClaimKong) for a in legal):
+        claims = {ev.claim_of(a) for a in legal}
+        if not any(isinstance(a, ev.ClaimPung | ev.ClaimChow | ev.ClaimKong) for a in claims):
             return Decision(ev.Pass(), Method.PASS, note="no claim is legal")
         dz, turns, hand = self._danger(v), self._turns(v), v.hand
         held = np.flatnonzero(hand)
@@ -361,9 +364,9 @@ class Planner(Agent):
         options: list[tuple[Meld, tuple[int, ...]]] = []
         if ev.ClaimKong() in legal:
             options.append((Kong(t, provider), (t, t, t)))
-        if any(isinstance(a, ev.ClaimPung) for a in legal):
+        if ev.ClaimPung() in claims:
             options.append((Pung(t, provider), (t, t)))
-        middles = sorted({a.middle for a in legal if isinstance(a, ev.ClaimChow)})
+        middles = sorted({a.middle for a in claims if isinstance(a, ev.ClaimChow)})
         for middle in middles:
             chow = Chow(middle, t, provider)
             options.append((chow, tuple(x for x in chow.tiles if x != t)))
@@ -386,9 +389,10 @@ class Planner(Agent):
             after = self._discard_outlooks(v, h, (meld,), turns, dz)
             for x, o in sorted(after.items()):
                 d = o.distance
-                claim = (ev.ClaimPung(x) if isinstance(meld, Pung)
-                         else ev.ClaimChow(meld.middle, x) if isinstance(meld, Chow) else None)
-                if claim is None or claim not in legal:
+                bare = (ev.ClaimPung() if isinstance(meld, Pung)
+                        else ev.ClaimChow(meld.middle) if isinstance(meld, Chow) else None)
+                claim = None if bare is None else claim_answer(bare, x, legal)
+                if claim is None:
                     continue
                 kind = ev.ActionKind.PUNG if isinstance(meld, Pung) else ev.ActionKind.CHOW
                 cands.append(ValuedCandidate(kind, x, d, outlook=o, meld=tuple(meld.tiles)))
@@ -409,15 +413,15 @@ class Planner(Agent):
             note = (f"claim: the plain deficiency falls and the distance to 8 fan holds "
                     f"({plain.distance}; pass {pass_o.value:+.2f})")
         value, action, taken, meld = best.value, best.action, best.taken, best.meld
-        if isinstance(action, ev.ClaimPung | ev.ClaimChow):
-            # the discard after the meld: by value, ties by the step-value search
+        if isinstance(action, ev.ClaimAndDiscard):
+            # the discard after the meld: by value, ties by the step-value search (where
+            # the table asks for it after the claim, the view asks it then: AskKind.CALLED)
             h = hand.copy()
             for x in taken:
                 h[x] -= 1
             chosen, _, _, _ = self._discard_plan(v, h, (meld,), deadline, dz, turns)
-            alt = (ev.ClaimPung(chosen) if isinstance(action, ev.ClaimPung)
-                   else ev.ClaimChow(action.middle, chosen))
-            if alt in legal:
+            alt = claim_answer(action.claim, chosen, legal)
+            if alt is not None:
                 action = alt
         return Decision(action, Method.CLAIM, tuple(cands), note=f"{note}: {value:+.2f}")
 
@@ -428,7 +432,7 @@ class Planner(Agent):
         not grow and the value loses at most the margin (``plain_claims``)."""
         assert v.tile_in_play is not None and v.provider is not None
         t, provider = v.tile_in_play, v.provider
-        can_chow = any(isinstance(a, ev.ClaimChow) for a in self.answers(v))
+        can_chow = any(isinstance(ev.claim_of(a), ev.ClaimChow) for a in self.answers(v))
         plain = choose_claim(v.hand, v.unseen, v.melds_needed, self.rules, t,
                              can_chow=can_chow, can_win=False, deadline=deadline,
                              cache=self._suits)

@@ -389,7 +389,7 @@ class SeatView:
             return legal_on_discard(hand, self.tile_in_play,
                                     from_left=self.next_seat(self.provider) == self.seat,
                                     kong_allowed=kong, win=win,
-                                    names_discard=True)
+                                    names_discard=self.rules.discard_with_claim)
         if kind is AskKind.ROB:
             return legal_on_added_kong(win)
         if kind is AskKind.CALLED:

@@ -316,37 +316,56 @@ class Discard:
 
 @dataclass(frozen=True)
 class ClaimChow:
-    """Chow the last discard into the chow around ``middle``, then discard ``discard``."""
+    """Chow the last discard into the chow around ``middle``."""
 
     middle: int
-    discard: int
     kind: ClassVar[ActionKind] = ActionKind.CHOW
 
     def __post_init__(self) -> None:
         _tile(self.middle, "chow")
-        _tile(self.discard, "chow")
 
     @property
     def meld(self) -> tuple[int, int, int]:
         return (self.middle - 1, self.middle, self.middle + 1)
 
     def notation(self, claimed: int | None = None) -> str:
-        return f"chow {meld_notation(self.meld)}{_then(self.discard)}"
+        return f"chow {meld_notation(self.meld)}"
 
 
 @dataclass(frozen=True)
 class ClaimPung:
-    """Pung the last discard, then discard ``discard``."""
+    """Pung the last discard with two of it from the hand."""
 
-    discard: int
     kind: ClassVar[ActionKind] = ActionKind.PUNG
 
+    def notation(self, claimed: int | None = None) -> str:
+        return "pung" if claimed is None else f"pung {meld_notation((claimed,) * 3)}"
+
+
+@dataclass(frozen=True)
+class ClaimAndDiscard:
+    """A chow or pung and the discard after it, as one answer: the form a table takes
+    where the claim names its discard (Botzone's ``PENG T`` and ``CHI M T``;
+    :attr:`game.rules.Ruleset.discard_with_claim`).  Where it does not (the Olympiad flow,
+    taiwan-16), the table takes the claim alone and asks for the discard next."""
+
+    claim: ClaimPung | ClaimChow
+    discard: int
+
     def __post_init__(self) -> None:
-        _tile(self.discard, "pung")
+        _tile(self.discard, self.claim.kind.value)
+
+    @property
+    def kind(self) -> ActionKind:
+        return self.claim.kind
+
+    def fields(self) -> dict[str, int]:
+        """The claim's fields and the discard, by name (a record's form: ``chow middle=2m
+        discard=3z``, as Botzone-shaped claims were always written)."""
+        return {**vars(self.claim), "discard": self.discard}
 
     def notation(self, claimed: int | None = None) -> str:
-        meld = "" if claimed is None else " " + meld_notation((claimed,) * 3)
-        return f"pung{meld}{_then(self.discard)}"
+        return f"{self.claim.notation(claimed)}{_then(self.discard)}"
 
 
 @dataclass(frozen=True)
@@ -385,46 +404,22 @@ class DeclareAddedKong:
         return f"added kong {meld_notation((self.tile,) * 4)}"
 
 
-@dataclass(frozen=True)
-class CallPung:
-    """Pung the last discard without naming the discard (the Olympiad flow asks for it next)."""
-
-    kind: ClassVar[ActionKind] = ActionKind.PUNG
-
-    def notation(self, claimed: int | None = None) -> str:
-        return "pung" if claimed is None else f"pung {meld_notation((claimed,) * 3)}"
-
-
-@dataclass(frozen=True)
-class CallChow:
-    """Chow the last discard into the chow around ``middle``; the discard is asked for next."""
-
-    middle: int
-    kind: ClassVar[ActionKind] = ActionKind.CHOW
-
-    def __post_init__(self) -> None:
-        _tile(self.middle, "chow")
-
-    @property
-    def meld(self) -> tuple[int, int, int]:
-        return (self.middle - 1, self.middle, self.middle + 1)
-
-    def notation(self, claimed: int | None = None) -> str:
-        return f"chow {meld_notation(self.meld)}"
-
-
 Action = (
     Pass
     | DeclareWin
     | Discard
     | ClaimChow
     | ClaimPung
+    | ClaimAndDiscard
     | ClaimKong
     | DeclareConcealedKong
     | DeclareAddedKong
-    | CallPung
-    | CallChow
 )
+
+
+def claim_of(action: Action) -> Action:
+    """The claim an answer makes: a :class:`ClaimAndDiscard`'s claim, else the answer."""
+    return action.claim if isinstance(action, ClaimAndDiscard) else action
 
 
 @dataclass(frozen=True)

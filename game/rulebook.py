@@ -40,6 +40,7 @@ from game.tiles import NUM_KINDS
 __all__ = [
     "WIN_BASE",
     "WinOffer",
+    "claim_answer",
     "declarable_win",
     "legal_after_claim",
     "legal_after_draw",
@@ -49,7 +50,9 @@ __all__ = [
     "mcr_win_points",
     "minimum_fan",
     "safest_action",
+    "taken_by",
     "win_context",
+    "with_discards",
 ]
 
 Counts: TypeAlias = Sequence[int] | np.ndarray
@@ -164,35 +167,54 @@ def legal_on_discard(counts: Counts, tile: int, *, from_left: bool, kong_allowed
 
     A pung or chow of the last discard is taken (Botzone's judge takes it, although its
     wiki says otherwise); ``kong_allowed``: a kong needs a replacement tile (Botzone: this
-    seat's wall, and the wall of the seat after the discarder).  ``names_discard``:
-    Botzone's claims name the discard after them (:class:`ClaimPung`, :class:`ClaimChow`,
-    one answer per discard), the Olympiad flow's calls do not (:class:`CallPung`,
-    :class:`CallChow`; it asks for the discard next)."""
+    seat's wall, and the wall of the seat after the discarder).  ``names_discard``
+    (:attr:`game.rules.Ruleset.discard_with_claim`): a chow or pung is answered with the
+    discard after it (:class:`ClaimAndDiscard`, one answer per discard, in
+    :func:`with_discards`' order), else alone (the Olympiad flow asks for the discard
+    next, :func:`legal_after_claim`)."""
     actions: list[ev.Action] = [ev.Pass()]
     if win:
         actions.append(ev.DeclareWin())
     if counts[tile] >= 2:
-        if names_discard:
-            after = list(counts)
-            after[tile] -= 2
-            actions += [ev.ClaimPung(t) for t in range(NUM_KINDS) if after[t] > 0]
-        else:
-            actions.append(ev.CallPung())
+        pung = ev.ClaimPung()
+        actions += with_discards(pung, counts, tile) if names_discard else [pung]
     if counts[tile] >= 3 and kong_allowed:
         actions.append(ev.ClaimKong())
     if from_left:
         for middle in chow_middles(tile):
             need = [t for t in chow_tiles(middle) if t != tile]
-            if not all(counts[t] > 0 for t in need):
-                continue
-            if names_discard:
-                after = list(counts)
-                for t in need:
-                    after[t] -= 1
-                actions += [ev.ClaimChow(middle, t) for t in range(NUM_KINDS) if after[t] > 0]
-            else:
-                actions.append(ev.CallChow(middle))
+            if all(counts[t] > 0 for t in need):
+                chow = ev.ClaimChow(middle)
+                actions += with_discards(chow, counts, tile) if names_discard else [chow]
     return tuple(actions)
+
+
+def taken_by(claim: ev.ClaimPung | ev.ClaimChow, tile: int) -> list[int]:
+    """The tiles a chow or pung of the discard ``tile`` takes from the hand."""
+    if isinstance(claim, ev.ClaimPung):
+        return [tile, tile]
+    return [t for t in chow_tiles(claim.middle) if t != tile]
+
+
+def claim_answer(claim: ev.ClaimPung | ev.ClaimChow, discard: int,
+                 legal: Sequence[ev.Action]) -> ev.Action | None:
+    """The answer among ``legal`` that makes ``claim`` and then discards ``discard``: the two
+    in one answer where the table takes them so, the claim alone where it asks for the
+    discard next; None if neither is legal."""
+    both = ev.ClaimAndDiscard(claim, discard)
+    if both in legal:
+        return both
+    return claim if claim in legal else None
+
+
+def with_discards(claim: ev.ClaimPung | ev.ClaimChow, counts: Counts,
+                  tile: int) -> list[ev.ClaimAndDiscard]:
+    """``claim`` of the discard ``tile`` with each discard the hand ``counts`` leaves after
+    it, in tile order."""
+    after = list(counts)
+    for t in taken_by(claim, tile):
+        after[t] -= 1
+    return [ev.ClaimAndDiscard(claim, t) for t in range(NUM_KINDS) if after[t] > 0]
 
 
 def legal_on_added_kong(win: bool) -> tuple[ev.Action, ...]:

@@ -38,6 +38,10 @@ class Ruleset:
     dead_wall: int
     """Tiles that are never drawn normally (16 in taiwan-16)."""
     chow_from_left_only: bool = True
+    discard_with_claim: bool = True
+    """A chow or pung names the discard after it in the same answer
+    (:class:`game.events.ClaimAndDiscard`: Botzone's ``PENG T``); False: the table takes
+    the claim alone and asks for the discard next (the Olympiad flow of taiwan-16)."""
 
     @property
     def has_honours(self) -> bool:
@@ -94,6 +98,7 @@ TAIWAN_16 = Ruleset(
     min_fan=0,
     wall_layout=WallLayout.SINGLE,
     dead_wall=16,
+    discard_with_claim=False,
 )
 MAHJONG_0 = Ruleset(
     name="mahjong-0",

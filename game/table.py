@@ -31,8 +31,9 @@ DRAWN              ``Drew``                   drawer: ``Discard``, ``DeclareWin`
                                               ``DeclareConcealedKong``,
                                               ``DeclareAddedKong``; others ``Pass``
 DISCARDED          ``Discarded``, ``Punged``,  others: ``Pass``, ``DeclareWin``,
-                   ``Chowed``                 ``ClaimPung``, ``ClaimKong``,
-                                              ``ClaimChow`` (next seat only);
+                   ``Chowed``                 ``ClaimKong``, ``ClaimAndDiscard``
+                                              of a ``ClaimPung`` or (next seat
+                                              only) a ``ClaimChow``;
                                               discarder ``Pass``
 KONG_DECLARED      ``Konged``,                all ``Pass``; then the konger draws
                    ``ConcealedKonged``
@@ -469,7 +470,8 @@ class BotzoneTable(Table[Stage]):
     def _claim_pung(self, seat: int, response: ev.Response) -> None:
         assert self._tile is not None
         tile = self._tile
-        if not isinstance(response, ev.ClaimPung):
+        if not (isinstance(response, ev.ClaimAndDiscard)
+                and isinstance(response.claim, ev.ClaimPung)):
             self._penalize(seat, WRONG_ACTION, f"PENG: {_describe(response)}")
             return
         hand = self._seats[seat].hand
@@ -493,10 +495,11 @@ class BotzoneTable(Table[Stage]):
     def _claim_chow(self, seat: int, response: ev.Response) -> None:
         assert self._tile is not None
         tile = self._tile
-        if not isinstance(response, ev.ClaimChow):
+        if not (isinstance(response, ev.ClaimAndDiscard)
+                and isinstance(response.claim, ev.ClaimChow)):
             self._penalize(seat, WRONG_ACTION, f"CHI: {_describe(response)}")
             return
-        middle, discard = response.middle, response.discard
+        middle, discard = response.claim.middle, response.discard
         why = None
         after = list(self._seats[seat].hand)
         if not is_chow_middle(middle):

@@ -85,8 +85,8 @@ The API
 - ``asked_seats``: the seats whose answers ``respond`` needs now, ascending.
 - ``legal_actions(seat)``: every action ``seat`` may answer now (empty when
   not asked); in DRAWN ``Discard`` per tile kind held, then the kongs, then
-  ``DeclareWin``; in DISCARDED ``Pass``, ``DeclareWin``, ``CallPung``,
-  ``ClaimKong``, ``CallChow`` by middle tile; in CALLED ``Discard`` per kind;
+  ``DeclareWin``; in DISCARDED ``Pass``, ``DeclareWin``, ``ClaimPung``,
+  ``ClaimKong``, ``ClaimChow`` by middle tile; in CALLED ``Discard`` per kind;
   in KONG_ADDED ``Pass``, ``DeclareWin``.
 - ``default_action(seat)``: ``Pass`` when a pass is legal; after a draw,
   discarding the drawn tile; after a call, discarding the highest tile index
@@ -155,7 +155,7 @@ class Stage(Enum):
 
 _ALLOWED: dict[Stage, tuple[type, ...]] = {
     Stage.DRAWN: (ev.Discard, ev.DeclareWin, ev.DeclareConcealedKong, ev.DeclareAddedKong),
-    Stage.DISCARDED: (ev.Pass, ev.DeclareWin, ev.CallPung, ev.ClaimKong, ev.CallChow),
+    Stage.DISCARDED: (ev.Pass, ev.DeclareWin, ev.ClaimPung, ev.ClaimKong, ev.ClaimChow),
     Stage.CALLED: (ev.Discard,),
     Stage.KONG_ADDED: (ev.Pass, ev.DeclareWin),
     Stage.FINISHED: (),
@@ -182,8 +182,8 @@ def check_wall(wall: Sequence[int]) -> tuple[int, ...]:
 def _describe(action: object) -> str:
     if isinstance(action, ev.Discard | ev.DeclareConcealedKong | ev.DeclareAddedKong):
         return f"{type(action).__name__}({_name(action.tile)})"
-    if isinstance(action, ev.CallChow):
-        return f"CallChow({_name(action.middle)})"
+    if isinstance(action, ev.ClaimChow):
+        return f"ClaimChow({_name(action.middle)})"
     return type(action).__name__ if hasattr(action, "kind") else repr(action)
 
 
@@ -501,7 +501,7 @@ class TaiwanTable(Table[Stage]):
                 self._actor = seat
                 self._replace(seat)
                 return
-            if isinstance(action, ev.CallPung):
+            if isinstance(action, ev.ClaimPung):
                 self._take_discard()
                 self._relinquish(seat)
                 self._seats[seat].hand[tile] -= 2
@@ -510,7 +510,7 @@ class TaiwanTable(Table[Stage]):
                     ev.Melded(seat, ev.ActionKind.PUNG, (tile, tile, tile), tile, discarder))
                 return
         action = answers.get(order[0])
-        if isinstance(action, ev.CallChow):
+        if isinstance(action, ev.ClaimChow):
             seat = order[0]
             self._take_discard()
             self._relinquish(seat)
@@ -645,13 +645,13 @@ class TaiwanTable(Table[Stage]):
                 return f"seat {seat} holds no {_name(action.tile)}"
             return no_wall
         assert tile is not None
-        if isinstance(action, ev.CallPung):
+        if isinstance(action, ev.ClaimPung):
             return f"seat {seat} holds {state.held(tile)} of {_name(tile)}, a pung needs 2"
         if isinstance(action, ev.ClaimKong):
             if not state.holds(tile, 3):
                 return f"seat {seat} holds {state.held(tile)} of {_name(tile)}, a kong needs 3"
             return no_wall
-        if isinstance(action, ev.CallChow):
+        if isinstance(action, ev.ClaimChow):
             chower = (self._actor + 1) % SEATS
             if seat != chower:
                 return f"only seat {chower}, the next after the discarder, may chow"

@@ -118,12 +118,12 @@ def parse_response(text: str) -> ev.Action:
     if kind is ev.ActionKind.DISCARD:
         return ev.Discard(tiles[0])
     if kind is ev.ActionKind.PUNG:
-        return ev.ClaimPung(tiles[0])
+        return ev.ClaimAndDiscard(ev.ClaimPung(), tiles[0])
     if kind is ev.ActionKind.CONCEALED_KONG:
         return ev.DeclareConcealedKong(tiles[0])
     if kind is ev.ActionKind.ADDED_KONG:
         return ev.DeclareAddedKong(tiles[0])
-    return ev.ClaimChow(tiles[0], tiles[1])
+    return ev.ClaimAndDiscard(ev.ClaimChow(tiles[0]), tiles[1])
 
 
 def decode_response(text: str) -> ev.Action | ev.InvalidAction:
@@ -143,14 +143,14 @@ def format_response(action: ev.Action) -> str:
         return "GANG"
     if isinstance(action, ev.Discard):
         return f"PLAY {_name(action.tile)}"
-    if isinstance(action, ev.ClaimPung):
+    if isinstance(action, ev.ClaimAndDiscard) and isinstance(action.claim, ev.ClaimPung):
         return f"PENG {_name(action.discard)}"
     if isinstance(action, ev.DeclareConcealedKong):
         return f"GANG {_name(action.tile)}"
     if isinstance(action, ev.DeclareAddedKong):
         return f"BUGANG {_name(action.tile)}"
-    if isinstance(action, ev.ClaimChow):
-        return f"CHI {_name(action.middle)} {_name(action.discard)}"
+    if isinstance(action, ev.ClaimAndDiscard) and isinstance(action.claim, ev.ClaimChow):
+        return f"CHI {_name(action.claim.middle)} {_name(action.discard)}"
     raise ProtocolError(f"{type(action).__name__} has no Botzone response (the discard is missing)")
 
 

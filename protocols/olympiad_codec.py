@@ -41,13 +41,13 @@ def options_for(legal: Sequence[ev.Action], tile_in_play: int | None = None) -> 
                     if isinstance(a, ev.DeclareConcealedKong | ev.DeclareAddedKong)}
                    | ({tile_in_play} if any(isinstance(a, ev.ClaimKong) for a in legal)
                       and tile_in_play is not None else set()))
-    chows = sorted({a.middle for a in legal if isinstance(a, ev.CallChow)})
+    chows = sorted({a.middle for a in legal if isinstance(a, ev.ClaimChow)})
     out: list[Option] = []
     if any(isinstance(a, ev.DeclareWin) for a in legal):
         out.append(Option(kind="win"))
     if kongs:
         out.append(Option(kind="kong", tiles=[tile_str(t) for t in kongs]))
-    if any(isinstance(a, ev.CallPung) for a in legal):
+    if any(isinstance(a, ev.ClaimPung) for a in legal):
         out.append(Option(kind="pong"))
     if chows:
         out.append(Option(kind="chow", tiles=[[tile_str(m - 1), tile_str(m), tile_str(m + 1)]
@@ -71,7 +71,7 @@ def action_for(act: Act, legal: Sequence[ev.Action]) -> ev.Action:
     elif kind == "win":
         chosen = ev.DeclareWin()
     elif kind == "pong":
-        chosen = ev.CallPung()
+        chosen = ev.ClaimPung()
     elif kind == "discard":
         if act.tile is None:
             raise MessageError("invalid_message", "act discard: missing field 'tile'")
@@ -82,7 +82,7 @@ def action_for(act: Act, legal: Sequence[ev.Action]) -> ev.Action:
         chow = sorted(tile_index(t, in_hand=True) for t in act.tiles)
         if not (chow[0] + 1 == chow[1] == chow[2] - 1 and chow[0] // 9 == chow[2] // 9 < 3):
             raise _illegal(f"{' '.join(act.tiles)} is not a chow")
-        chosen = ev.CallChow(chow[1])
+        chosen = ev.ClaimChow(chow[1])
     else:  # kong
         tile = act.tile or (act.tiles[0] if act.tiles else None)
         kongs = [a for a in legal if isinstance(a, ev.DeclareConcealedKong | ev.DeclareAddedKong)]
@@ -104,7 +104,7 @@ def action_for(act: Act, legal: Sequence[ev.Action]) -> ev.Action:
 
 def _describe(action: ev.Action) -> str:
     tile = getattr(action, "tile", None)
-    if isinstance(action, ev.CallChow | ev.ClaimChow):
+    if isinstance(action, ev.ClaimChow):
         tile = action.middle
     return action.kind.value + (f" {tile_str(tile)}" if isinstance(tile, int) else "")
 
@@ -263,7 +263,8 @@ class EventDecoder:
 
 
 def act_for(action: ev.Action, ask_id: str, tile_in_play: int | None) -> Act:
-    """The ``act`` for one of the agent's actions (Botzone-shaped claims lose their discard)."""
+    """The ``act`` for one of the agent's actions (a claim alone: the discard after it is
+    asked next)."""
     if isinstance(action, ev.Discard):
         return Act(id=ask_id, kind="discard", tile=tile_str(action.tile))
     if isinstance(action, ev.DeclareWin):
@@ -273,9 +274,9 @@ def act_for(action: ev.Action, ask_id: str, tile_in_play: int | None) -> Act:
     if isinstance(action, ev.ClaimKong):
         return Act(id=ask_id, kind="kong",
                    tile=tile_str(tile_in_play) if tile_in_play is not None else None)
-    if isinstance(action, ev.ClaimPung | ev.CallPung):
+    if isinstance(action, ev.ClaimPung):
         return Act(id=ask_id, kind="pong")
-    if isinstance(action, ev.ClaimChow | ev.CallChow):
+    if isinstance(action, ev.ClaimChow):
         m = action.middle
         return Act(id=ask_id, kind="chow", tiles=[tile_str(m - 1), tile_str(m), tile_str(m + 1)])
     return Act(id=ask_id, kind="pass")

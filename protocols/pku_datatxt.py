@@ -287,9 +287,9 @@ def _losing_claim(claim: PkuClaim) -> ev.Action:
     if claim.verb is PkuVerb.GANG:
         return ev.ClaimKong()
     if claim.verb is PkuVerb.PENG:
-        return ev.ClaimPung(claim.tile)
+        return ev.ClaimAndDiscard(ev.ClaimPung(), claim.tile)
     if claim.verb is PkuVerb.CHI:
-        return ev.ClaimChow(claim.tile, claim.tile)
+        return ev.ClaimAndDiscard(ev.ClaimChow(claim.tile), claim.tile)
     raise PkuFormatError(f"'Ignore' lists a {claim.verb.value}, which is not a claim")
 
 
@@ -365,11 +365,9 @@ class _Script:
             if claim.verb not in (PkuVerb.CHI, PkuVerb.PENG):
                 raise PkuFormatError(f"line {claim.line}: {claim.verb.value} is not a claim")
             play = self.expect(i + 1, claim.seat, (PkuVerb.PLAY,))
-            answers[claim.seat] = (
-                ev.ClaimChow(claim.tile, play.tile)
-                if claim.verb is PkuVerb.CHI
-                else ev.ClaimPung(play.tile)
-            )
+            answers[claim.seat] = ev.ClaimAndDiscard(
+                ev.ClaimChow(claim.tile) if claim.verb is PkuVerb.CHI else ev.ClaimPung(),
+                play.tile)
             self.stages.append((answers[0], answers[1], answers[2], answers[3]))
             i += 2
 

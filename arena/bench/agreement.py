@@ -28,7 +28,7 @@ from arena.replay import seat_lines_from_match_log, steps_from_lines
 from bot.agent import Agent, Strategy
 from bot.planner import Planner
 from bot.seat import AskKind, SeatView
-from game.events import Action, ClaimChow, ClaimPung, Discard, Pass
+from game.events import Action, ClaimChow, ClaimPung, Discard, Pass, claim_of
 from game.rules import MCR_BOTZONE
 from strategy.deficiency.kernel import UNREACHABLE
 from strategy.stepvalue import Deadline
@@ -65,13 +65,10 @@ class Agreement:
                 "passes": self.passes, "pass_agreement_pct": pct(self.same_passes, self.passes)}
 
 
-def _meld(action: object) -> object:
+def _meld(action: Action) -> object:
     """A call without the discard after it (pung of a tile; chow by its middle)."""
-    if isinstance(action, ClaimPung):
-        return ("pung",)
-    if isinstance(action, ClaimChow):
-        return ("chow", action.middle)
-    return None
+    claim = claim_of(action)
+    return claim if isinstance(claim, ClaimPung | ClaimChow) else None
 
 
 @dataclass(frozen=True)
@@ -123,11 +120,11 @@ def measure(name: str, make: Callable[[], Strategy], logs: list[Path],
             tally.discards += 1
             tally.same_discards += ours == played
         elif ask.kind is AskKind.DISCARD:
-            if isinstance(played, ClaimPung | ClaimChow):
+            if _meld(played) is not None:
                 tally.calls += 1
                 tally.same_calls += _meld(ours) == _meld(played)
             elif isinstance(played, Pass) and any(
-                    isinstance(a, ClaimPung | ClaimChow) for a in ask.legal):
+                    _meld(a) is not None for a in ask.legal):
                 tally.passes += 1
                 tally.same_passes += isinstance(ours, Pass)
     return tally

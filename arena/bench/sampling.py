@@ -26,7 +26,7 @@ from arena.games import GameSpec, Rules, play_mcr_table, seat_answer
 from arena.lineup import ArenaSeat
 from arena.sampling_planner import SamplingPlanner
 from bot.seat import AskKind, SeatView
-from game.events import Action, ClaimChow, ClaimKong, ClaimPung
+from game.events import Action, ClaimChow, ClaimKong, ClaimPung, claim_of
 from game.rules import MCR_BOTZONE
 from strategy.stepvalue import Deadline
 
@@ -42,7 +42,7 @@ def situations(seed: int, games: int, seat: int = 0) -> list[SeatView]:
     def kept(s: int, player: ArenaSeat) -> Action:
         ask = player.view.ask
         if s == seat and player.asked and (ask.kind is AskKind.DRAW or any(
-                isinstance(a, ClaimPung | ClaimChow | ClaimKong) for a in ask.legal)):
+                isinstance(claim_of(a), ClaimPung | ClaimChow | ClaimKong) for a in ask.legal)):
             out.append(copy.deepcopy(player.view))
         return seat_answer(s, player)
 

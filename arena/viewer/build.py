@@ -36,6 +36,7 @@ from game.events import (
     Action,
     ActionKind,
     Chowed,
+    ClaimAndDiscard,
     ClaimChow,
     ClaimKong,
     ClaimPung,
@@ -49,8 +50,9 @@ from game.events import (
     Melded,
     Pass,
     Punged,
+    claim_of,
 )
-from game.rules import TAIWAN_16, Ruleset
+from game.rules import Ruleset
 from game.tiles import Notation, TileError, parse_tile
 from strategy.policy import Candidate, Method
 
@@ -137,8 +139,13 @@ def action_words(action: str, claimed: int | None = None) -> str:
 
 
 def _is_row(label: str, action: Action) -> bool:
-    if isinstance(action, ClaimPung):  # a pung's action does not name its tile
+    if isinstance(action, ClaimAndDiscard) and isinstance(action.claim, ClaimPung):
+        # a pung's action does not name its tile
         return label.startswith("pung ") and label.endswith(action.notation()[4:])
+    if isinstance(action, ClaimPung):  # a claim alone: its meld, with any discard after
+        return label.split()[0] == "pung"
+    if isinstance(action, ClaimChow):
+        return label.split(",")[0] == action.notation()
     if isinstance(action, ClaimKong | DeclareWin):
         return label.split()[0] == action.kind.value
     return label == action.notation()
@@ -197,7 +204,7 @@ def align_recorded(rules: Ruleset, steps: Sequence[ReplayStep],
     every_turn = bool(queue) and all(agent_spec(d.player) is not None for d in queue)
     view = SeatView(rules)
     judge = Agent(rules)  # whether a pass let a win go (a planner's kept hand)
-    separate_discard = rules == TAIWAN_16  # the Olympiad flow: a claim, then its discard
+    separate_discard = not rules.discard_with_claim  # the Olympiad flow: a claim, its discard
     out: dict[int, RecordedDecision] = {}
     for j, step in enumerate(steps):
         if not queue:
@@ -207,7 +214,7 @@ def align_recorded(rules: Ruleset, steps: Sequence[ReplayStep],
         played = step.played
         if (asked in (AskKind.DISCARD, AskKind.ROB) and isinstance(played, Pass)
                 and queue[0].action == "pass" and view.tile_in_play is not None
-                and (any(isinstance(a, ClaimPung | ClaimChow | ClaimKong)
+                and (any(isinstance(claim_of(a), ClaimPung | ClaimChow | ClaimKong)
                          for a in view.ask.legal)
                      or judge.can_win(view, view.tile_in_play, self_drawn=False,
                                       robbing=asked is AskKind.ROB)[0])):
@@ -219,20 +226,15 @@ def align_recorded(rules: Ruleset, steps: Sequence[ReplayStep],
         elif asked is not AskKind.NOTHING and played is not None and (
                 asked is AskKind.DRAW or not isinstance(played, Pass)):
             want = describe_action(played)
-            accepted = {want}
-            if separate_discard and isinstance(played, ClaimPung | ClaimChow):
-                # the claim names the discard planned then; the discard asked after it may
-                # differ: the same meld with any discard is the claim played
-                accepted |= {describe_action(a) for a in view.ask.legal
-                             if _same_meld(a, played)}
-            if queue[0].action in accepted:
+            if queue[0].action == want or (separate_discard
+                                           and _same_claim(queue[0].action, played)):
                 out[j] = queue.pop(0)
             elif every_turn:
                 return out, (f"seat {queue[0].seat}: the recorded decision "
                              f"{queue[0].action!r} is not what was played at turn {j + 1} "
                              f"({want!r}); later reasons are not shown")
             # else a player whose record keeps some turns only (its wins): not this one
-            if (separate_discard and j in out and isinstance(played, ClaimPung | ClaimChow)
+            if (separate_discard and j in out and isinstance(played, ClaimAndDiscard)
                     and queue and queue[0].action == describe_action(Discard(played.discard))):
                 # the Olympiad flow asked for the claim's discard on its own: the step
                 # joins them, and shows the claim's reasons
@@ -244,11 +246,16 @@ def align_recorded(rules: Ruleset, steps: Sequence[ReplayStep],
     return out, ""
 
 
-def _same_meld(a: object, claim: ClaimPung | ClaimChow) -> bool:
-    """``a`` claims the meld ``claim`` claims (with whatever discard)."""
-    if isinstance(claim, ClaimPung):
-        return isinstance(a, ClaimPung)
-    return isinstance(a, ClaimChow) and a.middle == claim.middle
+def _same_claim(recorded: str, played: Action) -> bool:
+    """The Olympiad flow, where a step joins a claim and the discard asked after it
+    (``played``): the recorded answer (the claim alone; records written before the one
+    claim vocabulary name the discard planned then, which may differ) makes its claim."""
+    if not isinstance(played, ClaimAndDiscard):
+        return False
+    try:
+        return claim_of(parse_action(recorded)) == played.claim
+    except RecordError:
+        return False
 
 
 def _claim_may_have_lost(steps: Sequence[ReplayStep], j: int, seat: int, action: str) -> bool:
@@ -322,8 +329,11 @@ def build_game(src: GameSource, options: BuildOptions = BuildOptions(),
                 continue  # nothing to decide, and nothing done
             claimed = _claimed(seat_steps[turn.index - 1])
             today = today_view(ours, claimed)
+            agrees = today.action == answered or (
+                not src.rules.discard_with_claim and played_action is not None
+                and _same_claim(today.action, played_action))  # a claim alone, its step joined
             found[key] = SeatDecision(seat, answered, before.recorded if before else None,
-                                      today, today.action != answered and answered != "",
+                                      today, not agrees and answered != "",
                                       matching_row(today.candidates, answered),
                                       before.lost if before else False,
                                       action_words(answered, claimed))

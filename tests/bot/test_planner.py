@@ -10,6 +10,7 @@ from support.game import dealt_view
 from bot.planner import Planner
 from bot.seat import AskKind, SeatView
 from game.events import (
+    ClaimAndDiscard,
     ClaimPung,
     DeclareWin,
     Discard,
@@ -75,8 +76,8 @@ def test_a_pung_that_brings_the_hand_to_8_fan_is_claimed() -> None:
                 Drew(1, None), Discarded(1, tile("7z")))
     assert v.ask.kind is AskKind.DISCARD
     d = Planner(MCR_BOTZONE).decide(v)
-    assert isinstance(d.action, ClaimPung) and v.ask.allows(d.action)
-    assert d.action.discard in (tile("4p"), tile("9p"))
+    assert isinstance(d.action, ClaimAndDiscard) and v.ask.allows(d.action)
+    assert d.action.claim == ClaimPung() and d.action.discard in (tile("4p"), tile("9p"))
 
 
 def test_a_pung_that_gains_nothing_is_passed() -> None:
@@ -138,7 +139,8 @@ def test_planner_calls_makes_todays_pung_where_the_distance_to_8_fan_holds() -> 
     v = view_of("46m688p12669s167z", Drew(1, None), Discarded(1, tile("8p")))
     assert Planner(MCR_BOTZONE).decide(v).action == Pass()
     d = Planner(MCR_BOTZONE, plain_claims=True).decide(v)
-    assert isinstance(d.action, ClaimPung) and v.ask.allows(d.action)
+    assert isinstance(d.action, ClaimAndDiscard) and v.ask.allows(d.action)
+    assert d.action.claim == ClaimPung()
     after = v.hand.copy()
     after[tile("8p")] -= 2
     after[d.action.discard] -= 1

@@ -27,9 +27,9 @@ from game.draw_consistency import (
 )
 from game.events import (
     Action,
-    CallChow,
-    CallPung,
+    ClaimChow,
     ClaimKong,
+    ClaimPung,
     Drew,
     WallExhausted,
 )
@@ -223,7 +223,7 @@ def test_a_pong_that_skips_a_seat(mode: WallMode) -> None:
     table = TaiwanTable(wall, 0, 0, wall_mode=mode)
     step(table)  # seat 0 draws w64 = 1z and discards it
     assert table.asked_seats == (2,)
-    step(table, {2: CallPung()})
+    step(table, {2: ClaimPung()})
     step(table)  # seat 2 discards; then all default: draw and discard
     while len(normal_draws(table)) < 5:
         step(table)
@@ -252,8 +252,8 @@ def test_a_chow_relinquishes_the_chower_s_draw() -> None:
     wall = arrange({1: seat_1}, "1m 5p 6p 7p 8p")
     table = TaiwanTable(wall, 0, 0, wall_mode=WallMode.SDW)
     step(table)  # seat 0 draws 1m and discards it
-    assert CallChow(tiles("2m")[0]) in table.legal_actions(1)
-    step(table, {1: CallChow(tiles("2m")[0])})
+    assert ClaimChow(tiles("2m")[0]) in table.legal_actions(1)
+    step(table, {1: ClaimChow(tiles("2m")[0])})
     step(table)
     while len(normal_draws(table)) < 4:
         step(table)

@@ -241,7 +241,8 @@ def test_declaring_a_win_without_a_winning_hand_is_penalised() -> None:
 def test_win_beats_pung_and_the_first_winner_after_the_discarder_takes_it() -> None:
     pair = "T5 T5 W1 W2 W3 B4 B5 B6 T7 T8 T9 F1 F2"
     table = first_discard("T5", pair, KANCHAN_T5, KANCHAN_T5)
-    step(table, s1=ev.ClaimPung(t("F1")), s2=ev.DeclareWin(), s3=ev.DeclareWin())
+    step(table, s1=ev.ClaimAndDiscard(ev.ClaimPung(), t("F1")), s2=ev.DeclareWin(),
+         s3=ev.DeclareWin())
     ending, _ = result_of(table)
     assert isinstance(ending, ev.Won) and ending.seat == 2
 
@@ -261,9 +262,10 @@ def test_pung_beats_chow_and_the_request_names_the_discard_after_it() -> None:
     chow = "W4 W6 B1 B2 B3 B7 B8 B9 T1 T2 T3 J1 J2"
     pung = "W5 W5 B1 B2 B3 B7 B8 B9 T1 T2 T3 J1 J3"
     table = first_discard("W5", chow, pung)
-    assert ev.ClaimChow(t("W5"), t("J1")) in table.legal_actions(1)
-    assert not any(isinstance(a, ev.ClaimChow) for a in table.legal_actions(2))
-    step(table, s1=ev.ClaimChow(t("W5"), t("J1")), s2=ev.ClaimPung(t("J3")))
+    assert ev.ClaimAndDiscard(ev.ClaimChow(t("W5")), t("J1")) in table.legal_actions(1)
+    assert not any(isinstance(ev.claim_of(a), ev.ClaimChow) for a in table.legal_actions(2))
+    step(table, s1=ev.ClaimAndDiscard(ev.ClaimChow(t("W5")), t("J1")),
+         s2=ev.ClaimAndDiscard(ev.ClaimPung(), t("J3")))
     assert table.requests == (ev.Punged(2, t("W5"), t("J3")),) * 4
     assert table.view(2).melds == (Pung(t("W5"), 0),)
     assert table.view(3).table[0].river == ()  # the claimed discard left seat 0's river
@@ -272,7 +274,7 @@ def test_pung_beats_chow_and_the_request_names_the_discard_after_it() -> None:
 def test_chow_by_the_next_seat_when_nobody_pungs() -> None:
     chow = "W4 W6 B1 B2 B3 B7 B8 B9 T1 T2 T3 J1 J2"
     table = first_discard("W5", chow)
-    step(table, s1=ev.ClaimChow(t("W5"), t("J1")))
+    step(table, s1=ev.ClaimAndDiscard(ev.ClaimChow(t("W5")), t("J1")))
     view = table.view(1)
     assert view.melds[0].tiles == (t("W4"), t("W5"), t("W6"))
     assert view.melds[0].pack_entry(1) == ("CHI", "W5", 2)
@@ -313,7 +315,8 @@ def test_platform_faults_are_blamed_before_wrong_answers() -> None:
 def test_a_failed_pung_is_penalised_even_if_a_later_seat_could_pung() -> None:
     pung = "W5 W5 B1 B2 B3 B7 B8 B9 T1 T2 T3 J1 J3"
     table = first_discard("W5", FILLER, FILLER, pung)
-    step(table, s2=ev.ClaimPung(t("F1")), s3=ev.ClaimPung(t("J3")))
+    step(table, s2=ev.ClaimAndDiscard(ev.ClaimPung(), t("F1")),
+         s3=ev.ClaimAndDiscard(ev.ClaimPung(), t("J3")))
     ending, _ = result_of(table)
     assert isinstance(ending, ev.Penalized) and (ending.seat, ending.reason) == (2, "WA")
 
@@ -328,14 +331,15 @@ def test_an_unreadable_pung_counts_as_a_failed_pung() -> None:
 def test_wrong_answers_are_ignored_when_a_claim_succeeds() -> None:
     pung = "W5 W5 B1 B2 B3 B7 B8 B9 T1 T2 T3 J1 J3"
     table = first_discard("W5", FILLER, pung)
-    step(table, s0=ev.ClaimKong(), s2=ev.ClaimPung(t("J3")), s3=ev.ClaimChow(t("W5"), t("F1")))
+    step(table, s0=ev.ClaimKong(), s2=ev.ClaimAndDiscard(ev.ClaimPung(), t("J3")),
+         s3=ev.ClaimAndDiscard(ev.ClaimChow(t("W5")), t("F1")))
     assert not table.finished and table.requests[0] == ev.Punged(2, t("W5"), t("J3"))
 
 
 def test_a_chow_by_a_seat_that_is_not_next_is_a_wrong_action_if_nobody_claims() -> None:
     chow = "W4 W6 B1 B2 B3 B7 B8 B9 T1 T2 T3 J1 J2"
     table = first_discard("W5", FILLER, FILLER, chow)
-    step(table, s3=ev.ClaimChow(t("W5"), t("J1")))
+    step(table, s3=ev.ClaimAndDiscard(ev.ClaimChow(t("W5")), t("J1")))
     ending, _ = result_of(table)
     assert isinstance(ending, ev.Penalized) and ending.seat == 3
 
@@ -343,7 +347,7 @@ def test_a_chow_by_a_seat_that_is_not_next_is_a_wrong_action_if_nobody_claims() 
 def test_a_chow_must_use_the_discard() -> None:
     chow = "T2 T3 T4 B1 B2 B3 B7 B8 B9 T1 J1 J2 J3"
     table = first_discard("W5", chow)
-    step(table, s1=ev.ClaimChow(t("T3"), t("J1")))
+    step(table, s1=ev.ClaimAndDiscard(ev.ClaimChow(t("T3")), t("J1")))
     ending, _ = result_of(table)
     assert isinstance(ending, ev.Penalized) and ending.seat == 1 and "does not use" in ending.detail
 
@@ -387,7 +391,7 @@ def rob_setup() -> BotzoneTable:
     """Seat 1 pungs seat 0's T5, later draws the fourth T5; seat 3 waits on T5."""
     pung = "T5 T5 B1 B2 B3 B7 B8 B9 T1 T2 T3 J1 J2"
     table = first_discard("T5", pung, FILLER, KANCHAN_T5, draws=["F4 ?", "T5 J3", "", ""])
-    step(table, s1=ev.ClaimPung(t("J1")))
+    step(table, s1=ev.ClaimAndDiscard(ev.ClaimPung(), t("J1")))
     until_draw(table, 1, 1)
     step(table, s1=ev.DeclareAddedKong(t("T5")))
     assert table.requests == (ev.KongAdded(1, t("T5")),) * 4
@@ -467,8 +471,8 @@ def test_the_judge_allows_a_pung_of_the_last_discard() -> None:
     table = late_table("W9", seat1_deal=seat1)
     step(table)
     assert ev.ClaimKong() not in table.legal_actions(1)
-    assert ev.ClaimPung(t("J1")) in table.legal_actions(1)
-    step(table, s1=ev.ClaimPung(t("J1")))
+    assert ev.ClaimAndDiscard(ev.ClaimPung(), t("J1")) in table.legal_actions(1)
+    step(table, s1=ev.ClaimAndDiscard(ev.ClaimPung(), t("J1")))
     assert table.requests[0] == ev.Punged(1, t("W9"), t("J1"))
     step(table)
     assert table.requests[2] == ev.Drew(2, table.walltiles[68])
@@ -494,9 +498,9 @@ def all_actions(rng: np.random.Generator) -> ev.Action | ev.InvalidAction:
         ev.Pass(),
         ev.DeclareWin(),
         ev.Discard(tile),
-        ev.ClaimPung(tile),
+        ev.ClaimAndDiscard(ev.ClaimPung(), tile),
         ev.ClaimKong(),
-        ev.ClaimChow(tile, other),
+        ev.ClaimAndDiscard(ev.ClaimChow(tile), other),
         ev.DeclareConcealedKong(tile),
         ev.DeclareAddedKong(tile),
         ev.InvalidAction("??", "unreadable"),

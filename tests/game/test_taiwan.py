@@ -265,7 +265,7 @@ def test_claimed_kong() -> None:
     wall = arrange({1: "999p111z222z333z44z6s8s"}, draws="9p", replacements="7s")
     table = TaiwanTable(wall)
     step(table, {0: ev.Discard(t("9p"))})
-    assert ev.ClaimKong() in table.legal_actions(1) and ev.CallPung() in table.legal_actions(1)
+    assert ev.ClaimKong() in table.legal_actions(1) and ev.ClaimPung() in table.legal_actions(1)
     step(table, {1: ev.ClaimKong()})
     assert table.history[-2:] == (ev.Konged(1, t("9p")), ev.Drew(1, t("7s"), replacement=True))
     assert table.melds(1) == (Kong(t("9p"), 0),) and table.river(0) == ()
@@ -288,7 +288,7 @@ def _to_added_kong() -> TaiwanTable:
     step(table, {0: ev.Discard(t("2s"))})
     assert table.asked_seats == (1, 2)
     assert table.legal_actions(2) == (ev.Pass(), ev.DeclareWin())
-    step(table, {1: ev.CallPung(), 2: ev.Pass()})
+    step(table, {1: ev.ClaimPung(), 2: ev.Pass()})
     assert table.history[-1] == ev.Melded(1, ev.ActionKind.PUNG, (t("2s"),) * 3, t("2s"), 0)
     assert table.stage is Stage.CALLED and table.asked_seats == (1,)
     actions = table.legal_actions(1)
@@ -360,8 +360,8 @@ def test_claim_options_chow_only_for_the_next_seat() -> None:
     table = _after_5p()
     assert table.stage is Stage.DISCARDED and table.tile_in_play == t("5p")
     assert table.asked_seats == (1, 2, 3)
-    assert table.legal_actions(1) == (ev.Pass(), ev.CallChow(t("4p")), ev.CallChow(t("5p")))
-    assert table.legal_actions(2) == (ev.Pass(), ev.CallPung())
+    assert table.legal_actions(1) == (ev.Pass(), ev.ClaimChow(t("4p")), ev.ClaimChow(t("5p")))
+    assert table.legal_actions(2) == (ev.Pass(), ev.ClaimPung())
     assert table.legal_actions(3) == (ev.Pass(), ev.DeclareWin())
     assert table.legal_actions(0) == ()
     with pytest.raises(TableError, match="not asked"):
@@ -370,7 +370,7 @@ def test_claim_options_chow_only_for_the_next_seat() -> None:
 
 def test_win_beats_pung_and_chow() -> None:
     table = _after_5p()
-    step(table, {1: ev.CallChow(t("5p")), 2: ev.CallPung(), 3: ev.DeclareWin()})
+    step(table, {1: ev.ClaimChow(t("5p")), 2: ev.ClaimPung(), 3: ev.DeclareWin()})
     ending = table.result.ending
     assert isinstance(ending, ev.Won) and (ending.seat, ending.payer) == (3, 0)
     assert {f.name for f in ending.fans} == {"dealer", "concealed_hand", "all_chows"}
@@ -380,7 +380,7 @@ def test_win_beats_pung_and_chow() -> None:
 
 def test_pung_beats_chow() -> None:
     table = _after_5p()
-    step(table, {1: ev.CallChow(t("5p")), 2: ev.CallPung(), 3: ev.Pass()})
+    step(table, {1: ev.ClaimChow(t("5p")), 2: ev.ClaimPung(), 3: ev.Pass()})
     assert table.history[-1] == ev.Melded(2, ev.ActionKind.PUNG, (t("5p"),) * 3, t("5p"), 0)
     assert table.melds(2) == (Pung(t("5p"), 0),) and table.river(0) == ()
     assert table.asked_seats == (2,) and table.stage is Stage.CALLED
@@ -389,7 +389,7 @@ def test_pung_beats_chow() -> None:
 
 def test_chow_when_nobody_else_claims() -> None:
     table = _after_5p()
-    step(table, {1: ev.CallChow(t("5p")), 2: ev.Pass(), 3: ev.Pass()})
+    step(table, {1: ev.ClaimChow(t("5p")), 2: ev.Pass(), 3: ev.Pass()})
     assert table.history[-1] == ev.Melded(1, ev.ActionKind.CHOW, tuple(tiles("456p")), t("5p"), 0)
     assert table.melds(1) == (Chow(t("5p"), t("5p"), 0),)
     assert table.asked_seats == (1,) and table.stage is Stage.CALLED
@@ -439,12 +439,13 @@ def test_illegal_answers_raise_and_change_nothing() -> None:
     before = snapshot(table)
     bad: list[tuple[dict[int, ev.Action], int, str]] = [
         ({1: ev.Pass(), 2: ev.Pass(), 3: ev.Discard(t("5p"))}, 3, "one of Pass, DeclareWin"),
-        ({1: ev.CallPung(), 2: ev.Pass(), 3: ev.Pass()}, 1, "holds 0 of 5p, a pung needs 2"),
-        ({1: ev.CallChow(t("6p")), 2: ev.Pass(), 3: ev.Pass()}, 1, "holds no 7p"),
-        ({1: ev.CallChow(t("8p")), 2: ev.Pass(), 3: ev.Pass()}, 1, "no chow around 8p"),
-        ({1: ev.Pass(), 2: ev.CallChow(t("5p")), 3: ev.Pass()}, 2, "only seat 1"),
+        ({1: ev.ClaimPung(), 2: ev.Pass(), 3: ev.Pass()}, 1, "holds 0 of 5p, a pung needs 2"),
+        ({1: ev.ClaimChow(t("6p")), 2: ev.Pass(), 3: ev.Pass()}, 1, "holds no 7p"),
+        ({1: ev.ClaimChow(t("8p")), 2: ev.Pass(), 3: ev.Pass()}, 1, "no chow around 8p"),
+        ({1: ev.Pass(), 2: ev.ClaimChow(t("5p")), 3: ev.Pass()}, 2, "only seat 1"),
         ({1: ev.Pass(), 2: ev.ClaimKong(), 3: ev.Pass()}, 2, "holds 2 of 5p, a kong needs 3"),
-        ({1: ev.ClaimPung(t("1p")), 2: ev.Pass(), 3: ev.Pass()}, 1, "stage 'discarded'"),
+        ({1: ev.ClaimAndDiscard(ev.ClaimPung(), t("1p")), 2: ev.Pass(), 3: ev.Pass()}, 1,
+         "stage 'discarded'"),
     ]
     for answers, seat, reason in bad:
         with pytest.raises(IllegalAction, match=reason) as caught:

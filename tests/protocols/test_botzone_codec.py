@@ -37,11 +37,11 @@ HAND = "W1 W1 B2 B3 B4 T5 T6 T7 F1 F2 J1 J2 J3"
         ("PASS", ev.Pass()),
         ("HU", ev.DeclareWin()),
         ("PLAY W1", ev.Discard(t("W1"))),
-        ("PENG J3", ev.ClaimPung(t("J3"))),
+        ("PENG J3", ev.ClaimAndDiscard(ev.ClaimPung(), t("J3"))),
         ("GANG", ev.ClaimKong()),
         ("GANG T9", ev.DeclareConcealedKong(t("T9"))),
         ("BUGANG F4", ev.DeclareAddedKong(t("F4"))),
-        ("CHI B2 W7", ev.ClaimChow(t("B2"), t("W7"))),
+        ("CHI B2 W7", ev.ClaimAndDiscard(ev.ClaimChow(t("B2")), t("W7"))),
     ],
 )
 def test_responses_round_trip(text: str, action: object) -> None:
@@ -79,7 +79,7 @@ def test_malformed_responses_name_the_bad_token(
 
 
 def test_decode_response_passes_good_answers_through() -> None:
-    assert decode_response("PENG W1") == ev.ClaimPung(t("W1"))
+    assert decode_response("PENG W1") == ev.ClaimAndDiscard(ev.ClaimPung(), t("W1"))
 
 
 # ---------------------------------------------------------------- requests

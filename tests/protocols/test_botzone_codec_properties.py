@@ -81,8 +81,9 @@ def test_any_answer_is_an_action_or_an_invalid_action(text: str) -> None:
 chow_middle = st.integers(0, 26).filter(lambda t: t % 9 not in (0, 8))
 actions = st.one_of(
     st.just(ev.Pass()), st.just(ev.DeclareWin()), st.just(ev.ClaimKong()),
-    suited.map(ev.Discard), suited.map(ev.ClaimPung), suited.map(ev.DeclareConcealedKong),
-    suited.map(ev.DeclareAddedKong), st.builds(ev.ClaimChow, chow_middle, suited),
+    suited.map(ev.Discard), suited.map(lambda x: ev.ClaimAndDiscard(ev.ClaimPung(), x)),
+    suited.map(ev.DeclareConcealedKong), suited.map(ev.DeclareAddedKong),
+    st.builds(lambda m, x: ev.ClaimAndDiscard(ev.ClaimChow(m), x), chow_middle, suited),
 )
 
 

@@ -8,9 +8,9 @@ import pytest
 
 from game.events import ActionKind as K
 from game.events import (
-    CallChow,
-    CallPung,
+    ClaimChow,
     ClaimKong,
+    ClaimPung,
     DeclareAddedKong,
     DeclareConcealedKong,
     DeclareWin,
@@ -74,7 +74,7 @@ def test_player_messages_round_trip() -> None:
 
 
 def test_options_list_every_legal_action_once() -> None:
-    legal = [Pass(), DeclareWin(), CallPung(), ClaimKong(), CallChow(t("4s")), CallChow(t("5s"))]
+    legal = [Pass(), DeclareWin(), ClaimPung(), ClaimKong(), ClaimChow(t("4s")), ClaimChow(t("5s"))]
     options = options_for(legal, tile_in_play=t("5s"))
     assert [o.model_dump(exclude_none=True) for o in options] == [
         {"kind": "win"}, {"kind": "kong", "tiles": ["5s"]}, {"kind": "pong"},
@@ -87,9 +87,9 @@ def test_options_list_every_legal_action_once() -> None:
 
 
 def test_acts_map_to_the_legal_action_or_are_refused() -> None:
-    legal = [Pass(), CallPung(), CallChow(t("4s")), ClaimKong()]
-    assert action_for(Act(id="a", kind="pong"), legal) == CallPung()
-    assert action_for(Act(id="a", kind="chow", tiles=["5s", "3s", "4s"]), legal) == CallChow(
+    legal = [Pass(), ClaimPung(), ClaimChow(t("4s")), ClaimKong()]
+    assert action_for(Act(id="a", kind="pong"), legal) == ClaimPung()
+    assert action_for(Act(id="a", kind="chow", tiles=["5s", "3s", "4s"]), legal) == ClaimChow(
         t("4s"))
     assert action_for(Act(id="a", kind="kong", tile="5s"), legal) == ClaimKong()
     with pytest.raises(MessageError) as err:
@@ -156,7 +156,7 @@ def test_decoder_gives_a_meld_and_its_discard_as_two_events() -> None:
 def test_client_side_acts_are_checked_against_the_options() -> None:
     ask = Ask(table="t1", seq=5, id="x", deadline_ms=100, options=[
         {"kind": "chow", "tiles": [["3s", "4s", "5s"]]}, {"kind": "pass"}])  # type: ignore[list-item]
-    assert act_allowed(act_for(CallChow(t("4s")), "x", None), ask.options)
-    assert not act_allowed(act_for(CallChow(t("5s")), "x", None), ask.options)
+    assert act_allowed(act_for(ClaimChow(t("4s")), "x", None), ask.options)
+    assert not act_allowed(act_for(ClaimChow(t("5s")), "x", None), ask.options)
     assert not act_allowed(act_for(Discard(t("1m")), "x", None), ask.options)
     assert act_allowed(act_for(Pass(), "x", None), ask.options)
