@@ -133,8 +133,12 @@ def _overlap_words(hand: np.ndarray, avail: np.ndarray, max_melds: int, work: np
     cur = 0
     active = 1
     for r in range(34):
-        h = int(hand[r])
         a = int(avail[r])
+        if a == 0 and active == 1:
+            # nothing to use and no chow pending: the states stay as they are (the start
+            # of each suit a route's restricted counts leave empty)
+            continue
+        h = int(hand[r])
         nxt = 18 - cur
         kmax = 0
         nxt_avail = 4
