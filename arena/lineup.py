@@ -82,7 +82,7 @@ from typing import Any
 
 import numpy as np
 
-from arena.players import SimcatStrategy, SimpleRule, SimpleStrategy
+from arena.players import CallingPlanner, SimcatStrategy, SimpleRule, SimpleStrategy
 from arena.record_types import SeatChoice
 from arena.sampling_planner import DEFAULT_ROLLOUTS, SamplingPlanner
 from bot.agent import Agent, Decision, Strategy, describe_action
@@ -324,8 +324,8 @@ def strategy_of(spec: PlayerSpec, rules: Ruleset,
         return SamplingPlanner(rules, model=model, rollouts=rollouts, seed=spec.sample_seed,
                                z=z, ranker=ranker)
     if kind in (PlayerKind.PLANNER, PlayerKind.PLANNER_CALLS):
-        return Planner(rules, plain_claims=kind is PlayerKind.PLANNER_CALLS, model=model,
-                       tai_model=tai_model, ranker=ranker, fold=spec.fold,
+        planner = CallingPlanner if kind is PlayerKind.PLANNER_CALLS else Planner
+        return planner(rules, model=model, tai_model=tai_model, ranker=ranker, fold=spec.fold,
                        fold_win=spec.fold_win)
     if kind is PlayerKind.BASELINE_V1:
         return Agent(rules, "mjbot")

@@ -20,12 +20,15 @@ from enum import Enum
 import numpy as np
 
 from bot.agent import Agent, Decision
+from bot.planner import ClaimOption, Planner
 from bot.seat import AskKind, SeatView
 from game import events as ev
+from game.melds import Chow, Kong, Meld, Pung
 from game.rulebook import taken_by, with_discards
 from strategy.deficiency.kernel import kernel_deficiency
-from strategy.policy import Method, shape_deficiency_fast
+from strategy.policy import Method, choose_claim, shape_deficiency_fast
 from strategy.stepvalue import Deadline
+from strategy.value import Outlook
 
 __all__ = ["SimcatStrategy", "SimpleRule", "SimpleStrategy", "least_shanten_discard"]
 
@@ -160,3 +163,37 @@ class SimcatStrategy:
                 self.planned = action.discard
                 action = action.claim
         return Decision(action, Method.EPSILON_RANDOM)
+
+
+@dataclass
+class CallingPlanner(Planner):
+    """``planner-calls``: the planner that also makes today's claims (the plain deficiency
+    falls) where the fan-aware distance does not grow and the value loses at most the
+    margin."""
+
+    def _claim_below_margin(self, v: SeatView, deadline: Deadline | None,
+                            per_meld: dict[Meld, ClaimOption], pass_o: Outlook,
+                            ) -> tuple[ClaimOption, str] | None:
+        """Today's claim rule (the plain deficiency falls) where the fan-aware distance does
+        not grow and the value loses at most the margin, with its note."""
+        assert v.tile_in_play is not None and v.provider is not None
+        t, provider = v.tile_in_play, v.provider
+        can_chow = any(isinstance(ev.claim_of(a), ev.ClaimChow) for a in self.answers(v))
+        plain = choose_claim(v.hand, v.unseen, v.melds_needed, self.rules, t,
+                             can_chow=can_chow, can_win=False, deadline=deadline,
+                             cache=self._suits)
+        meld: Meld
+        if plain.action is ev.ActionKind.PUNG:
+            meld = Pung(t, provider)
+        elif plain.action is ev.ActionKind.CHOW:
+            meld = Chow(plain.meld_tiles[1], t, provider)
+        elif plain.action is ev.ActionKind.KONG:
+            meld = Kong(t, provider)
+        else:
+            return None
+        ours = per_meld.get(meld)
+        if ours is None or ours.distance > pass_o.distance \
+                or ours.value < pass_o.value - self.value.model.margin:
+            return None
+        return ours, (f"claim: the plain deficiency falls and the distance to 8 fan holds "
+                      f"({ours.distance}; pass {pass_o.value:+.2f})")

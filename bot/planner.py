@@ -51,7 +51,7 @@ from strategy.danger import DANGER_FIT, DangerModel, SeatSigns, anyone_waiting, 
 from strategy.deficiency.kernel import UNREACHABLE
 from strategy.discard_rank import RANK1, DiscardFacts, DiscardRanker, features
 from strategy.jit import HAVE_NUMBA
-from strategy.policy import Method, choose_claim, choose_discard
+from strategy.policy import Method, choose_discard
 from strategy.rule_value import RuleValue, rule_value
 from strategy.stepvalue import Deadline, OutOfTime
 from strategy.tai import TAI_MODEL, TaiModel
@@ -96,9 +96,6 @@ class Planner(Agent):
     """The learned order of the close discards after a draw far from 8 fan
     (:mod:`strategy.discard_rank`; mcr, compiled): where given, it replaces the
     useful-draws-then-step-value order; None keeps that order (``planner:rank=steps``)."""
-    plain_claims: bool = False
-    """Also make today's claims (the plain deficiency falls) where the distance to 8 fan
-    holds and the value loses at most the margin (arena player ``planner-calls``)."""
     fold: float | None = None
     """Fold when behind (arena ``planner:fold=P``): where the chance that some other seat
     waits (:func:`strategy.danger.anyone_waiting` under ``reader``) is at least this and
@@ -404,14 +401,11 @@ class Planner(Agent):
         cands.sort(key=lambda c: -c.outlook.value if c.outlook else 0.0)
         note = f"claim by value over pass {pass_o.value:+.2f}"
         if best is None or best.value < pass_o.value + self.value.model.margin:
-            plain = self._plain_claim(v, deadline, per_meld, pass_o) if self.plain_claims \
-                else None
-            if plain is None:
+            below = self._claim_below_margin(v, deadline, per_meld, pass_o)
+            if below is None:
                 return Decision(ev.Pass(), Method.CLAIM, tuple(cands),
                                 note=f"pass: {pass_o.describe()}")
-            best = plain
-            note = (f"claim: the plain deficiency falls and the distance to 8 fan holds "
-                    f"({plain.distance}; pass {pass_o.value:+.2f})")
+            best, note = below
         value, action, taken, meld = best.value, best.action, best.taken, best.meld
         if isinstance(action, ev.ClaimAndDiscard):
             # the discard after the meld: by value, ties by the step-value search (where
@@ -425,31 +419,12 @@ class Planner(Agent):
                 action = alt
         return Decision(action, Method.CLAIM, tuple(cands), note=f"{note}: {value:+.2f}")
 
-    def _plain_claim(self, v: SeatView, deadline: Deadline | None,
-                     per_meld: dict[Meld, ClaimOption], pass_o: Outlook,
-                     ) -> ClaimOption | None:
-        """Today's claim rule (the plain deficiency falls) where the fan-aware distance does
-        not grow and the value loses at most the margin (``plain_claims``)."""
-        assert v.tile_in_play is not None and v.provider is not None
-        t, provider = v.tile_in_play, v.provider
-        can_chow = any(isinstance(ev.claim_of(a), ev.ClaimChow) for a in self.answers(v))
-        plain = choose_claim(v.hand, v.unseen, v.melds_needed, self.rules, t,
-                             can_chow=can_chow, can_win=False, deadline=deadline,
-                             cache=self._suits)
-        meld: Meld
-        if plain.action is ev.ActionKind.PUNG:
-            meld = Pung(t, provider)
-        elif plain.action is ev.ActionKind.CHOW:
-            meld = Chow(plain.meld_tiles[1], t, provider)
-        elif plain.action is ev.ActionKind.KONG:
-            meld = Kong(t, provider)
-        else:
-            return None
-        ours = per_meld.get(meld)
-        if ours is None or ours.distance > pass_o.distance \
-                or ours.value < pass_o.value - self.value.model.margin:
-            return None
-        return ours
+    def _claim_below_margin(self, v: SeatView, deadline: Deadline | None,
+                            per_meld: dict[Meld, ClaimOption], pass_o: Outlook,
+                            ) -> tuple[ClaimOption, str] | None:
+        """A claim made although none gains the margin over passing, and its note: none
+        here (the arena's ``planner-calls`` makes today's claims)."""
+        return None
 
     def _after_claim(self, v: SeatView, deadline: Deadline | None) -> Decision:
         """The discard after this seat's own chow or pung, by value (the view holds the

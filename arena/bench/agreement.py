@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.data import DataMissing, botzone_logs
+from arena.players import CallingPlanner
 from arena.replay import seat_lines_from_match_log, steps_from_lines
 from bot.agent import Agent, Strategy
 from bot.planner import Planner
@@ -37,7 +38,7 @@ from strategy.value import ValueModel
 STRATEGIES: dict[str, Callable[[], Strategy]] = {
     "baseline-v1": lambda: Agent(MCR_BOTZONE),
     "planner": lambda: Planner(MCR_BOTZONE),
-    "planner-calls": lambda: Planner(MCR_BOTZONE, plain_claims=True),
+    "planner-calls": lambda: CallingPlanner(MCR_BOTZONE),
     "planner:rank=steps": lambda: Planner(MCR_BOTZONE, ranker=None),
     "planner:useful=never": lambda: Planner(MCR_BOTZONE,
                                             model=ValueModel(useful_from=UNREACHABLE)),

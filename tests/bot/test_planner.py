@@ -135,10 +135,12 @@ def test_without_numba_a_planner_out_of_time_lets_todays_agent_answer(monkeypatc
 def test_planner_calls_makes_todays_pung_where_the_distance_to_8_fan_holds() -> None:
     # the 8p pair: today's rule pungs it (the plain deficiency falls), the value alone does
     # not (the distance to 8 fan stays 5), the planner-calls variant does
+    pytest.importorskip("pydantic")  # planner-calls is an arena player
+    from arena.players import CallingPlanner
     from strategy.policy import shape_deficiency_fast
     v = view_of("46m688p12669s167z", Drew(1, None), Discarded(1, tile("8p")))
     assert Planner(MCR_BOTZONE).decide(v).action == Pass()
-    d = Planner(MCR_BOTZONE, plain_claims=True).decide(v)
+    d = CallingPlanner(MCR_BOTZONE).decide(v)
     assert isinstance(d.action, ClaimAndDiscard) and v.ask.allows(d.action)
     assert d.action.claim == ClaimPung()
     after = v.hand.copy()
