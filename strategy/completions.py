@@ -20,8 +20,9 @@ import math
 
 import numpy as np
 
+from strategy import completions_plain
 from strategy.deficiency.kernel import UNREACHABLE
-from strategy.jit import njit
+from strategy.jit import HAVE_NUMBA, njit
 
 _NEG = -1000
 
@@ -171,3 +172,11 @@ def chance_estimate(deficiency: int, ways: float, unseen_total: int) -> float:
         return 1.0
     denom = math.comb(unseen_total, deficiency) if unseen_total >= deficiency else 0
     return 1.0 if denom == 0 else min(1.0, ways / denom)
+
+
+if not HAVE_NUMBA:
+    # plain Python (the Botzone zip): the same DP on nested lists, the same floats
+    completions_plain.use_comb(_COMB)
+    completion_ways = completions_plain.completion_ways  # type: ignore[assignment]
+    completion_ways_after_discards = (  # type: ignore[assignment]
+        completions_plain.completion_ways_after_discards)
