@@ -234,9 +234,23 @@ def _words_of(h: list[int], a: list[int], b: int) -> tuple[int, int]:
     return _block(bytes(h[lo:hi]) + bytes(a[lo:hi]), h, a, lo)
 
 
+_rest_memo: dict[tuple[tuple[int, int], ...], list[tuple[int, int]]] = {}
+
+
 def _rests(h: list[int], a: list[int], melds: int) -> list[tuple[int, int]]:
-    """For each block, the merge of the three others (as :func:`changes.prepare`)."""
+    """For each block, the merge of the three others (as :func:`changes.prepare`),
+    remembered by the four blocks' words."""
     w = [_words_of(h, a, b) for b in range(4)]
+    key = (*w, (melds, 0))
+    got = _rest_memo.get(key)
+    if got is None:
+        if len(_rest_memo) >= _MEMO_LIMIT:
+            _rest_memo.clear()
+        got = _rest_memo[key] = _merge_rests(w, melds)
+    return got
+
+
+def _merge_rests(w: list[tuple[int, int]], melds: int) -> list[tuple[int, int]]:
     m01 = merge_words(w[0], w[1], melds)
     m23 = merge_words(w[2], w[3], melds)
     return [merge_words(w[1], m23, melds), merge_words(w[0], m23, melds),
