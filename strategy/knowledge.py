@@ -15,7 +15,7 @@ naming the tile and the event, and leaves the knowledge base unchanged.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -49,72 +49,81 @@ class KnowledgeBase:
     # ------------------------------------------------------------ the one mutation
     def _apply(
         self,
-        event: str,
+        event: Callable[[], str],
         hand_delta: Sequence[tuple[int, int]] = (),
         known_delta: Sequence[tuple[int, int]] = (),
     ) -> None:
-        hand = self.hand.astype(np.int16)
-        known = self.known.astype(np.int16)
+        """Apply the deltas to new count vectors, or raise naming ``event()`` (written only
+        then: a message per event costs more than the update)."""
+        dh: dict[int, int] = {}
+        dk: dict[int, int] = {}
         for t, d in hand_delta:
             _check_kind(t, event)
-            hand[t] += d
+            dh[t] = dh.get(t, 0) + d
         for t, d in known_delta:
             _check_kind(t, event)
-            known[t] += d
-        for t in {t for t, _ in (*hand_delta, *known_delta)}:
-            if hand[t] < 0:
-                raise KnowledgeError(f"{event}: the hand holds no {tile_name(t)} to give up")
-            if hand[t] + known[t] > 4:
-                raise KnowledgeError(
-                    f"{event}: a fifth {tile_name(t)} (hand {hand[t]}, seen {known[t]})"
-                )
-        self.hand = hand.astype(np.int8)
-        self.known = known.astype(np.int8)
+            dk[t] = dk.get(t, 0) + d
+        hand, known = self.hand.copy(), self.known.copy()
+        for t in dh.keys() | dk.keys():
+            h = int(hand[t]) + dh.get(t, 0)
+            k = int(known[t]) + dk.get(t, 0)
+            if h < 0:
+                raise KnowledgeError(f"{event()}: the hand holds no {tile_name(t)} to give up")
+            if h + k > 4:
+                raise KnowledgeError(f"{event()}: a fifth {tile_name(t)} (hand {h}, seen {k})")
+            hand[t] = h
+            known[t] = k
+        self.hand, self.known = hand, known
 
     # ------------------------------------------------------------ own tiles
     def deal(self, tiles: Iterable[int]) -> None:
         tiles = list(tiles)
-        self._apply(f"deal {_names(tiles)}", [(t, 1) for t in tiles if not is_flower(t)])
+        self._apply(lambda: f"deal {_names(tiles)}",
+                    [(t, 1) for t in tiles if not is_flower(t)])
 
     def draw(self, tile: int) -> None:
-        self._apply(f"draw {tile_name(tile)}", [(tile, 1)])
+        self._apply(lambda: f"draw {tile_name(tile)}", [(tile, 1)])
 
     def discard(self, tile: int) -> None:
         """Own discard: the tile leaves the hand and is seen by everyone."""
-        self._apply(f"discard {tile_name(tile)}", [(tile, -1)], [(tile, 1)])
+        self._apply(lambda: f"discard {tile_name(tile)}", [(tile, -1)], [(tile, 1)])
 
     def own_meld(self, from_hand: Sequence[int]) -> None:
         """Own chow/pung/kong on a discard (the claimed tile was seen when discarded)."""
         self._apply(
-            f"own meld from {_names(from_hand)}",
+            lambda: f"own meld from {_names(from_hand)}",
             [(t, -1) for t in from_hand],
             [(t, 1) for t in from_hand],
         )
 
     def own_concealed_kong(self, tile: int) -> None:
-        self._apply(f"own concealed kong {tile_name(tile)}", [(tile, -4)], [(tile, 4)])
+        self._apply(lambda: f"own concealed kong {tile_name(tile)}", [(tile, -4)], [(tile, 4)])
 
     def own_added_kong(self, tile: int) -> None:
-        self._apply(f"own added kong {tile_name(tile)}", [(tile, -1)], [(tile, 1)])
+        self._apply(lambda: f"own added kong {tile_name(tile)}", [(tile, -1)], [(tile, 1)])
 
     # ------------------------------------------------------------ other seats
     def seen_discard(self, tile: int) -> None:
-        self._apply(f"discard {tile_name(tile)} by another seat", known_delta=[(tile, 1)])
+        self._apply(lambda: f"discard {tile_name(tile)} by another seat",
+                    known_delta=[(tile, 1)])
 
     def seen_meld(self, from_hand: Sequence[int]) -> None:
         """Another seat's chow/pung/exposed kong: the tiles it showed from its hand."""
         self._apply(
-            f"meld {_names(from_hand)} by another seat", known_delta=[(t, 1) for t in from_hand]
+            lambda: f"meld {_names(from_hand)} by another seat",
+            known_delta=[(t, 1) for t in from_hand],
         )
 
     def seen_added_kong(self, tile: int) -> None:
-        self._apply(f"added kong {tile_name(tile)} by another seat", known_delta=[(tile, 1)])
+        self._apply(lambda: f"added kong {tile_name(tile)} by another seat",
+                    known_delta=[(tile, 1)])
 
     def seen_concealed_kong(self, tile: int | None = None) -> None:
         """Another seat's concealed kong; its tiles are seen only if the protocol shows them."""
         if tile is not None:
             self._apply(
-                f"concealed kong {tile_name(tile)} by another seat", known_delta=[(tile, 4)]
+                lambda: f"concealed kong {tile_name(tile)} by another seat",
+                known_delta=[(tile, 4)],
             )
 
     def flower(self, seat: int, tile: int) -> None:
@@ -134,9 +143,9 @@ class KnowledgeBase:
                 raise KnowledgeError(f"{tile_name(t)} does not add up to four")
 
 
-def _check_kind(tile: int, event: str) -> None:
+def _check_kind(tile: int, event: Callable[[], str]) -> None:
     if not 0 <= tile < NUM_KINDS:
-        raise KnowledgeError(f"{event}: tile index {tile} is not one of the 34 kinds")
+        raise KnowledgeError(f"{event()}: tile index {tile} is not one of the 34 kinds")
 
 
 def _names(tiles: Iterable[int]) -> str:
