@@ -95,3 +95,25 @@ def test_a_hand_without_a_winning_shape_is_never_a_win() -> None:
         assert shaped == pymahjonggb_wins(counts, melds), (counts.tolist(), melds)
         wins += shaped
     assert wins > 20
+
+
+def test_the_seat_views_bound_with_nothing_unseen_sees_the_same_wins() -> None:
+    """The seat view asks PyMahjongGB for an offered win only where the concealed tiles
+    themselves are complete (:meth:`bot.seat.SeatView._complete_shape`: the least shape
+    deficiency with nothing unseen is 0): that is so exactly for the hands PyMahjongGB
+    scores, complete ones and the same with one or two tiles swapped."""
+    rng = np.random.default_rng(5)
+    none_unseen = np.zeros(NUM_KINDS, dtype=np.int8)
+    wins = 0
+    for n, (complete, melds, needed) in enumerate(complete_hands(rng) * 2):
+        counts = complete.copy()
+        for _ in range(n % 3):  # as it is, or one or two tiles swapped
+            counts[int(rng.choice(np.nonzero(counts)[0]))] -= 1
+            counts[int(rng.integers(0, 34))] += 1
+        if counts.max() > 4:
+            continue
+        bound = best_shape_deficiency(counts.astype(np.int8), none_unseen, needed, True,
+                                      needed == 4) == 0
+        assert bound == pymahjonggb_wins(counts, melds), (counts.tolist(), melds)
+        wins += bound
+    assert wins > 200
