@@ -32,9 +32,8 @@ from typing import Any, Protocol
 from bot.agent import Decision, Strategy
 from bot.logging import get_logger
 from bot.platform import PlatformSeat
-from bot.seat import safest_action
 from bot.session import SeatSession
-from game.events import Action, Discard, Event, Pass
+from game.events import Event
 from game.rules import TAIWAN_16
 from protocols.olympiad import (
     Act,
@@ -47,9 +46,8 @@ from protocols.olympiad import (
     MessageError,
     Welcome,
     parse_referee_message,
-    tile_index,
 )
-from protocols.olympiad_codec import EventDecoder, act_allowed, act_for
+from protocols.olympiad_codec import EventDecoder, act_allowed, act_for, safest_act
 from protocols.olympiad_log import ResumeCursor
 from protocols.olympiad_transport import ClientTransport, ConnectionLost
 from strategy.policy import Method
@@ -67,20 +65,6 @@ class SeatPlayer(Protocol):
         ...
 
     async def close(self) -> None: ...
-
-
-def safest_act(ask: Ask, drawn: str | None = None) -> Act:
-    """The one safest-answer rule (:func:`bot.seat.safest_action`) on an ask's options:
-    pass if allowed, else discard the drawn tile, else the last discard offered."""
-    tiles = {t: tile_index(t, in_hand=True) for o in ask.options if o.kind == "discard"
-             for t in (o.tiles or []) if isinstance(t, str)}
-    offered: list[Action] = [Discard(i) for i in tiles.values()]
-    if any(o.kind == "pass" for o in ask.options):
-        offered.insert(0, Pass())
-    drawn_tile = tiles.get(drawn) if drawn is not None else None
-    if not offered:
-        return Act(id=ask.id, kind=ask.options[0].kind)
-    return act_for(safest_action(offered, drawn_tile), ask.id, None)
 
 
 # ---------------------------------------------------------------- our agent
@@ -278,5 +262,4 @@ async def play_seat(transport: ClientTransport, player: SeatPlayer, *, table: st
                 await transport.close()
 
 
-__all__ = ["SECRET_ENV", "AgentPlayer", "SessionReport", "play_seat",
-           "safest_act"]
+__all__ = ["SECRET_ENV", "AgentPlayer", "SessionReport", "play_seat"]

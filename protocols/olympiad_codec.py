@@ -19,8 +19,10 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from game import events as ev
+from game.rulebook import safest_action
 from protocols.olympiad import (
     Act,
+    Ask,
     Deal,
     DiscardMsg,
     Draw,
@@ -280,6 +282,20 @@ def act_for(action: ev.Action, ask_id: str, tile_in_play: int | None) -> Act:
         m = action.middle
         return Act(id=ask_id, kind="chow", tiles=[tile_str(m - 1), tile_str(m), tile_str(m + 1)])
     return Act(id=ask_id, kind="pass")
+
+
+def safest_act(ask: Ask, drawn: str | None = None) -> Act:
+    """The one safest-answer rule (:func:`game.rulebook.safest_action`) on an ask's
+    options: pass if allowed, else discard the drawn tile, else the last discard offered."""
+    tiles = {t: tile_index(t, in_hand=True) for o in ask.options if o.kind == "discard"
+             for t in (o.tiles or []) if isinstance(t, str)}
+    offered: list[ev.Action] = [ev.Discard(i) for i in tiles.values()]
+    if any(o.kind == "pass" for o in ask.options):
+        offered.insert(0, ev.Pass())
+    drawn_tile = tiles.get(drawn) if drawn is not None else None
+    if not offered:
+        return Act(id=ask.id, kind=ask.options[0].kind)
+    return act_for(safest_action(offered, drawn_tile), ask.id, None)
 
 
 def act_allowed(act: Act, options: Sequence[Option]) -> bool:

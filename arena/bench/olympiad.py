@@ -44,8 +44,9 @@ from arena.olympiad_match import local_mosquitto, mosquitto_binary, serving, tra
 from arena.olympiad_referee import Referee, RefereeConfig
 from arena.thinker import ThinkerPool
 from bot.logging import configure_logging
-from bot.olympiad_client import AgentPlayer, SeatPlayer, SessionReport, play_seat, safest_act
+from bot.olympiad_client import AgentPlayer, SeatPlayer, SessionReport, play_seat
 from protocols.olympiad import Act, Ask
+from protocols.olympiad_codec import safest_act
 from protocols.olympiad_transport import free_port
 from strategy.warmup import warm_up
 
