@@ -26,13 +26,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Protocol
 
-import numpy as np
-
 from bot.seat import AskKind, SeatView
 from game import events as ev
-from game.rulebook import claim_answer, declarable_win, minimum_fan, win_context
+from game.rulebook import claim_answer
 from game.rules import Ruleset
-from game.tiles import NUM_KINDS, tile_name
+from game.tiles import tile_name
 from strategy.deficiency.changes import SuitCache
 from strategy.policy import (
     Candidate,
@@ -45,8 +43,7 @@ from strategy.policy import (
     choose_kong_on_draw,
 )
 from strategy.stepvalue import Deadline
-
-_KINDS = np.arange(NUM_KINDS)
+from strategy.win_check import FanTotals
 
 
 @dataclass(frozen=True)
@@ -160,8 +157,7 @@ class Agent:
     rules: Ruleset
     name: str = "mjbot"
 
-    _fan_context: tuple[object, ...] = field(init=False, default=(), repr=False)
-    _fan_totals: dict[bytes, int] = field(init=False, default_factory=dict, repr=False)
+    _fan: FanTotals = field(init=False, default_factory=FanTotals, repr=False)
     _shared_suits: SuitCache = field(init=False, default_factory=lambda: SuitCache(1 << 14),
                                      repr=False, compare=False)
     """Suit results of the deficiency kernel, kept across decisions (they depend on the
@@ -175,7 +171,7 @@ class Agent:
         return self._one.cache(self._shared_suits)
 
     def reset(self) -> None:
-        self._fan_context, self._fan_totals = (), {}
+        self._fan.reset()
 
     # ------------------------------------------------------------------ wins
     def win_fan(self, v: SeatView, tile: int, self_drawn: bool,
@@ -192,38 +188,11 @@ class Agent:
         fan = self.win_fan(v, tile, self_drawn, robbing)
         return fan is not None, fan
 
-    def _minimum(self, v: SeatView) -> int:
-        """The least fan a win must reach (:func:`game.rulebook.minimum_fan`)."""
-        return minimum_fan(self.rules, int(v.kb.flowers[v.seat]))
-
     def _fan_check(self, v: SeatView) -> WinCheck | None:
-        """For the search's leaves: does a completed hand reach the minimum fan?
-
-        The fan total of a completed hand (as a win on a discard, without the flags the
-        leaf cannot know) depends on the hand, the declared melds, the seat and the
-        prevalent wind only, so the totals are kept across decisions while those stay."""
-        if not self.rules.special_shapes or self.rules.min_fan <= 0:
-            return None
-        melds, seat, wind = tuple(v.melds), v.seat, v.prevalent_wind
-        if self._fan_context != (melds, seat, wind):
-            self._fan_context = (melds, seat, wind)
-            self._fan_totals = {}
-        totals = self._fan_totals
-        need = self._minimum(v)
-        on_a_discard = win_context(seat=seat, prevalent_wind=wind, self_drawn=False)
-
-        def check(counts: np.ndarray) -> bool:
-            key = counts.tobytes()
-            total = totals.get(key)
-            if total is None:
-                tiles = np.repeat(_KINDS, counts).tolist()
-                win = tiles.pop()
-                offer = declarable_win(self.rules, tiles, melds, win, on_a_discard)
-                total = -1 if offer is None else offer.fan
-                totals[key] = total
-            return total >= need
-
-        return check
+        """For the search's leaves: does a completed hand reach the minimum fan
+        (:class:`strategy.win_check.FanTotals`, kept across decisions)?"""
+        return self._fan.check(self.rules, v.melds, v.seat, v.prevalent_wind,
+                               int(v.kb.flowers[v.seat]))
 
     def answers(self, v: SeatView) -> tuple[ev.Action, ...]:
         """The legal answers this agent weighs: the rule book's (``v.ask.legal``), less the
