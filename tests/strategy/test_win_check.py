@@ -18,7 +18,7 @@ def test_a_completed_hand_is_a_win_only_at_8_fan() -> None:
     fan = FanTotals()
     check = fan.check(MCR_BOTZONE, (), seat=0, prevalent_wind=0, flowers=0)
     assert check is not None
-    assert check(counts("123456789m123p11p"))  # pure straight, 16 fan
+    assert check(counts("123456789m123p11p"))  # pure straight and more: 22 fan
     assert not check(counts("234m567m345p678s99s"))  # all chows, concealed: under 8
     assert len(fan.totals) == 2
     # the same seat and melds keep the totals; another seat starts afresh
