@@ -42,6 +42,7 @@ STRATEGIES: dict[str, Callable[[], Strategy]] = {
     "planner:rank=steps": lambda: Planner(MCR_BOTZONE, ranker=None),
     "planner:useful=never": lambda: Planner(MCR_BOTZONE,
                                             model=ValueModel(useful_from=UNREACHABLE)),
+    "planner:fold=0.5,foldwin=0.3": lambda: Planner(MCR_BOTZONE, fold=0.5, fold_win=0.3),
 }
 """The strategies this bench can compare, by the arena's player names."""
 
