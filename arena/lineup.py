@@ -100,7 +100,8 @@ from strategy.value import ValueModel
 DEFAULT_BUDGET = 4_000
 VALUE_OPTIONS = {"win": "win_points", "deal": "deal_in_points", "margin": "margin",
                  "ready": "ready_rate", "step": "step_rate", "end": "end_rate",
-                 "wait": "win_margin", "useful": "useful_from", "room": "route_room"}
+                 "wait": "win_margin", "useful": "useful_from", "room": "route_room",
+                 "ties": "discard_ties"}
 """The planner's options: its :class:`strategy.value.ValueModel` fields (``room``:
 :attr:`strategy.tai.TaiModel.route_room`, taiwan-16 only)."""
 _VALUE_FIELDS = frozenset(f.name for f in fields(ValueModel))

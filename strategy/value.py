@@ -72,6 +72,11 @@ class ValueModel:
     margin: float = 1.5
     """Points a claim or kong must gain over passing, and the width within which discards
     count as equal and the step-value ranking decides."""
+    discard_ties: float = 0.0
+    """Points added to :attr:`margin` for discards only: discards within ``margin +
+    discard_ties`` of the best value count as equal and the step-value ranking (the
+    search's, which weighs the useful draws) decides; claims and kongs still need
+    :attr:`margin`.  0: one width for both, as first built."""
     useful_from: float = 3.0
     """From this fan-aware distance on, discards within the margin are ranked by their
     useful draws (:func:`useful_draws`) before the step-value ranking.  Far from 8 fan the
@@ -236,8 +241,9 @@ def best_by_value(outlooks: dict[int, Outlook], order: Sequence[int],
     """The kind to discard: the highest value, and among those within ``margin`` of it the
     first in ``order`` (the step-value ranking of :mod:`strategy.policy`)."""
     top = max(o.value for o in outlooks.values())
+    width = model.margin + model.discard_ties
     for t in order:
-        if t in outlooks and outlooks[t].value >= top - model.margin:
+        if t in outlooks and outlooks[t].value >= top - width:
             return t
     return max(outlooks, key=lambda t: outlooks[t].value)
 

@@ -84,6 +84,11 @@ def test_ties_within_the_margin_follow_the_given_order() -> None:
     assert best_by_value({1: a, 2: b, 3: c}, [2, 1, 3], m) == 2  # 9.5 within 1.0 of 10
     assert best_by_value({1: a, 2: b, 3: c}, [3, 2, 1], m) == 2  # 8.0 is not
     assert best_by_value({1: a, 3: c}, [3, 1], ValueModel(margin=0.0)) == 1
+    # discard_ties widens the discards' width only: 8.0 lies within 1.0 + 1.0 of 10
+    assert best_by_value({1: a, 2: b, 3: c}, [3, 2, 1], ValueModel(margin=1.0,
+                                                                   discard_ties=1.0)) == 3
+    assert best_by_value({1: a, 2: b, 3: c}, [3, 2, 1], ValueModel(margin=1.0,
+                                                                   discard_ties=0.9)) == 2
 
 
 def test_distances_are_the_fan_aware_deficiency() -> None:
