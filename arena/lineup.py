@@ -82,7 +82,13 @@ from typing import Any
 
 import numpy as np
 
-from arena.players import CallingPlanner, SimcatStrategy, SimpleRule, SimpleStrategy
+from arena.players import (
+    CallingPlanner,
+    FoldingPlanner,
+    SimcatStrategy,
+    SimpleRule,
+    SimpleStrategy,
+)
 from arena.record_types import SeatChoice
 from arena.sampling_planner import DEFAULT_ROLLOUTS, SamplingPlanner
 from bot.agent import Agent, Decision, Strategy, describe_action
@@ -164,7 +170,8 @@ class PlayerSpec:
     """``planner-think``: standard errors of the sampled gain a rival needs (None: the
     sampler's default)."""
     fold: float | None = None
-    """``planner:fold=P``: fold when behind (:attr:`bot.planner.Planner.fold`; None: never)."""
+    """``planner:fold=P``: fold when behind (:class:`arena.players.FoldingPlanner`; None:
+    never)."""
     fold_win: float = 0.15
     """``planner:foldwin=W``: the own P(win) below which it folds."""
 
@@ -217,7 +224,7 @@ def parse_player(text: str) -> PlayerSpec:
     allowed = {"budget"} | ({"eps"} if kind is PlayerKind.MJBOT_EPS else set())
     if kind in (PlayerKind.PLANNER, PlayerKind.PLANNER_CALLS, PlayerKind.PLANNER_THINK):
         allowed |= set(VALUE_OPTIONS) | {"rank"}
-    if kind in (PlayerKind.PLANNER, PlayerKind.PLANNER_CALLS):
+    if kind is PlayerKind.PLANNER:
         allowed |= {"fold", "foldwin"}
     if kind is PlayerKind.PLANNER_THINK:
         allowed |= {"rollouts", "think", "seed", "z"}
@@ -325,9 +332,11 @@ def strategy_of(spec: PlayerSpec, rules: Ruleset,
         return SamplingPlanner(rules, model=model, rollouts=rollouts, seed=spec.sample_seed,
                                z=z, ranker=ranker)
     if kind in (PlayerKind.PLANNER, PlayerKind.PLANNER_CALLS):
+        if spec.fold is not None:
+            return FoldingPlanner(rules, model=model, tai_model=tai_model, ranker=ranker,
+                                  fold=spec.fold, fold_win=spec.fold_win)
         planner = CallingPlanner if kind is PlayerKind.PLANNER_CALLS else Planner
-        return planner(rules, model=model, tai_model=tai_model, ranker=ranker, fold=spec.fold,
-                       fold_win=spec.fold_win)
+        return planner(rules, model=model, tai_model=tai_model, ranker=ranker)
     if kind is PlayerKind.BASELINE_V1:
         return Agent(rules, "mjbot")
     raise PlayerSpecError(f"player {spec.text!r} does not play in this process")

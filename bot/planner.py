@@ -47,7 +47,7 @@ from game.melds import Chow, ConcealedKong, Kong, Meld, Pung
 from game.rulebook import claim_answer
 from game.rules import Ruleset, WallLayout
 from game.tiles import tile_name
-from strategy.danger import DANGER_FIT, DangerModel, SeatSigns, anyone_waiting, danger
+from strategy.danger import SeatSigns, danger
 from strategy.deficiency.kernel import UNREACHABLE
 from strategy.discard_rank import RANK1, DiscardFacts, DiscardRanker, features
 from strategy.jit import HAVE_NUMBA
@@ -96,17 +96,6 @@ class Planner(Agent):
     """The learned order of the close discards after a draw far from 8 fan
     (:mod:`strategy.discard_rank`; mcr, compiled): where given, it replaces the
     useful-draws-then-step-value order; None keeps that order (``planner:rank=steps``)."""
-    fold: float | None = None
-    """Fold when behind (arena ``planner:fold=P``): where the chance that some other seat
-    waits (:func:`strategy.danger.anyone_waiting` under ``reader``) is at least this and
-    the best discard's P(win) is below ``fold_win``, the discard after a draw or a claim
-    is the safest one by ``reader``'s danger (ties by value).  None: never (``planner-v1``
-    and the shipped bot)."""
-    fold_win: float = 0.15
-    """The own P(win) below which the planner folds (arena ``planner:foldwin=W``)."""
-    reader: DangerModel = DANGER_FIT
-    """The danger model the fold reads (fitted to self-play positions); the value's own
-    danger stays :data:`strategy.danger.DANGER_V1`'s."""
     _watch: Deadline | None = field(init=False, default=None, repr=False)
     """The decision's deadline, while the fan routes run in plain Python (no numba: a
     Botzone upload) and it has a clock: the routes check it between discards."""
@@ -165,32 +154,11 @@ class Planner(Agent):
     def _danger(self, v: SeatView) -> np.ndarray:
         return danger(self._signs(v), v.unseen)
 
-    def _fold(self, v: SeatView, outlooks: dict[int, Outlook], chosen: int) -> int | None:
-        """The safest discard when folding (see :attr:`fold`), else None."""
-        if self.fold is None or outlooks[chosen].win >= self.fold_win:
-            return None
-        signs = self._signs(v)
-        waiting = anyone_waiting(signs, self.reader)
-        if waiting < self.fold:
-            return None
-        dz = danger(signs, v.unseen, self.reader)
-        safest = min(outlooks, key=lambda t: (round(float(dz[t]), 6), -outlooks[t].value, t))
-        return safest if safest != chosen else None
-
     def _folded(self, v: SeatView, chosen: int, best: Outlook,
                 cands: tuple[ValuedCandidate, ...]) -> tuple[int, str] | None:
-        """(the fold's discard, its note) when the planner folds instead of ``chosen``."""
-        outlooks = {c.tile: c.outlook for c in cands
-                    if c.tile is not None and c.outlook is not None
-                    and c.action is ev.ActionKind.DISCARD}
-        if chosen not in outlooks:
-            outlooks[chosen] = best
-        safest = self._fold(v, outlooks, chosen)
-        if safest is None:
-            return None
-        waiting = anyone_waiting(self._signs(v), self.reader)
-        return safest, (f"fold: P(someone waits) {waiting:.2f}, own P(win) {best.win:.3f}: "
-                        f"{tile_name(safest)} is the safest (not {tile_name(chosen)})")
+        """(another discard, its note) to play instead of ``chosen``, or None: the
+        planner's own discard stands (the arena's folding player overrides this)."""
+        return None
 
     def _inputs(self, v: SeatView) -> FanInputs:
         return FanInputs(v.unseen, tuple(v.melds), v.seat, v.prevalent_wind)

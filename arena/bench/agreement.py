@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.data import DataMissing, botzone_logs
-from arena.players import CallingPlanner
+from arena.players import CallingPlanner, FoldingPlanner
 from arena.replay import seat_lines_from_match_log, steps_from_lines
 from bot.agent import Agent, Strategy
 from bot.planner import Planner
@@ -42,7 +42,7 @@ STRATEGIES: dict[str, Callable[[], Strategy]] = {
     "planner:rank=steps": lambda: Planner(MCR_BOTZONE, ranker=None),
     "planner:useful=never": lambda: Planner(MCR_BOTZONE,
                                             model=ValueModel(useful_from=UNREACHABLE)),
-    "planner:fold=0.5,foldwin=0.3": lambda: Planner(MCR_BOTZONE, fold=0.5, fold_win=0.3),
+    "planner:fold=0.5,foldwin=0.3": lambda: FoldingPlanner(MCR_BOTZONE, fold=0.5, fold_win=0.3),
 }
 """The strategies this bench can compare, by the arena's player names."""
 

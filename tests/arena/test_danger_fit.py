@@ -1,6 +1,6 @@
 """Who is waiting, and on what (arena/bench/danger_fit.py): the ground truth of a position
-in tile notation, the fit's pieces on fixed numbers, and the fold (bot.planner) on a seat
-view."""
+in tile notation, the fit's pieces on fixed numbers, and the fold
+(arena.players.FoldingPlanner) on a seat view."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from arena.bench.danger_fit import (
     scores,
     selfplay_matches,
 )
+from arena.players import FoldingPlanner
 from bot.planner import Planner
 from bot.seat import SeatView
 from game.events import Discard, Discarded, Drew
@@ -95,7 +96,7 @@ def _late_view() -> SeatView:
 
 def test_folding_when_behind_discards_the_safest_tile() -> None:
     v = _late_view()
-    planner = Planner(MCR_BOTZONE, fold=0.0, fold_win=1.0)  # always behind
+    planner = FoldingPlanner(MCR_BOTZONE, fold=0.0, fold_win=1.0)  # always behind
     d = planner.decide(v)
     held = [int(t) for t in np.flatnonzero(v.hand)]
     dz = danger(planner._signs(v), v.unseen, DANGER_FIT)
