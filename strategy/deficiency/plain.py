@@ -234,6 +234,22 @@ def _words_of(h: list[int], a: list[int], b: int) -> tuple[int, int]:
     return _block(bytes(h[lo:hi]) + bytes(a[lo:hi]), h, a, lo)
 
 
+def _suits_known(h: list[int], a: list[int], blocks: list[int]) -> int:
+    """How many of these blocks' suits are remembered (for a :class:`changes.SuitCache`'s
+    lookup and hit counts, which the twins keep as the kernels do)."""
+    known = 0
+    for b in blocks:
+        lo, hi = _SPANS[b]
+        known += (bytes(h[lo:hi]) + bytes(a[lo:hi])) in _blocks
+    return known
+
+
+def _count(cache: tuple[np.ndarray, ...], lookups: int, hits: int) -> None:
+    if len(cache) >= 5:  # tables, rest, keys, words, state, work
+        cache[4][1] += lookups
+        cache[4][2] += hits
+
+
 _rest_memo: dict[tuple[tuple[int, int], ...], list[tuple[int, int]]] = {}
 
 
@@ -291,13 +307,15 @@ def _merged_deficiency(w: tuple[int, int], rest: tuple[int, int], melds: int) ->
 def blocks_after_draws(hand: np.ndarray, unseen: np.ndarray, melds: int, out: np.ndarray,
                        *cache: np.ndarray) -> None:
     """:func:`strategy.deficiency.changes.after_draws` (``out[t]``: the deficiency of
-    hand + t, UNREACHABLE where ``unseen[t]`` is 0) on this module's blocks; the
-    :class:`changes.SuitCache` arrays in ``cache`` are not used."""
+    hand + t, UNREACHABLE where ``unseen[t]`` is 0) on this module's blocks; of the
+    :class:`changes.SuitCache` arrays in ``cache`` only the lookup and hit counts (its
+    ``state``) are kept, as the kernel counts them."""
     h = hand.tolist()
     k = unseen.tolist()
     a = [x + y for x, y in zip(h, k, strict=True)]
     if min(h) < 0 or min(k) < 0:
         raise ValueError("a negative count in the hand or the unseen tiles")
+    lookups, hits = 3, _suits_known(h, a, [0, 1, 2])
     rests = _rests(h, a, melds)
     res = [UNREACHABLE] * 34
     for t in range(34):
@@ -305,21 +323,28 @@ def blocks_after_draws(hand: np.ndarray, unseen: np.ndarray, melds: int, out: np
             continue
         b = t // 9 if t < 27 else 3
         h[t] += 1  # hand + unseen is unchanged by a draw
-        res[t] = _deficiency(_words_of(h, a, b), rests[b], melds)
+        lo, hi = _SPANS[b]
+        key = bytes(h[lo:hi]) + bytes(a[lo:hi])
+        if b < 3:
+            lookups += 1
+            hits += key in _blocks
+        res[t] = _deficiency(_block(key, h, a, lo), rests[b], melds)
         h[t] -= 1
     out[:34] = res
+    _count(cache, lookups, hits)
 
 
 def blocks_after_discards(hand: np.ndarray, unseen: np.ndarray, melds: int,
                           out: np.ndarray, *cache: np.ndarray) -> None:
     """:func:`strategy.deficiency.changes.after_discards` (``out[i]``: the deficiency of
     hand - i with the same unseen, UNREACHABLE where ``hand[i]`` is 0) on this module's
-    blocks."""
+    blocks (the cache's lookup and hit counts kept, its tables not used)."""
     h = hand.tolist()
     k = unseen.tolist()
     a = [x + y for x, y in zip(h, k, strict=True)]
     if min(h) < 0 or min(k) < 0:
         raise ValueError("a negative count in the hand or the unseen tiles")
+    lookups, hits = 3, _suits_known(h, a, [0, 1, 2])
     rests = _rests(h, a, melds)
     res = [UNREACHABLE] * 34
     for i in range(34):
@@ -328,7 +353,13 @@ def blocks_after_discards(hand: np.ndarray, unseen: np.ndarray, melds: int,
         b = i // 9 if i < 27 else 3
         h[i] -= 1
         a[i] -= 1
-        res[i] = _deficiency(_words_of(h, a, b), rests[b], melds)
+        lo, hi = _SPANS[b]
+        key = bytes(h[lo:hi]) + bytes(a[lo:hi])
+        if b < 3:
+            lookups += 1
+            hits += key in _blocks
+        res[i] = _deficiency(_block(key, h, a, lo), rests[b], melds)
         h[i] += 1
         a[i] += 1
     out[:34] = res
+    _count(cache, lookups, hits)
