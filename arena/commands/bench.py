@@ -56,8 +56,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--strategies", nargs="+", metavar="NAME",
                    help="agreement: which strategies (default: all it knows)")
     p.add_argument("--games", type=positive_int, default=None,
-                   help="planner: games to profile compiled (default 8); zip: games "
-                   "(default 20)")
+                   help="planner: games to profile compiled, 8 unless given; zip: games "
+                   "to play, 20 unless given")
     p.add_argument("--plain-games", type=positive_int, default=None,
                    help="planner: games to profile in plain Python (default 2)")
     p.add_argument("--modes", nargs="+", choices=["compiled", "plain"], default=None,
