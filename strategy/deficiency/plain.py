@@ -310,28 +310,7 @@ def blocks_after_draws(hand: np.ndarray, unseen: np.ndarray, melds: int, out: np
     hand + t, UNREACHABLE where ``unseen[t]`` is 0) on this module's blocks; of the
     :class:`changes.SuitCache` arrays in ``cache`` only the lookup and hit counts (its
     ``state``) are kept, as the kernel counts them."""
-    h = hand.tolist()
-    k = unseen.tolist()
-    a = [x + y for x, y in zip(h, k, strict=True)]
-    if min(h) < 0 or min(k) < 0:
-        raise ValueError("a negative count in the hand or the unseen tiles")
-    lookups, hits = 3, _suits_known(h, a, [0, 1, 2])
-    rests = _rests(h, a, melds)
-    res = [UNREACHABLE] * 34
-    for t in range(34):
-        if k[t] <= 0:
-            continue
-        b = t // 9 if t < 27 else 3
-        h[t] += 1  # hand + unseen is unchanged by a draw
-        lo, hi = _SPANS[b]
-        key = bytes(h[lo:hi]) + bytes(a[lo:hi])
-        if b < 3:
-            lookups += 1
-            hits += key in _blocks
-        res[t] = _deficiency(_block(key, h, a, lo), rests[b], melds)
-        h[t] -= 1
-    out[:34] = res
-    _count(cache, lookups, hits)
+    _blocks_after_changes(hand, unseen, melds, out, cache, drawn=True)
 
 
 def blocks_after_discards(hand: np.ndarray, unseen: np.ndarray, melds: int,
@@ -339,6 +318,13 @@ def blocks_after_discards(hand: np.ndarray, unseen: np.ndarray, melds: int,
     """:func:`strategy.deficiency.changes.after_discards` (``out[i]``: the deficiency of
     hand - i with the same unseen, UNREACHABLE where ``hand[i]`` is 0) on this module's
     blocks (the cache's lookup and hit counts kept, its tables not used)."""
+    _blocks_after_changes(hand, unseen, melds, out, cache, drawn=False)
+
+
+def _blocks_after_changes(hand: np.ndarray, unseen: np.ndarray, melds: int, out: np.ndarray,
+                          cache: tuple[np.ndarray, ...], *, drawn: bool) -> None:
+    """Each one-tile change's deficiency into ``out``: a draw of an unseen kind (hand + t,
+    hand + unseen unchanged) or a discard of a held one (hand - i, unseen unchanged)."""
     h = hand.tolist()
     k = unseen.tolist()
     a = [x + y for x, y in zip(h, k, strict=True)]
@@ -347,19 +333,20 @@ def blocks_after_discards(hand: np.ndarray, unseen: np.ndarray, melds: int,
     lookups, hits = 3, _suits_known(h, a, [0, 1, 2])
     rests = _rests(h, a, melds)
     res = [UNREACHABLE] * 34
-    for i in range(34):
-        if h[i] <= 0:
+    step, spare, total = (1, k, 0) if drawn else (-1, h, -1)
+    for t in range(34):
+        if spare[t] <= 0:
             continue
-        b = i // 9 if i < 27 else 3
-        h[i] -= 1
-        a[i] -= 1
+        b = t // 9 if t < 27 else 3
+        h[t] += step
+        a[t] += total
         lo, hi = _SPANS[b]
         key = bytes(h[lo:hi]) + bytes(a[lo:hi])
         if b < 3:
             lookups += 1
             hits += key in _blocks
-        res[i] = _deficiency(_block(key, h, a, lo), rests[b], melds)
-        h[i] += 1
-        a[i] += 1
+        res[t] = _deficiency(_block(key, h, a, lo), rests[b], melds)
+        h[t] -= step
+        a[t] -= total
     out[:34] = res
     _count(cache, lookups, hits)
