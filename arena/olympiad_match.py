@@ -24,7 +24,8 @@ from pathlib import Path
 from arena.olympiad_access import SeatSecrets, amqtt_plugins, write_mosquitto_config
 from arena.olympiad_referee import GameSummary, Referee, RefereeConfig
 from arena.thinker import ThinkerPool
-from bot.olympiad_client import AgentPlayer, SeatPlayer, SessionReport, play_seat
+from bot.olympiad_client import AgentPlayer
+from protocols.olympiad_session import SeatPlayer, SessionReport, play_seat
 from protocols.olympiad_transport import (
     ClientTransport,
     MqttClient,

@@ -1,6 +1,6 @@
 """Any program on an Olympiad seat (``mjbot wrap``, and the arena's program seats): every
 referee message goes to the program's stdin as a JSON line, its ``act`` lines come back
-on stdout.  :func:`bot.olympiad_client.play_seat` is the session loop around it."""
+on stdout.  :func:`protocols.olympiad_session.play_seat` is the session loop around it."""
 
 from __future__ import annotations
 

@@ -42,9 +42,10 @@ from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
 from bot.logging import configure_logging, get_logger
-from bot.olympiad_client import AgentPlayer, SeatPlayer
+from bot.olympiad_client import AgentPlayer
 from protocols.olympiad import Act, Ask, Draw, MessageError, Welcome, parse_referee_message
 from protocols.olympiad_codec import safest_act
+from protocols.olympiad_session import SeatPlayer
 
 log = get_logger("mjbot.thinker")
 

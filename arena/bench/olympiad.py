@@ -44,9 +44,10 @@ from arena.olympiad_match import local_mosquitto, mosquitto_binary, serving, tra
 from arena.olympiad_referee import Referee, RefereeConfig
 from arena.thinker import ThinkerPool
 from bot.logging import configure_logging
-from bot.olympiad_client import AgentPlayer, SeatPlayer, SessionReport, play_seat
+from bot.olympiad_client import AgentPlayer
 from protocols.olympiad import Act, Ask
 from protocols.olympiad_codec import safest_act
+from protocols.olympiad_session import SeatPlayer, SessionReport, play_seat
 from protocols.olympiad_transport import free_port
 from strategy.warmup import warm_up
 

@@ -45,9 +45,10 @@ from arena.olympiad_access import SeatSecrets
 from arena.olympiad_match import local_mosquitto, mosquitto_binary, run_match, serving
 from arena.olympiad_referee import GameSummary, Referee, RefereeConfig
 from bot.logging import configure_logging
-from bot.olympiad_client import AgentPlayer, SeatPlayer, SessionReport, play_seat
+from bot.olympiad_client import AgentPlayer
 from protocols.olympiad import Act, Ask, Join
 from protocols.olympiad_codec import safest_act
+from protocols.olympiad_session import SeatPlayer, SessionReport, play_seat
 from protocols.olympiad_transport import (
     REFEREE_USER,
     ClientTransport,

@@ -23,7 +23,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from arena.olympiad_program import ProgramExited, ProgramPlayer
     from bot.logging import configure_logging
-    from bot.olympiad_client import play_seat
+    from protocols.olympiad_session import play_seat
     from protocols.olympiad_transport import client_transport
 
     argv = list(args.program)

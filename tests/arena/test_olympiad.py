@@ -25,11 +25,12 @@ from arena.olympiad_match import local_mosquitto, our_agents, run_match, serving
 from arena.olympiad_referee import GameSummary, Referee
 from arena.record_types import Fault
 from arena.records import read_record
-from bot.olympiad_client import AgentPlayer, SessionReport, play_seat
+from bot.olympiad_client import AgentPlayer
 from game.events import Penalized
 from game.rules import TAIWAN_16
 from protocols.olympiad import Act, Ask, End, Join, parse_referee_message
 from protocols.olympiad_codec import safest_act
+from protocols.olympiad_session import SessionReport, play_seat
 from protocols.olympiad_transport import WsClient, free_port
 from strategy.warmup import warm_up
 

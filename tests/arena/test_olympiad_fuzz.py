@@ -31,7 +31,7 @@ from support.arena import olympiad_config as _config
 from arena.bench.olympiad_soak import hostile_payloads
 from arena.olympiad_match import our_agents, run_match
 from arena.olympiad_referee import Referee
-from bot.olympiad_client import AgentPlayer, SessionReport, play_seat
+from bot.olympiad_client import AgentPlayer
 from protocols.olympiad import (
     Act,
     Ask,
@@ -41,6 +41,7 @@ from protocols.olympiad import (
     parse_referee_message,
 )
 from protocols.olympiad_codec import act_allowed
+from protocols.olympiad_session import SessionReport, play_seat
 
 FUZZED: Counter[str] = Counter()
 TILES = [f"{n}{s}" for s in "mps" for n in range(1, 10)] + [f"{n}z" for n in range(1, 8)]

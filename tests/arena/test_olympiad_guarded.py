@@ -36,8 +36,9 @@ from arena.olympiad_match import (
 )
 from arena.olympiad_referee import Referee
 from bot.logging import configure_logging
-from bot.olympiad_client import AgentPlayer, SessionReport, play_seat
+from bot.olympiad_client import AgentPlayer
 from protocols.olympiad import Act, Join
+from protocols.olympiad_session import SessionReport, play_seat
 from protocols.olympiad_transport import (
     REFEREE_USER,
     ConnectionLost,

@@ -38,8 +38,9 @@ from arena.olympiad_match import (
     transport_for,
 )
 from arena.olympiad_referee import ERRORS_KEPT, Referee, RefereeConfig
-from bot.olympiad_client import AgentPlayer, SessionReport, play_seat
+from bot.olympiad_client import AgentPlayer
 from protocols.olympiad import Join
+from protocols.olympiad_session import SessionReport, play_seat
 from protocols.olympiad_transport import (
     Limits,
     MqttServer,

@@ -30,8 +30,8 @@ from arena.bench.olympiad import _row
 from arena.olympiad_match import our_agents, run_match, serving
 from arena.olympiad_referee import GameSummary, Referee
 from arena.thinker import RemotePlayer, ThinkerPool, _line_safe, serve
-from bot.olympiad_client import SessionReport, play_seat
 from protocols.olympiad import Act, Ask
+from protocols.olympiad_session import SessionReport, play_seat
 from protocols.olympiad_transport import WsClient
 
 
