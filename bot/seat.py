@@ -18,6 +18,7 @@ from game.melds import Chow, ConcealedKong, Kong, Meld, Pung
 from game.rulebook import (
     WinOffer,
     declarable_win,
+    kong_forbidden,
     legal_after_claim,
     legal_after_draw,
     legal_on_added_kong,
@@ -371,21 +372,13 @@ class SeatView:
     def _legal(self, kind: AskKind, win: bool) -> tuple[ev.Action, ...]:
         """The rule book's legal answers, with what this seat knows of the walls."""
         hand = self.hand
-        per_seat = self.rules.wall_layout is WallLayout.PER_SEAT
         if kind is AskKind.DRAW:
-            # Botzone: a kong needs this seat's and the next seat's walls; one wall: a tile
-            # left for the replacement
-            kong = (self.wall_left[self.seat] > 0
-                    and self.wall_left[self.next_seat(self.seat)] > 0) if per_seat else (
-                self.tiles_left > 0)
-            return legal_after_draw(hand, self.melds, kong_allowed=kong, win=win)
+            return legal_after_draw(hand, self.melds, kong_allowed=self._kong_allowed(self.seat),
+                                    win=win)
         if kind is AskKind.DISCARD:
             assert self.tile_in_play is not None and self.provider is not None
-            # Botzone's judge takes a pung or chow of the last discard; a kong needs this
-            # seat's wall and the wall of the seat after the discarder
-            kong = (self.wall_left[self.seat] > 0
-                    and self.wall_left[self.next_seat(self.provider)] > 0) if per_seat else (
-                self.tiles_left > 0)
+            # Botzone's judge takes a pung or chow of the last discard
+            kong = self._kong_allowed(self.provider)
             return legal_on_discard(hand, self.tile_in_play,
                                     from_left=self.next_seat(self.provider) == self.seat,
                                     kong_allowed=kong, win=win,
@@ -395,6 +388,15 @@ class SeatView:
         if kind is AskKind.CALLED:
             return legal_after_claim(hand)
         return (ev.Pass(),)
+
+    def _kong_allowed(self, actor: int) -> bool:
+        """The rule book's kong rule with the walls as this seat knows them (``actor``: the
+        last drawer or discarder)."""
+        if self.rules.wall_layout is WallLayout.PER_SEAT:
+            own, after = self.wall_left[self.seat], self.wall_left[self.next_seat(actor)]
+        else:
+            own = after = self.tiles_left
+        return kong_forbidden(own, after) is None
 
     def concealed_tiles(self, extra: int | None = None) -> list[int]:
         tiles: list[int] = np.repeat(_KINDS, self.hand).tolist()

@@ -42,6 +42,7 @@ __all__ = [
     "WinOffer",
     "claim_answer",
     "declarable_win",
+    "kong_forbidden",
     "legal_after_claim",
     "legal_after_draw",
     "legal_on_added_kong",
@@ -135,6 +136,18 @@ def mcr_scores(winner: int, fan: int, payer: int | None) -> tuple[int, int, int,
 # ---------------------------------------------------------------- legal answers
 def _discards(counts: Counts) -> list[ev.Action]:
     return [ev.Discard(t) for t in range(NUM_KINDS) if counts[t] > 0]
+
+
+def kong_forbidden(own_wall: int, next_wall: int) -> str | None:
+    """Why a kong may not be declared now, None when it may.  Its replacement tile comes
+    from the seat's own wall, and the wall of the seat after the last discarder or drawer
+    must still hold a tile (Botzone's per-seat walls); with one shared wall both are the
+    tiles left."""
+    if own_wall <= 0:
+        return "its own wall is empty"
+    if next_wall <= 0:
+        return "the wall of the seat after the last discarder or drawer is empty"
+    return None
 
 
 def legal_after_draw(counts: Counts, melds: Sequence[Meld], *, kong_allowed: bool,

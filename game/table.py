@@ -74,6 +74,7 @@ from game.melds import Chow, ConcealedKong, Kong, Meld, Pung
 from game.rulebook import (
     WinOffer,
     declarable_win,
+    kong_forbidden,
     legal_after_draw,
     legal_on_added_kong,
     legal_on_discard,
@@ -397,11 +398,8 @@ class BotzoneTable(Table[Stage]):
         self._history.append(event)
 
     def _kong_forbidden(self, seat: int) -> str | None:
-        if not self._seats[seat].wall:
-            return "its own wall is empty"
-        if self._wall_last:
-            return "the wall of the seat after the last discarder or drawer is empty"
-        return None
+        return kong_forbidden(len(self._seats[seat].wall),
+                              len(self._seats[(self._actor + 1) % SEATS].wall))
 
     def _start_kong(self, seat: int, event: ev.Konged | ev.ConcealedKonged | ev.KongAdded) -> None:
         self._actor = seat

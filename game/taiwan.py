@@ -105,6 +105,7 @@ from game import events as ev
 from game.melds import Chow, ConcealedKong, Kong, Meld, Pung
 from game.rulebook import (
     declarable_win,
+    kong_forbidden,
     legal_after_claim,
     legal_after_draw,
     legal_on_added_kong,
@@ -610,14 +611,18 @@ class TaiwanTable(Table[Stage]):
     def _options_after_draw(self, seat: int) -> tuple[ev.Action, ...]:
         state = self._seats[seat]
         assert self._drawn is not None
-        return legal_after_draw(state.hand, state.melds, kong_allowed=self.wall_remaining >= 1,
+        return legal_after_draw(state.hand, state.melds, kong_allowed=self._kong_allowed(),
                                 win=self._wins_with(seat, self._drawn, drawn=True))
 
     def _claims(self, seat: int, tile: int, discarder: int) -> tuple[ev.Action, ...]:
         return legal_on_discard(self._seats[seat].hand, tile,
                                 from_left=seat == (discarder + 1) % SEATS,
-                                kong_allowed=self.wall_remaining >= 1,
+                                kong_allowed=self._kong_allowed(),
                                 win=self._wins_with(seat, tile), names_discard=False)
+
+    def _kong_allowed(self) -> bool:
+        """The rule book's kong rule on the one wall (the replacement from its back)."""
+        return kong_forbidden(self.wall_remaining, self.wall_remaining) is None
 
     def _why_illegal(self, seat: int, action: object) -> str:
         """Why ``action`` is not among ``seat``'s legal actions, in words."""
