@@ -217,8 +217,9 @@ class FoldingPlanner(Planner):
     """The danger model the fold reads (fitted to self-play positions); the value's own
     danger stays :data:`strategy.danger.DANGER_V1`'s."""
 
-    def _fold(self, v: SeatView, outlooks: dict[int, Outlook], chosen: int) -> int | None:
-        """The safest discard when folding, else None."""
+    def _fold(self, v: SeatView, outlooks: dict[int, Outlook], chosen: int
+              ) -> tuple[int, float] | None:
+        """(the safest discard, P(some other seat waits)) when folding, else None."""
         if outlooks[chosen].win >= self.fold_win:
             return None
         signs = self._signs(v)
@@ -227,7 +228,7 @@ class FoldingPlanner(Planner):
             return None
         dz = danger(signs, v.unseen, self.reader)
         safest = min(outlooks, key=lambda t: (round(float(dz[t]), 6), -outlooks[t].value, t))
-        return safest if safest != chosen else None
+        return None if safest == chosen else (safest, waiting)
 
     def _folded(self, v: SeatView, chosen: int, best: Outlook,
                 cands: tuple[ValuedCandidate, ...]) -> tuple[int, str] | None:
@@ -237,9 +238,9 @@ class FoldingPlanner(Planner):
                     and c.action is ev.ActionKind.DISCARD}
         if chosen not in outlooks:
             outlooks[chosen] = best
-        safest = self._fold(v, outlooks, chosen)
-        if safest is None:
+        folded = self._fold(v, outlooks, chosen)
+        if folded is None:
             return None
-        waiting = anyone_waiting(self._signs(v), self.reader)
+        safest, waiting = folded
         return safest, (f"fold: P(someone waits) {waiting:.2f}, own P(win) {best.win:.3f}: "
                         f"{tile_name(safest)} is the safest (not {tile_name(chosen)})")
