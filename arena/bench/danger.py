@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from arena.bench.match_replay import MatchReplay
 from arena.data import DataMissing, data_dir
 from game.events import (
     Chowed,
@@ -43,7 +44,7 @@ from game.events import (
     Response,
     Won,
 )
-from game.melds import Chow, ConcealedKong, Kong, Meld, Pung
+from game.melds import Meld
 from game.scoring.mcr import WinContext, mcr_fans
 from game.table import BotzoneTable
 from game.tiles import Notation, parse_tile
@@ -159,81 +160,33 @@ def _completes(hand: np.ndarray, melds: list[Meld], seat: int, tile: int, wind: 
 
 
 def decisions_of(match: PkuMatch) -> list[Decision]:
-    hands = [np.zeros(34, dtype=np.int64) for _ in range(4)]
-    for s, deal in enumerate(match.deals):
-        for t in deal:
-            hands[s][t] += 1
-    melds: list[list[Meld]] = [[] for _ in range(4)]
-    discards: list[list[int]] = [[] for _ in range(4)]
-    river = np.zeros(34, dtype=np.int64)  # discards still on the table
-    since: list[list[int]] = [[] for _ in range(4)]  # others' discards since its own
-    last: tuple[int, int] | None = None
+    table = MatchReplay(match)
+    hands, melds = table.hands, table.melds
     out: list[Decision] = []
-    previous: PkuVerb | None = None
     for step in match.steps:
         s, t, verb = step.seat, step.tile, step.verb
-        if verb == PkuVerb.DRAW:
-            hands[s][t] += 1
-        elif verb == PkuVerb.PLAY:
-            seen = hands[s].copy() + river
-            for o, ms in enumerate(melds):
-                for m in ms:
-                    if o == s or not isinstance(m, ConcealedKong):
-                        for x in m.tiles:
-                            seen[x] += 1
-            unseen = np.clip(4 - seen, 0, 4).astype(np.int8)
+        if verb == PkuVerb.PLAY:
             signs = []
             shape, fan = set(), set()
             for o in range(4):
                 if o == s:
                     continue
-                signs.append(SeatSigns(tuple(discards[o]), tuple(melds[o]),
-                                       int(hands[o].sum()), tuple(since[o])))
+                signs.append(table.signs_of(o))
                 for k in np.flatnonzero(hands[s]):
                     a, b = _completes(hands[o], melds[o], o, int(k), match.prevalent_wind)
                     if a:
                         shape.add(int(k))
                     if b:
                         fan.add(int(k))
-            out.append(Decision(s, hands[s].copy(), tuple(melds[s]), tuple(signs), unseen,
-                                frozenset(shape), frozenset(fan), t, False))
-            hands[s][t] -= 1
-            discards[s].append(t)
-            since[s] = []
-            for o in range(4):
-                if o != s:
-                    since[o].append(t)
-            river[t] += 1
-            last = (s, t)
-        elif verb in (PkuVerb.CHI, PkuVerb.PENG, PkuVerb.GANG):
-            assert last is not None
-            provider, tile = last
-            river[tile] -= 1
-            hands[s][tile] += 1
-            if verb == PkuVerb.CHI:
-                for x in (t - 1, t, t + 1):
-                    hands[s][x] -= 1
-                melds[s].append(Chow(t, tile, provider))
-            elif verb == PkuVerb.PENG:
-                hands[s][t] -= 3
-                melds[s].append(Pung(t, provider))
-            else:
-                hands[s][t] -= 4
-                melds[s].append(Kong(t, provider))
-        elif verb == PkuVerb.ANGANG:
-            hands[s][t] -= 4
-            melds[s].append(ConcealedKong(t))
-        elif verb == PkuVerb.BUGANG:
-            hands[s][t] -= 1
-            for i, m in enumerate(melds[s]):
-                if isinstance(m, Pung) and m.tile == t:
-                    melds[s][i] = m.with_fourth_tile()
-        elif verb == PkuVerb.HU and previous == PkuVerb.PLAY and last is not None \
-                and last[0] != s and last[1] == t:  # a win on the discard just made
+            out.append(Decision(s, hands[s].copy(), tuple(melds[s]), tuple(signs),
+                                table.unseen_for(s), frozenset(shape), frozenset(fan), t,
+                                False))
+        elif verb == PkuVerb.HU and table.previous == PkuVerb.PLAY and table.last is not None \
+                and table.last[0] != s and table.last[1] == t:  # a win on the discard just made
             d = out[-1]
             out[-1] = Decision(d.seat, d.hand, d.melds, d.signs, d.unseen, d.shape_danger,
                                d.fan_danger, d.discarded, True)
-        previous = verb
+        table.apply(step)
     return out
 
 

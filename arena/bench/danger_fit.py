@@ -38,9 +38,9 @@ from typing import Any
 import numpy as np
 
 from arena.bench.danger import _completes, load_matches, table_match
+from arena.bench.match_replay import MatchReplay
 from arena.data import DataMissing
 from arena.games import GameSpec, Rules, play_mcr_table
-from game.melds import Chow, ConcealedKong, Kong, Meld, Pung
 from game.tiles import NUM_KINDS
 from protocols.pku_datatxt import PkuMatch, PkuVerb
 from strategy.danger import (
@@ -95,17 +95,8 @@ def _concat(parts: Sequence[Rows]) -> Rows:
 
 def rows_of(match: PkuMatch) -> Rows:
     """Every (discard, other seat) row of one game (see :class:`Rows`)."""
-    hands = [np.zeros(NUM_KINDS, dtype=np.int64) for _ in range(4)]
-    for s, deal in enumerate(match.deals):
-        for t in deal:
-            hands[s][t] += 1
-    melds: list[list[Meld]] = [[] for _ in range(4)]
-    discards: list[list[int]] = [[] for _ in range(4)]
-    river = np.zeros(NUM_KINDS, dtype=np.int64)
-    since: list[list[int]] = [[] for _ in range(4)]
-    after_claim = [False] * 4
-    claimed = [False] * 4
-    last: tuple[int, int] | None = None
+    table = MatchReplay(match)
+    hands, melds = table.hands, table.melds
     truth: dict[tuple[int, bytes, int], np.ndarray] = {}
     feats, shares, waits, held, decision = [], [], [], [], []
     n_dec = 0
@@ -119,68 +110,20 @@ def rows_of(match: PkuMatch) -> Rows:
         return truth[key]
 
     for step in match.steps:
-        s, t, verb = step.seat, step.tile, step.verb
-        if verb == PkuVerb.DRAW:
-            hands[s][t] += 1
-            claimed[s] = False
-        elif verb == PkuVerb.PLAY:
-            seen = hands[s].copy() + river
-            for o, ms in enumerate(melds):
-                for m in ms:
-                    if o == s or not isinstance(m, ConcealedKong):
-                        for x in m.tiles:
-                            seen[x] += 1
-            unseen = np.clip(4 - seen, 0, 4).astype(np.int8)
+        s = step.seat
+        if step.verb == PkuVerb.PLAY:
+            unseen = table.unseen_for(s)
             for o in range(4):
                 if o == s:
                     continue
-                shown = tuple(m for m in melds[o] if not isinstance(m, ConcealedKong))
-                signs = SeatSigns(tuple(discards[o]), shown, int(hands[o].sum()),
-                                  tuple(since[o]))
-                feats.append((*readiness_features(signs), int(after_claim[o])))
+                signs = table.signs_of(o)
+                feats.append((*readiness_features(signs), int(table.after_claim[o])))
                 shares.append(_share(signs, unseen))
                 waits.append(waits_of(o))
                 held.append(hands[s] > 0)
                 decision.append(n_dec)
             n_dec += 1
-            hands[s][t] -= 1
-            discards[s].append(t)
-            after_claim[s] = claimed[s]
-            claimed[s] = False
-            since[s] = []
-            for o in range(4):
-                if o != s:
-                    since[o].append(t)
-            river[t] += 1
-            last = (s, t)
-        elif verb in (PkuVerb.CHI, PkuVerb.PENG, PkuVerb.GANG):
-            assert last is not None
-            provider, tile = last
-            river[tile] -= 1
-            hands[s][tile] += 1
-            since[s] = []
-            if verb == PkuVerb.CHI:
-                for x in (t - 1, t, t + 1):
-                    hands[s][x] -= 1
-                melds[s].append(Chow(t, tile, provider))
-                claimed[s] = True
-            elif verb == PkuVerb.PENG:
-                hands[s][t] -= 3
-                melds[s].append(Pung(t, provider))
-                claimed[s] = True
-            else:
-                hands[s][t] -= 4
-                melds[s].append(Kong(t, provider))
-        elif verb == PkuVerb.ANGANG:
-            hands[s][t] -= 4
-            melds[s].append(ConcealedKong(t))
-            since[s] = []
-        elif verb == PkuVerb.BUGANG:
-            hands[s][t] -= 1
-            since[s] = []
-            for i, m in enumerate(melds[s]):
-                if isinstance(m, Pung) and m.tile == t:
-                    melds[s][i] = m.with_fourth_tile()
+        table.apply(step)
     if not feats:
         empty = np.zeros((0, NUM_KINDS))
         return Rows(np.zeros((0, 5)), empty, empty.astype(bool), empty.astype(bool),
