@@ -1126,56 +1126,10 @@ def after_each_draw(hand: np.ndarray, unseen: np.ndarray, melds_needed: int,
 
 # ---------------------------------------------------------------- plain Python
 # Without numba (the Botzone zip) every kernel above runs as Python, where the dense DP
-# arrays cost a Python step per state, reached or not.  These twins give the same
-# answers in fewer steps; route_table and its helpers call them in place of the kernels
-# only when numba is off (tests compare each twin with its kernel).
-def pungs_overlap_sparse(hand: np.ndarray, avail: np.ndarray, melds: int, need: int,
-                         seat_wind: int, prevalent_wind: int, chows: int = 0) -> int:
-    """:func:`pungs_overlap` over the reached states only (a dict, not the dense grid)."""
-    cap = BONUS_CAP
-    states: dict[tuple[int, int, int, int], int] = {(0, 0, 0, 0): 0}
-    for t in range(34):
-        a = int(avail[t])
-        h = int(hand[t])
-        if a < 1:
-            # nothing can use this kind: a chow may not pass through it
-            states = {s: v for s, v in states.items() if s[3] != 1 and s[3] != 2}
-            continue
-        w = pung_fan(t, seat_wind, prevalent_wind)
-        can_start = chows > 0 and t < 27 and t % 9 <= 6 and avail[t + 1] > 0 \
-            and avail[t + 2] > 0
-        nxt: dict[tuple[int, int, int, int], int] = {}
-        for (k, p, b, c), v in states.items():
-            for start in range(2):
-                if start == 1 and (c != 0 or not can_start or k >= melds):
-                    continue
-                chow_use = 1 if c == 1 or c == 2 or start == 1 else 0
-                nc = 2 if c == 1 else 3 if c == 2 else 1 if start == 1 else c
-                k1 = k + start
-                for g in range(3):  # nothing, the pair, a pung
-                    if g == 1 and p == 1:
-                        continue
-                    if g == 2 and k1 >= melds:
-                        continue
-                    used = chow_use + (2 if g == 1 else 3 if g == 2 else 0)
-                    if used > a:
-                        continue
-                    gain = used if used < h else h
-                    key = (k1 + (1 if g == 2 else 0), p + (1 if g == 1 else 0),
-                           _fan_with(b, g, used, w, cap), nc)
-                    if v + gain > nxt.get(key, -1):
-                        nxt[key] = v + gain
-        states = nxt
-    low = min(need, cap)
-    out = -1
-    for (k, p, b, c), v in states.items():
-        if k == melds and p == 1 and b >= low and (c == 0 or c == 3) and v > out:
-            out = v
-    return out
-
-
-pungs_overlap_sparse.py_func = pungs_overlap_sparse  # type: ignore[attr-defined]
-
+# arrays cost a Python step per state, reached or not.  The twins (strategy.fan.plain,
+# strategy.deficiency.plain) give the same answers in fewer steps; route_table and its
+# helpers call them in place of the kernels only when numba is off (tests compare each
+# twin with its kernel).
 _MEMO_LIMIT = 1 << 16
 
 
@@ -1202,9 +1156,13 @@ def _memo(kernel: Callable[..., int], arrays: int) -> Callable[..., int]:
 if not HAVE_NUMBA:
     # the fan routes meet the same restricted hands again and again (a flush route sees
     # one suit, a draw in another suit leaves it as it was)
+    # (the bonus and pungs DPs block by block, each block's table remembered:
+    # strategy.fan.plain; imported here, after the kernels it falls back on)
+    from strategy.fan.plain import bonus_overlap_blocks, pungs_overlap_blocks
+
     regular_overlap = _memo(regular_overlap_blocks, 2)  # type: ignore[assignment]
-    pungs_overlap = _memo(pungs_overlap_sparse, 2)  # type: ignore[assignment]
-    bonus_overlap = _memo(bonus_overlap, 2)  # type: ignore[assignment]
+    pungs_overlap = _memo(pungs_overlap_blocks, 2)  # type: ignore[assignment]
+    bonus_overlap = _memo(bonus_overlap_blocks, 2)  # type: ignore[assignment]
     knitted_straight = _memo(knitted_straight, 2)  # type: ignore[assignment]
 
     def _remembered_knitted_below(hand: np.ndarray, avail: np.ndarray, melds_needed: int,

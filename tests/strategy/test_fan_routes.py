@@ -25,6 +25,7 @@ from strategy.fan import (
     route_deficiencies,
 )
 from strategy.fan.brute import brute_fan_deficiency, hand_fan, sample_case
+from strategy.fan.plain import bonus_overlap_blocks, pungs_overlap_blocks
 from strategy.fan.routes import (
     NUM_ROUTES,
     after_each_discard,
@@ -33,7 +34,6 @@ from strategy.fan.routes import (
     capped_route_table,
     draws_lowering,
     pungs_overlap,
-    pungs_overlap_sparse,
     route_table,
 )
 
@@ -316,7 +316,7 @@ json.dump(out, sys.stdout)
 
 def test_plain_python_matches_the_jitted_kernel() -> None:
     """route_table, each discard and each draw (and the useful draws) without numba, where
-    the plain-Python twins of the DPs (pungs_overlap_sparse, the remembered overlaps)
+    the plain-Python twins of the DPs (strategy.fan.plain, the remembered overlaps)
     stand in for the kernels, give the jitted answers."""
     rng = np.random.default_rng(77)
     cases = []
@@ -348,12 +348,13 @@ def test_plain_python_matches_the_jitted_kernel() -> None:
     assert sizes == {1, 2}
 
 
-def test_the_sparse_pungs_dp_is_the_dense_kernel() -> None:
-    """The plain-Python twin of pungs_overlap (its reached states only) against the
-    kernel on random counts, with and without its one chow."""
+def test_the_block_twins_are_the_dense_kernels() -> None:
+    """The plain-Python twins of pungs_overlap and bonus_overlap (one DP per suit and the
+    honours, merged; :mod:`strategy.fan.plain`) against the kernels on random counts,
+    with and without the pungs DP's one chow, a pair or none, chows only, outside."""
     rng = np.random.default_rng(31)
     found = 0
-    for _ in range(300):
+    for _ in range(150):
         avail = rng.integers(0, 5, 34).astype(np.int8)
         avail[rng.random(34) < 0.3] = 0
         hand = np.minimum(avail, rng.integers(0, 3, 34)).astype(np.int8)
@@ -361,6 +362,13 @@ def test_the_sparse_pungs_dp_is_the_dense_kernel() -> None:
         seat, wind = (int(x) for x in rng.integers(0, 4, 2))
         for chows in (0, 1):
             want = pungs_overlap(hand, avail, melds, need, seat, wind, chows)
-            assert pungs_overlap_sparse(hand, avail, melds, need, seat, wind, chows) == want
+            assert pungs_overlap_blocks(hand, avail, melds, need, seat, wind, chows) == want
             found += want >= 0
-    assert found > 100
+        for pairs, no_pungs, outside in ((1, False, False), (0, False, True), (1, True, False),
+                                         (1, False, True)):
+            want = bonus_overlap(hand, avail, melds, pairs, min(need, 3), seat, wind,
+                                 no_pungs, outside)
+            assert bonus_overlap_blocks(hand, avail, melds, pairs, min(need, 3), seat, wind,
+                                        no_pungs, outside) == want
+            found += want >= 0
+    assert found > 200
