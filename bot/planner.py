@@ -99,6 +99,9 @@ class Planner(Agent):
     _watch: Deadline | None = field(init=False, default=None, repr=False)
     """The decision's deadline, while the fan routes run in plain Python (no numba: a
     Botzone upload) and it has a clock: the routes check it between discards."""
+    _cut: str = field(init=False, default="", repr=False)
+    """What the clock cut from the decision being made (plain Python on a clock: the
+    useful draws or the learned order), said in its note; empty when nothing was."""
     value: RuleValue = field(init=False, repr=False)
     """The value under these rules (:func:`strategy.rule_value.rule_value`)."""
 
@@ -108,7 +111,11 @@ class Planner(Agent):
     def decide(self, v: SeatView, deadline: Deadline | None = None) -> Decision:
         """The planner's decision.  Without numba, under a deadline with a clock, the fan
         routes check it between discards and raise :class:`strategy.stepvalue.OutOfTime`
-        when it has passed (:class:`OnTime` lets today's agent answer then).
+        when it has passed (:class:`OnTime` lets today's agent answer then).  The work is
+        ordered so the clock cuts the least: each discard's value first (any answer needs
+        it), then the step-value search (cut, it ranks what it reached), then the useful
+        draws or the learned order far from 8 fan (cut, the step-value order stands, and
+        the note says so: the one place such a decision differs from the compiled bot's).
 
         Compiled, the routes take milliseconds and no clock is watched, so the decisions
         are the same on every machine; in plain Python one decision's routes take from
@@ -118,8 +125,12 @@ class Planner(Agent):
                    and self.value.fan_routes)
         watch = deadline if watched else None
         self._watch = watch
+        self._cut = ""
         try:
-            return super().decide(v, deadline)
+            decision = super().decide(v, deadline)
+            if self._cut and self._watch is watch:
+                decision = dataclasses.replace(decision, note=f"{decision.note} [{self._cut}]")
+            return decision
         finally:
             if self._watch is watch:  # not a later decision's (an abandoned one ends late)
                 self._watch = None
@@ -172,6 +183,9 @@ class Planner(Agent):
         (``fan_check``: the search's leaves must reach the minimum fan; not for the hand
         of a claim the view does not hold yet, nor the discard after a claim)."""
         needed = v.melds_needed - len(extra)
+        # the outlooks first: on a clock (plain Python) they are what any answer of the
+        # planner needs, the search after them is cut, not lost, when the clock passes
+        outlooks = self._discard_outlooks(v, hand, extra, turns, dz)
         if with_search:
             check = self._fan_check(v) if fan_check and not extra else None
             choice = choose_discard(hand, v.unseen, needed, self.rules, deadline,
@@ -181,14 +195,17 @@ class Planner(Agent):
             method = choice.method
         else:
             ranked, method = [], Method.DP
-        outlooks = self._discard_outlooks(v, hand, extra, turns, dz)
         steps = [c.tile for c in ranked if c.tile is not None]
         order = steps + sorted(t for t in outlooks if t not in steps)
         if self._ranks(outlooks) and not extra and with_search:
             assert self.ranker is not None
-            close, x = self._close_features(v, hand, outlooks, dz, steps)
-            ranked_close = self.ranker.order(close, x)
-            order = ranked_close + [t for t in order if t not in ranked_close]
+            try:
+                close, x = self._close_features(v, hand, outlooks, dz, steps)
+            except OutOfTime:  # plain Python on a clock: the step-value order stands
+                self._cut = "the clock cut the learned order: step-value order"
+            else:
+                ranked_close = self.ranker.order(close, x)
+                order = ranked_close + [t for t in order if t not in ranked_close]
         else:
             order = self._useful_first(v, hand, extra, outlooks, order)
         chosen = best_by_value(outlooks, order, self.value.model)
@@ -215,31 +232,33 @@ class Planner(Agent):
         if not self.value.fan_routes or least < self.model.useful_from \
                 or least >= UNREACHABLE:
             return order
-        if self._watch is not None:
-            # plain Python on a platform's clock (the Botzone zip): 34 draws' routes per
-            # discard take seconds, more than the turn allows; the step-value order stands
+        try:
+            useful = self._close_useful(v, hand, extra, outlooks, order)
+        except OutOfTime:  # plain Python on a clock: the step-value order stands
+            self._cut = "the clock cut the useful draws: step-value order"
             return order
-        useful = self._close_useful(v, hand, extra, outlooks, order)
         return sorted(useful, key=lambda t: -useful[t]) + [t for t in order if t not in useful]
 
     def _close_useful(self, v: SeatView, hand: np.ndarray, extra: Sequence[Meld],
                       outlooks: dict[int, Outlook], order: Sequence[int]) -> dict[int, int]:
         """The discards within the margin of the best value (in ``order``) -> their useful
-        draws toward 8 fan."""
+        draws toward 8 fan.  On a clock (plain Python) it is checked before each discard's
+        draws (:class:`strategy.stepvalue.OutOfTime` when it has passed)."""
         top = max(o.value for o in outlooks.values())
         useful = {}
         for t in order:
             if outlooks[t].value >= top - self.model.margin:
+                if self._watch is not None:
+                    self._watch.check_clock()
                 h = hand.copy()
                 h[t] -= 1
                 useful[t] = useful_draws(h, self._inputs(v), outlooks[t].distance, extra)
         return useful
 
     def _ranks(self, outlooks: dict[int, Outlook]) -> bool:
-        """Whether the learned order ranks these discards (mcr, compiled, from the distance
+        """Whether the learned order ranks these discards (mcr, from the distance
         ``model.useful_from`` on, where it replaces the useful-draws order)."""
-        return (self.ranker is not None and self.value.fan_routes and self._watch is None
-                and self._far(outlooks))
+        return self.ranker is not None and self.value.fan_routes and self._far(outlooks)
 
     def _far(self, outlooks: dict[int, Outlook]) -> bool:
         least = min(o.distance for o in outlooks.values())
@@ -441,8 +460,9 @@ def default_strategy(rules: Ruleset) -> Strategy:
     discard order far from 8 fan (its gain over ``baseline-v1`` is measured in
     ``docs/arena.md``, "The planner, measured"), today's :class:`Agent` elsewhere.  Without
     numba (a Botzone upload) the planner watches the turn's clock and lets today's agent
-    answer when its fan routes, in plain Python, run out of time (:class:`OnTime`;
-    the learned order is skipped there, as the useful draws are).  Under taiwan-16 the
+    answer when its fan routes, in plain Python, run out of time (:class:`OnTime`); the
+    useful draws and the learned order come last, and the clock cutting them leaves the
+    planner's step-value order, its note saying so).  Under taiwan-16 the
     planner's tai value (:mod:`strategy.tai`) measured even with today's agent (the SPRT
     accepted no gain; ``docs/arena.md``), so the Olympiad bot keeps today's agent."""
     if rules.min_fan > 0 and rules.special_shapes:

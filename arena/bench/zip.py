@@ -38,6 +38,11 @@ ZIP_CLOCK_SECONDS = 1.6
 of time and today's agent answered (``over_clock``)."""
 OUT_OF_TIME = "the value ran out of time"
 """How :class:`bot.planner.OnTime` begins the note of today's agent's answer."""
+CUT = ("[the clock cut", "cut by deadline")
+"""How a planner decision that the clock cut short says so: the useful draws or the
+learned order cut (the note's tail, :class:`bot.planner.Planner`), or the step-value search
+cut (its method).  Such a decision is the planner's own but may differ from the compiled
+bot's."""
 TARGETS = {"draw_p99_s": 1.0, "draw_max_s": 2.0, "fallback_pct": 1.0}
 """Issue 26 item 3, on a loaded 2-core machine."""
 
@@ -67,10 +72,17 @@ def fell_back(info: dict[str, Any]) -> bool:
     return str(info.get("note", "")).startswith(OUT_OF_TIME) or info.get("method") == "fallback"
 
 
+def was_cut(info: dict[str, Any]) -> bool:
+    """A logged planner decision the clock cut short (:data:`CUT`), not a fallback."""
+    text = f"{info.get('note', '')} {info.get('method', '')}"
+    return not fell_back(info) and any(c in text for c in CUT)
+
+
 def play(games: int, seed: int) -> dict[str, Any]:
     """Build the zip and play ``games`` seeded games with it at seat 0; the raw numbers."""
     turns: list[float] = []
-    decisions: list[tuple[str, float, bool, float]] = []  # kind, seconds, fell back, CPU s
+    # kind, seconds, fell back, CPU s, cut short
+    decisions: list[tuple[str, float, bool, float, bool]] = []
     peak, penalties = 0.0, 0
     start = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
@@ -88,7 +100,7 @@ def play(games: int, seed: int) -> dict[str, Any]:
                         return
                     info = json.loads(line)
                     kind = _kind(request) or "other"
-                    decisions.append((kind, seconds, fell_back(info), cpu))
+                    decisions.append((kind, seconds, fell_back(info), cpu, was_cut(info)))
 
                 table, mb = play_subprocess_seat([sys.executable, str(zip_path)], seed + g,
                                                  cwd=Path(tmp), turn_seconds=turns, env=env,
@@ -102,8 +114,9 @@ def play(games: int, seed: int) -> dict[str, Any]:
 
 def summarise(raw: dict[str, Any], games: int, load: int) -> dict[str, Any]:
     turns: list[float] = raw["turns"]
-    decisions: list[tuple[str, float, bool, float]] = raw["decisions"]
+    decisions: list[tuple[str, float, bool, float, bool]] = raw["decisions"]
     fallbacks = sum(d[2] for d in decisions)
+    cut = sum(d[4] for d in decisions)
     row: dict[str, Any] = {
         "games": games, "load": load, "turns": len(turns),
         "turn_median_s": round(statistics.median(turns), 4) if turns else 0.0,
@@ -111,6 +124,7 @@ def summarise(raw: dict[str, Any], games: int, load: int) -> dict[str, Any]:
         "turn_max_s": round(max(turns, default=0.0), 4),
         "decisions": len(decisions), "fallbacks": fallbacks,
         "fallback_pct": round(100.0 * fallbacks / max(1, len(decisions)), 2),
+        "cut": cut, "cut_pct": round(100.0 * cut / max(1, len(decisions)), 2),
         "over_clock": sum(t >= ZIP_CLOCK_SECONDS for t in turns),
     }
     for kind in ("draw", "discard"):
@@ -145,7 +159,9 @@ def main(args: argparse.Namespace) -> int:
     print(f"the Botzone zip at seat 0 of the judge mock, numba off (plain-Python kernels), "
           f"{games} games from seed {args.seed}, {load} busy processes beside it")
     print(f"decisions {row['decisions']}, fell back {row['fallbacks']} "
-          f"({row['fallback_pct']} %; target <= {TARGETS['fallback_pct']} %)")
+          f"({row['fallback_pct']} %; target <= {TARGETS['fallback_pct']} %); the planner's "
+          f"but cut short by the clock (may differ from the compiled bot's) {row['cut']} "
+          f"({row['cut_pct']} %)")
     print(f"{'asked':<14}{'decisions':>10}{'fallbacks':>10}{'p50 s':>9}{'p90 s':>9}"
           f"{'p99 s':>9}{'max s':>9}")
     for kind, label in (("draw", "after a draw"), ("discard", "on a discard")):

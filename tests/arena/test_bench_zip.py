@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from arena.bench.zip import _kind, fell_back, missed, summarise
+from arena.bench.zip import _kind, fell_back, missed, summarise, was_cut
 
 
 def test_what_each_request_asks() -> None:
@@ -21,13 +21,24 @@ def test_a_fallback_is_today_s_agent_out_of_time_or_the_session_s_replacement() 
     assert not fell_back({"method": "claim", "note": "pass: to win 3 in 8 turns"})
 
 
+def test_a_decision_cut_short_is_the_planners_but_counted_apart() -> None:
+    assert was_cut({"method": "search", "note": "by value: 7z [the clock cut the useful "
+                    "draws: step-value order]"})
+    assert was_cut({"method": "search (cut by deadline)", "note": "by value: 7z"})
+    assert not was_cut({"method": "search", "note": "by value: 7z"})
+    assert not was_cut({"method": "dp", "note": "the value ran out of time, today's agent "
+                        "answers: by deficiency"})
+
+
 def test_the_summary_counts_decisions_and_fallbacks_per_kind() -> None:
     raw = {"turns": [0.1, 0.2, 1.7, 0.01, 0.3],
-           "decisions": [("draw", 0.2, False, 0.15), ("draw", 1.7, True, 1.2),
-                         ("discard", 0.01, False, 0.0), ("discard", 0.3, False, 0.2)],
+           "decisions": [("draw", 0.2, False, 0.15, True), ("draw", 1.7, True, 1.2, False),
+                         ("discard", 0.01, False, 0.0, False),
+                         ("discard", 0.3, False, 0.2, False)],
            "peak_mb": 40.0, "penalties": 0, "seconds": 3.0}
     row = summarise(raw, games=1, load=2)
     assert (row["decisions"], row["fallbacks"], row["fallback_pct"]) == (4, 1, 25.0)
+    assert (row["cut"], row["cut_pct"]) == (1, 25.0)
     assert (row["draw_decisions"], row["draw_fallbacks"], row["draw_max_s"]) == (2, 1, 1.7)
     assert (row["discard_decisions"], row["discard_fallbacks"]) == (2, 0)
     assert row["draw_max_cpu_s"] == 1.2 and row["over_clock"] == 1

@@ -269,3 +269,34 @@ def test_a_decision_abandoned_by_its_caller_is_cancelled_and_shares_no_scratch()
     assert agent._suits is shared  # outside a decision, and the lock is free again
     with agent._one.running(None, shared):
         assert agent._suits is shared
+
+
+def test_without_numba_the_clock_cutting_the_useful_draws_leaves_the_planners_order(
+        monkeypatch) -> None:
+    """Far from 8 fan the zip's planner (plain Python, on a clock) ranks the close
+    discards by the learned order as the compiled one does; when the clock passes during
+    their useful draws it answers by its step-value order (the planner's own answer, as
+    with the useful draws and the learned order off), its note saying what was cut."""
+    import dataclasses
+
+    import bot.planner as planner_module
+    from strategy.stepvalue import Deadline, OutOfTime
+    from strategy.value import DEFAULT_MODEL
+
+    v = view_of("2358m2467p1358s1z", Drew(0, tile("7z")))  # 5 from 8 fan
+    compiled = Planner(MCR_BOTZONE).decide(v, Deadline(budget=4000))
+    steps = Planner(MCR_BOTZONE, model=dataclasses.replace(DEFAULT_MODEL, useful_from=99),
+                    ranker=None).decide(v, Deadline(budget=4000))
+    monkeypatch.setattr(planner_module, "HAVE_NUMBA", False)
+    zipped = planner_module.default_strategy(MCR_BOTZONE)
+    forever = Deadline(budget=4000, clock=lambda: 0.0, until=1.0)
+    whole = zipped.decide(v, forever)
+    assert (whole.action, whole.note) == (compiled.action, compiled.note)
+
+    def passed(*args: object, **kwargs: object) -> int:
+        raise OutOfTime
+
+    monkeypatch.setattr(planner_module, "useful_draws", passed)
+    cut = zipped.decide(v, Deadline(budget=4000, clock=lambda: 0.0, until=1.0))
+    assert cut.action == steps.action and cut.action in v.ask.legal
+    assert cut.note.endswith("[the clock cut the learned order: step-value order]")
