@@ -12,7 +12,10 @@ a kong before its replacement draw).  Its value, in points per game for this sea
   no minimum), its time the draws this seat has left.  Each turn lowers the distance with
   chance :attr:`ValueModel.step_rate` (a useful draw or claim) and, once the hand waits,
   wins with chance :attr:`ValueModel.ready_rate` (its own draw and the three discards
-  around the table: MCR has no furiten).  :func:`win_chance` is that chain, exact.
+  around the table: MCR has no furiten).  :func:`win_chance` is that chain, exact.  The
+  same chain with its rates learned from self-play (a step rate per distance,
+  :data:`WIN_FIT`) replaces or mixes with it by :attr:`ValueModel.win_fit` (off by
+  default).
 - P(deal in): :func:`strategy.danger.danger` of the tile the action discards.
 - W: the points a win brings (:attr:`ValueModel.win_points`); L: what dealing in costs on
   top of what the seat pays when another seat wins anyway (the winner's fan), and dealing
@@ -101,9 +104,56 @@ class ValueModel:
     deal_in_win_points: float = 20.0
     """mcr-botzone, for :func:`mcr_win_choice`: what dealing in costs (8 + the winner's fan,
     about 12)."""
+    win_fit: float = 0.0
+    """Weight of the chain fitted to self-play (:data:`WIN_FIT`) in :func:`win_chance`:
+    0 the hand-set rates above alone (as first built), 1 the fitted chain alone, between
+    the two chances mixed (``planner:learned=W`` in the arena)."""
 
 
 DEFAULT_MODEL = ValueModel()
+
+
+@dataclass(frozen=True)
+class WinChain:
+    """The rates of the chain of :func:`win_chance`, the step rate by distance."""
+
+    ready_rate: float
+    """Chance per turn that a waiting hand (distance 1) wins."""
+    step_rates: tuple[float, ...]
+    """Chance per turn that the distance falls by one, from distance 2, 3, ...; the last
+    also for every greater distance."""
+    end_rate: float
+    """Chance per turn that another seat wins first and the game ends."""
+
+    def step(self, distance: int) -> float:
+        return self.step_rates[min(distance - 2, len(self.step_rates) - 1)]
+
+
+WIN_FIT = WinChain(ready_rate=0.15, step_rates=(0.22,) * 6, end_rate=0.03)
+"""The chain fitted to self-play (placeholder: the hand-set rates, until the fit)."""
+
+
+def chain_table(chain: WinChain, max_distance: int, max_turns: int) -> np.ndarray:
+    """(max_distance + 1, max_turns + 1): P(win) from each distance within each number of
+    turns under ``chain`` (row 0, a complete hand: 1.0), backward over the turns: a turn
+    ends the game with ``end_rate``, else a waiting hand wins with ``ready_rate`` and a
+    farther one steps one closer with its step rate."""
+    v = np.zeros((max_distance + 1, max_turns + 1))
+    v[0, :] = 1.0
+    go = 1.0 - chain.end_rate
+    steps = np.array([0.0, 0.0] + [chain.step(d) for d in range(2, max_distance + 1)])
+    for t in range(1, max_turns + 1):
+        prev = v[:, t - 1]
+        if max_distance >= 1:
+            v[1, t] = go * (chain.ready_rate + (1.0 - chain.ready_rate) * prev[1])
+        d = np.arange(2, max_distance + 1)
+        v[d, t] = go * (steps[d] * prev[d - 1] + (1.0 - steps[d]) * prev[d])
+    return v
+
+
+@lru_cache(maxsize=1 << 12)
+def _chain_win(chain: WinChain, distance: int, turns: int) -> float:
+    return float(chain_table(chain, distance, turns)[distance, turns])
 
 
 def win_chance(distance: int, turns: int, model: ValueModel = DEFAULT_MODEL) -> float:
@@ -121,6 +171,12 @@ def _win_chance(distance: int, turns: int, model: ValueModel) -> float:
         return 1.0
     if distance >= UNREACHABLE or turns <= 0:
         return 0.0
+    if model.win_fit > 0.0:
+        fitted = _chain_win(WIN_FIT, distance, turns)
+        if model.win_fit >= 1.0:
+            return fitted
+        hand_set = _win_chance(distance, turns, dataclasses.replace(model, win_fit=0.0))
+        return (1.0 - model.win_fit) * hand_set + model.win_fit * fitted
     # p[d] = P(at distance d); step the chain ``turns`` times
     p = np.zeros(distance + 1)
     p[distance] = 1.0
