@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
+import strategy.fan.routes as rt
 from strategy.fan.routes import BONUS_CAP, pung_fan
 from strategy.fan.routes import bonus_overlap as _bonus_kernel
 from strategy.fan.routes import pungs_overlap as _pungs_kernel
@@ -238,3 +239,380 @@ def pungs_overlap_blocks(hand: np.ndarray, avail: np.ndarray, melds: int, need: 
         if not merged:
             return -1
     raise AssertionError("the honours block ends the loop")
+
+
+# ---------------------------------------------------------------- the route loops
+# capped_route_table and draws_lowering visit 410 route rows, each over 34 kinds; as
+# Python every step reads a numpy scalar.  The twins below find what does not depend on
+# the order of the rows (which rows can be played, their forced tiles, the bound on their
+# changes) for every row at once with numpy, and run the rows' DPs in the kernels' order,
+# with the same skips and stops, so the answers and the family table are the kernels'.
+_static: dict[str, np.ndarray] = {}
+
+
+def _route_statics() -> dict[str, np.ndarray]:
+    """The rows' forced tiles (all their forced melds and pair) and forced meld count."""
+    if not _static:
+        rows = rt.NUM_ROUTE_ROWS
+        forced = np.zeros((rows, 34), np.int64)
+        count = np.zeros(rows, np.int64)
+        for r in range(rows):
+            for j in range(4):
+                code = int(rt.ROUTE_MELDS[r, j])
+                if code < 0:
+                    continue
+                kind, tile = divmod(code, 64)
+                if kind == rt.CHOW:
+                    forced[r, tile:tile + 3] += 1
+                else:
+                    forced[r, tile] += 3
+                count[r] += 1
+            pair = int(rt.ROUTE_INFO[r, 0])
+            if pair >= 0:
+                forced[r, pair] += 2
+        _static.update(forced=forced, count=count, mask=rt.ROUTE_MASK.astype(np.bool_),
+                       info=rt.ROUTE_INFO.astype(np.int64))
+    return _static
+
+
+def _declared(declared: np.ndarray, seat_wind: int, prevalent_wind: int
+              ) -> tuple[list[tuple[int, int]], bool, int, int, int, bool, bool]:
+    """The declared melds' rows and what the kernels read from them: exposed, concealed
+    kongs, the fan of the declared pungs and kongs, of the dragon ones, all pungs and all
+    chows still possible."""
+    rows = [(int(declared[i, 0]), int(declared[i, 1])) for i in range(declared.shape[0])]
+    exposed, kongs, fan, dragon_fan, pungs_ok, chows_ok = False, 0, 0, 0, True, True
+    for kind, tile in rows:
+        if kind != rt.CONCEALED_KONG:
+            exposed = True
+        if kind == rt.CHOW:
+            pungs_ok = False
+        else:
+            chows_ok = False
+            fan += pung_fan(tile, seat_wind, prevalent_wind)
+            if tile >= 31:
+                dragon_fan += 2
+            if kind == rt.KONG:
+                fan += 1
+            elif kind == rt.CONCEALED_KONG:
+                fan += 2
+                kongs += 1
+    return rows, exposed, kongs, fan, dragon_fan, pungs_ok, chows_ok
+
+
+def _forced(rows: list[tuple[int, int]], melds_needed: int, hand: np.ndarray,
+            avail: np.ndarray, exposed: bool, pungs_ok: bool, seat_wind: int,
+            prevalent_wind: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per row: whether it can be played with these declared melds and counts, its forced
+    tiles (the forced melds a declared one does not stand in for, and the pair), how many
+    forced melds are left, and its forced tiles' overlap with the hand (``base``)."""
+    st = _route_statics()
+    mask, info = st["mask"], st["info"]
+    ok = ~((info[:, 1] == 1) & exposed)
+    wind = info[:, 2]
+    ok &= (wind < 0) | (wind - 27 == seat_wind) | (wind - 27 == prevalent_wind)
+    if not pungs_ok:
+        ok &= info[:, 3] != rt.KIND_PUNGS
+    forced = st["forced"]
+    n_forced = st["count"]
+    if rows:
+        forced = forced.copy()
+        n_forced = n_forced.copy()
+        for kind, tile in rows:  # the declared melds lie inside the route's tiles
+            last = tile + 2 if kind == rt.CHOW else tile
+            ok &= mask[:, tile:last + 1].all(axis=1)
+        for r in np.flatnonzero(ok):
+            used = [False] * len(rows)
+            for j in range(4):
+                code = int(rt.ROUTE_MELDS[r, j])
+                if code < 0:
+                    continue
+                for i, (dk, dt) in enumerate(rows):
+                    if not used[i] and (dk == rt.CHOW) == (code // 64 == rt.CHOW) \
+                            and dt == code % 64:
+                        used[i] = True
+                        if code // 64 == rt.CHOW:
+                            forced[r, dt:dt + 3] -= 1
+                        else:
+                            forced[r, dt] -= 3
+                        n_forced[r] -= 1
+                        break
+    ok &= n_forced <= melds_needed
+    av = avail.astype(np.int64)
+    ok &= np.where(mask, av[None, :] - forced >= 0, forced <= 0).all(axis=1)
+    base = np.minimum(hand.astype(np.int64)[None, :], forced).sum(axis=1)
+    return ok, forced, n_forced, base
+
+
+def capped_route_table_plain(hand: np.ndarray, unseen: np.ndarray, melds_needed: int,
+                             declared: np.ndarray, seat_wind: int, prevalent_wind: int,
+                             out: np.ndarray, least_only: bool, cap: int, enough: int) -> int:
+    """:func:`strategy.fan.routes.capped_route_table` (the same answer and table)."""
+    UNREACHABLE = rt.UNREACHABLE
+    out[:] = UNREACHABLE
+    total = 3 * melds_needed + 2
+    avail = (hand + unseen).astype(np.int8)
+    rows, exposed, kongs, declared_fan, dragon_fan, pungs_ok, chows_ok = _declared(
+        declared, seat_wind, prevalent_wind)
+    n_declared = len(rows)
+    best = cap
+    if n_declared == 0:
+        out[rt._SEVEN_PAIRS] = rt.seven_pairs(hand, avail)
+        out[rt._THIRTEEN_ORPHANS] = rt.thirteen_orphans(hand, avail)
+        out[rt._HONOURS_AND_KNITTED] = rt.honors_and_knitted(hand, avail)
+    out[rt._KNITTED_STRAIGHT] = rt._knitted_below(
+        hand, avail, melds_needed,
+        min(best, out[rt._SEVEN_PAIRS], out[rt._THIRTEEN_ORPHANS], out[rt._HONOURS_AND_KNITTED])
+        if least_only else UNREACHABLE)
+    for f in range(4):
+        if out[f] < best:
+            best = int(out[f])
+    if melds_needed == 0 and kongs == 0 and n_declared == 4:
+        d = rt.melded_hand(hand, avail, declared, declared_fan, chows_ok)
+        out[rt._MELDED_HAND] = d
+        if d < best:
+            best = int(d)
+    work = np.empty(36, np.int64)
+    lower = best
+    plain = rt.regular_overlap(hand, avail, melds_needed, 1, work)
+    if plain >= 0 and total - plain < lower:
+        lower = total - plain
+    st = _route_statics()
+    mask, info = st["mask"], st["info"]
+    ok, forced, n_forced, base_all = _forced(rows, melds_needed, hand, avail, exposed,
+                                             pungs_ok, seat_wind, prevalent_wind)
+    inside_all = (hand.astype(np.int64)[None, :] * mask).sum(axis=1)
+    room = total - forced.sum(axis=1) + base_all
+    bounds = total - np.minimum(room, inside_all)
+    taken = np.zeros(5, np.int64)
+    h = np.empty(34, np.int8)
+    a = np.empty(34, np.int8)
+    hand64 = hand.astype(np.int64)
+    avail64 = avail.astype(np.int64)
+    for r in np.flatnonzero(ok).tolist():
+        if least_only and (best <= lower or best <= enough):
+            break
+        family = int(info[r, 5])
+        bound = int(bounds[r])
+        if bound >= out[family] or (least_only and bound >= best):
+            continue
+        pair, kind, param = int(info[r, 0]), int(info[r, 3]), int(info[r, 4])
+        fr = forced[r]
+        h[:] = hand64 - np.minimum(hand64, fr)
+        a[:] = np.where(mask[r], avail64 - fr, 0)
+        base = int(base_all[r])
+        rest_melds = melds_needed - int(n_forced[r])
+        pairs = 0 if pair >= 0 else 1
+        if kind == rt.KIND_REGULAR:
+            rest = rt.regular_overlap(h, a, rest_melds, pairs, work)
+        elif kind == rt.KIND_BONUS:
+            fan = (param % rt.NO_PUNGS) + declared_fan
+            if param & rt.NO_PUNGS and not chows_ok:
+                continue
+            if param & rt.OUTSIDE and any(
+                    (dt % 9 != 0 and dt % 9 != 6) if dk == rt.CHOW
+                    else (dt < 27 and dt % 9 != 0 and dt % 9 != 8) for dk, dt in rows):
+                continue
+            if family == rt._DRAGON_PUNGS:
+                fan -= dragon_fan
+            if not exposed:
+                fan += 2
+            need = 8 - fan if fan < 8 else 0
+            if need > 2:
+                continue
+            rest = rt.bonus_overlap(h, a, rest_melds, pairs, need, seat_wind, prevalent_wind,
+                                   (param & rt.NO_PUNGS) != 0, (param & rt.OUTSIDE) != 0)
+        elif kind == rt.KIND_CONCEALED_PUNGS:
+            fan = 4 + declared_fan + param
+            need = 8 - fan if fan < 8 else 0
+            if need > BONUS_CAP:
+                continue
+            rest = rt.pungs_overlap(h, a, rest_melds, need, seat_wind, prevalent_wind, 1)
+        elif kind == rt.KIND_PUNGS:
+            fan = declared_fan + param
+            if not exposed:
+                fan += 2
+            if melds_needed >= 1 and melds_needed - 1 + kongs >= 2:
+                fan += 2
+            need = 2 - fan if fan < 2 else 0
+            rest = rt.pungs_overlap(h, a, rest_melds, need, seat_wind, prevalent_wind)
+        else:
+            taken[:] = 0
+            clash = False
+            for _, dt in rows:
+                c = rt._category(dt)
+                if taken[c]:
+                    clash = True
+                taken[c] = 1
+                if param == rt.ALL_TYPES_WIND_PUNG and c == 3:
+                    w = dt - 27
+                    if w != seat_wind and w != prevalent_wind:
+                        clash = True
+            if clash:
+                continue
+            rest = rt.all_types_overlap(h, a, taken, param, seat_wind, prevalent_wind)
+        if rest < 0:
+            continue
+        d = total - base - int(rest)
+        if d < out[family]:
+            out[family] = d
+        if d < best:
+            best = d
+    return best
+
+
+def _route_changes_plain(r: int, h: np.ndarray, avail64: np.ndarray, forced: np.ndarray,
+                         base: int, total: int, melds: int, need: int, taken: np.ndarray,
+                         seat_wind: int, prevalent_wind: int) -> int:
+    """:func:`strategy.fan.routes._route_changes` (the same answer)."""
+    st = _route_statics()
+    mask, info = st["mask"][r], st["info"]
+    fr = forced[r]
+    h64 = h.astype(np.int64)
+    hr = np.where(mask, h64 - np.minimum(h64, fr), 0).astype(np.int8)
+    ar = np.where(mask, avail64 - fr, 0).astype(np.int8)
+    kind, param = int(info[r, 3]), int(info[r, 4])
+    pairs = 0 if info[r, 0] >= 0 else 1
+    if kind == rt.KIND_REGULAR:
+        rest = rt.regular_overlap(hr, ar, melds, pairs, np.empty(36, np.int64))
+    elif kind == rt.KIND_BONUS:
+        rest = rt.bonus_overlap(hr, ar, melds, pairs, need, seat_wind, prevalent_wind,
+                               (param & rt.NO_PUNGS) != 0, (param & rt.OUTSIDE) != 0)
+    elif kind == rt.KIND_CONCEALED_PUNGS:
+        rest = rt.pungs_overlap(hr, ar, melds, need, seat_wind, prevalent_wind, 1)
+    elif kind == rt.KIND_PUNGS:
+        rest = rt.pungs_overlap(hr, ar, melds, need, seat_wind, prevalent_wind)
+    else:
+        rest = rt.all_types_overlap(hr, ar, taken, param, seat_wind, prevalent_wind)
+    if rest < 0:
+        return int(rt.UNREACHABLE)
+    return total - base - int(rest)
+
+
+def draws_lowering_plain(hand: np.ndarray, unseen: np.ndarray, melds_needed: int,
+                         declared: np.ndarray, seat_wind: int, prevalent_wind: int,
+                         distance: int) -> int:
+    """:func:`strategy.fan.routes.draws_lowering` (the same answer): each route's
+    playability, forced tiles and needed fan for every row at once, each draw's bounds
+    for every row at once, the DPs in the kernel's order."""
+    total = 3 * melds_needed + 2
+    avail = (hand + unseen).astype(np.int8)
+    rows, exposed, kongs, declared_fan, dragon_fan, pungs_ok, chows_ok = _declared(
+        declared, seat_wind, prevalent_wind)
+    n_declared = len(rows)
+    st = _route_statics()
+    mask, info = st["mask"], st["info"]
+    playable, forced, n_forced, base0 = _forced(rows, melds_needed, hand, avail, exposed,
+                                                pungs_ok, seat_wind, prevalent_wind)
+    taken = np.zeros(5, np.int64)
+    types_clash = False
+    for _, dt in rows:
+        c = rt._category(dt)
+        if taken[c]:
+            types_clash = True
+        taken[c] = 1
+    n_routes = rt.NUM_ROUTE_ROWS
+    needs = np.zeros(n_routes, np.int64)
+    for r in np.flatnonzero(playable).tolist():
+        kind, param, family = int(info[r, 3]), int(info[r, 4]), int(info[r, 5])
+        need = 0
+        if kind == rt.KIND_BONUS:
+            fan = (param % rt.NO_PUNGS) + declared_fan
+            if param & rt.NO_PUNGS and not chows_ok:
+                playable[r] = False
+                continue
+            if param & rt.OUTSIDE and any(
+                    (dt % 9 != 0 and dt % 9 != 6) if dk == rt.CHOW
+                    else (dt < 27 and dt % 9 != 0 and dt % 9 != 8) for dk, dt in rows):
+                playable[r] = False
+                continue
+            if family == rt._DRAGON_PUNGS:
+                fan -= dragon_fan
+            if not exposed:
+                fan += 2
+            need = 8 - fan if fan < 8 else 0
+            if need > 2:
+                playable[r] = False
+                continue
+        elif kind == rt.KIND_CONCEALED_PUNGS:
+            fan = 4 + declared_fan + param
+            need = 8 - fan if fan < 8 else 0
+            if need > BONUS_CAP:
+                playable[r] = False
+                continue
+        elif kind == rt.KIND_PUNGS:
+            fan = declared_fan + param
+            if not exposed:
+                fan += 2
+            if melds_needed >= 1 and melds_needed - 1 + kongs >= 2:
+                fan += 2
+            need = 2 - fan if fan < 2 else 0
+        elif kind == rt.KIND_ALL_TYPES and (types_clash or (
+                param == rt.ALL_TYPES_WIND_PUNG and any(
+                    rt._category(dt) == 3 and dt - 27 != seat_wind and dt - 27 != prevalent_wind
+                    for _, dt in rows))):
+            playable[r] = False
+            continue
+        needs[r] = need
+    inside0 = (hand.astype(np.int64)[None, :] * mask).sum(axis=1)
+    room0 = total - forced.sum(axis=1) + base0
+    rest_melds = melds_needed - n_forced
+    avail64 = avail.astype(np.int64)
+    h = hand.copy()
+    work = np.empty(36, np.int64)
+    now = np.full(n_routes, -1, np.int64)
+    useful = 0
+    last = -1
+    for t in np.flatnonzero(unseen).tolist():
+        h[t] += 1
+        best = distance
+        if n_declared == 0:
+            best = min(best, int(rt.seven_pairs(h, avail)), int(rt.thirteen_orphans(h, avail)),
+                       int(rt.honors_and_knitted(h, avail)))
+        v = int(rt._knitted_below(h, avail, melds_needed, best))
+        if v < best:
+            best = v
+        if melds_needed == 0 and kongs == 0 and n_declared == 4:
+            v = int(rt.melded_hand(h, avail, declared, declared_fan, chows_ok))
+            if v < best:
+                best = v
+        if best >= distance:
+            plain = rt.regular_overlap(h, avail, melds_needed, 1, work)
+            if plain < 0 or total - plain >= distance:
+                h[t] -= 1
+                continue
+            # the rows' bounds after this draw: the drawn tile may add to the forced
+            # tiles held and to the hand inside the route's tiles
+            grow = (int(hand[t]) < forced[:, t]).astype(np.int64)
+            inside = inside0 + mask[:, t]
+            bounds = total - np.minimum(room0 + grow, inside)
+            live = playable & (bounds < distance) & ((now < 0) | (now == distance))
+            order = np.flatnonzero(live).tolist()
+            if last >= 0:
+                order = [last] + [r for r in order if r != last]
+            for r in order:
+                if not playable[r] or (now[r] >= 0 and now[r] != distance):
+                    continue
+                if int(bounds[r]) >= distance:
+                    continue
+                if now[r] < 0:
+                    now[r] = _route_changes_plain(r, hand, avail64, forced, int(base0[r]),
+                                                  total, int(rest_melds[r]), int(needs[r]),
+                                                  taken, seat_wind, prevalent_wind)
+                    if now[r] < distance:  # below it already, after every draw too
+                        return int(unseen.sum())
+                    if now[r] != distance:
+                        continue
+                if not mask[r, t]:
+                    continue
+                d = _route_changes_plain(r, h, avail64, forced, int(base0[r] + grow[r]),
+                                         total, int(rest_melds[r]), int(needs[r]), taken,
+                                         seat_wind, prevalent_wind)
+                if d < best:
+                    best = d
+                    last = r
+                    break
+        h[t] -= 1
+        if best < distance:
+            useful += int(unseen[t])
+    return useful

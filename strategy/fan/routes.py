@@ -1005,6 +1005,15 @@ def draws_lowering(hand: np.ndarray, unseen: np.ndarray, melds_needed: int,
     now = np.full(n_routes, -1, np.int64)
     useful = 0
     last = -1
+    # a draw raises the most tiles of the hand a regular completion keeps by one at most and
+    # never lowers it (what a completion may use is as it was): the plain bound below needs
+    # its dynamic programme per draw only where the hand's own answer is at the distance
+    kept = regular_overlap(hand, avail, melds_needed, 1, work)
+    plain_cut = 0  # 0: it cuts no draw, 1: it cuts every draw, 2: each draw's own answer
+    if kept < 0 or total - kept - 1 >= distance:
+        plain_cut = 1
+    elif total - kept == distance:
+        plain_cut = 2
     for t in range(34):
         if unseen[t] == 0:
             continue
@@ -1029,8 +1038,11 @@ def draws_lowering(hand: np.ndarray, unseen: np.ndarray, melds_needed: int,
                 best = v
         if best >= distance:
             # no route goes below the plain deficiency (a hand of 8 fan is complete)
-            plain = regular_overlap(h, avail, melds_needed, 1, work)
-            if plain < 0 or total - plain >= distance:
+            cut = plain_cut == 1
+            if plain_cut == 2:
+                plain = regular_overlap(h, avail, melds_needed, 1, work)
+                cut = plain < 0 or total - plain >= distance
+            if cut:
                 h[t] -= 1
                 continue
             # the route that took the last draw below the distance first (the answer is
@@ -1158,12 +1170,22 @@ if not HAVE_NUMBA:
     # one suit, a draw in another suit leaves it as it was)
     # (the bonus and pungs DPs block by block, each block's table remembered:
     # strategy.fan.plain; imported here, after the kernels it falls back on)
-    from strategy.fan.plain import bonus_overlap_blocks, pungs_overlap_blocks
+    from strategy.fan.plain import (
+        bonus_overlap_blocks,
+        capped_route_table_plain,
+        draws_lowering_plain,
+        pungs_overlap_blocks,
+    )
 
     regular_overlap = _memo(regular_overlap_blocks, 2)  # type: ignore[assignment]
     pungs_overlap = _memo(pungs_overlap_blocks, 2)  # type: ignore[assignment]
     bonus_overlap = _memo(bonus_overlap_blocks, 2)  # type: ignore[assignment]
     knitted_straight = _memo(knitted_straight, 2)  # type: ignore[assignment]
+    seven_pairs = _memo(seven_pairs, 2)  # type: ignore[assignment]
+    honors_and_knitted = _memo(honors_and_knitted, 2)  # type: ignore[assignment]
+    # the route loops: every row's bounds at once (numpy), the DPs in the kernels' order
+    capped_route_table = capped_route_table_plain  # type: ignore[assignment]
+    draws_lowering = draws_lowering_plain  # type: ignore[assignment]
 
     def _remembered_knitted_below(hand: np.ndarray, avail: np.ndarray, melds_needed: int,
                                   limit: int) -> int:
