@@ -107,6 +107,8 @@ DEFAULT_BUDGET = 4_000
 VALUE_OPTIONS = {"win": "win_points", "deal": "deal_in_points", "margin": "margin",
                  "ready": "ready_rate", "step": "step_rate", "end": "end_rate",
                  "wait": "win_margin", "useful": "useful_from", "room": "route_room",
+                 "looks": "useful_looks", "rlooks": "ready_looks",
+                 "slack": "claim_slack",
                  "ties": "discard_ties"}
 """The planner's options: its :class:`strategy.value.ValueModel` fields (``room``:
 :attr:`strategy.tai.TaiModel.route_room`, taiwan-16 only)."""

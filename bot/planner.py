@@ -387,7 +387,7 @@ class Planner(Agent):
                     per_meld[meld] = option
         cands.sort(key=lambda c: -c.outlook.value if c.outlook else 0.0)
         note = f"claim by value over pass {pass_o.value:+.2f}"
-        if best is None or best.value < pass_o.value + self.value.model.margin:
+        if best is None or best.value < pass_o.value + self._claim_margin():
             below = self._claim_below_margin(v, deadline, per_meld, pass_o)
             if below is None:
                 return Decision(ev.Pass(), Method.CLAIM, tuple(cands),
@@ -405,6 +405,13 @@ class Planner(Agent):
             if alt is not None:
                 action = alt
         return Decision(action, Method.CLAIM, tuple(cands), note=f"{note}: {value:+.2f}")
+
+    def _claim_margin(self) -> float:
+        """Points a claim must gain over passing: the value's margin, less the tai value's
+        :attr:`strategy.tai.TaiModel.claim_slack` under taiwan-16."""
+        model = self.value.model
+        slack = model.claim_slack if isinstance(model, TaiModel) else 0.0
+        return model.margin - slack
 
     def _claim_below_margin(self, v: SeatView, deadline: Deadline | None,
                             per_meld: dict[Meld, ClaimOption], pass_o: Outlook,

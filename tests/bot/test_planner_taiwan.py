@@ -7,9 +7,10 @@ from support.game import dealt_view
 
 from bot.planner import Planner
 from bot.seat import SeatView
-from game.events import DeclareWin, Discard, Discarded, Drew, Pass
+from game.events import ClaimPung, DeclareWin, Discard, Discarded, Drew, Pass
 from game.rules import TAIWAN_16
 from game.tiles import parse_tiles
+from strategy.tai import TaiModel
 from strategy.value import ValuedCandidate
 
 WAITING = "123m456m789m234p56s55z"  # 16 tiles waiting on 4s or 7s (eight copies unseen)
@@ -54,3 +55,14 @@ def test_a_small_discard_win_with_many_outs_is_passed_early() -> None:
     # dealer 1, concealed 1, all chows 2: 5 points now, against waiting on the 7 outs
     # left for a self-draw worth 3 * (1 + 5)
     assert d.action == Pass() and "passed: wait: now 4 tai = +5.00, wait on 7 outs" in d.note
+
+
+def test_a_claim_worth_less_than_the_margin_is_taken_with_the_slack() -> None:
+    # the pung of 4s brings the plain route from 3 to 2 tiles away and gives up the
+    # concealed hand's tai: +2.49 against +2.37 for passing, less than the margin (0.25)
+    v = view_of("234m79m347p12344s33z4z", Drew(0, tile("4z")), Discarded(0, tile("4z")),
+                Drew(1, None), Discarded(1, tile("4s")))
+    d = Planner(TAIWAN_16).decide(v)
+    assert d.action == Pass() and "value +2.37" in d.note
+    slack = Planner(TAIWAN_16, tai_model=TaiModel(claim_slack=0.25)).decide(v)
+    assert slack.action == ClaimPung() and slack.note.endswith("+2.37: +2.49")

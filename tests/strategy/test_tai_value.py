@@ -41,11 +41,15 @@ from strategy.tai import (
     TaiRoute,
     TaiSeat,
     base_tai,
+    first_step_chance,
     outs,
     route_distances,
     route_room,
     route_step_rate,
+    route_useful,
     tai_outlook,
+    useful_kernel,
+    useful_step_rate,
     wait_points,
     win_choice,
     win_points,
@@ -320,3 +324,50 @@ def test_a_flush_route_steps_at_its_room() -> None:
     # the room-scaled half flush is worth less than that
     slow = replace(model, step_rate=route_step_rate(51 / 120, model))
     assert win_chance(5, 12, slow) * win_points(6, SEAT, model) < roomy.value
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_route_useful_counts_the_draws_that_lower_the_route(seed: int) -> None:
+    # the oracle: each unseen kind drawn, the route's distance of the 3m+2 hand by
+    # route_distances (exact against the brute force above)
+    hand, melds, unseen, seat = sample(np.random.default_rng(seed))
+    if int(hand.sum()) % 3 == 2:
+        hand[int(np.flatnonzero(hand)[0])] -= 1
+    for r in route_distances(hand, unseen, melds, seat):
+        if r.distance >= UNREACHABLE:
+            continue
+        want = 0
+        for t in np.flatnonzero(unseen):
+            h, u = hand.copy(), unseen.copy()
+            h[t] += 1
+            u[t] -= 1
+            after = _by(route_distances(h, u, melds, seat))[r.describe()]
+            want += int(unseen[t]) if after < r.distance else 0
+        assert route_useful(hand, unseen, melds, seat, r) == want, r.describe()
+    # the kernel in plain Python gives the same counts
+    avail = (hand + unseen).astype(np.int8)
+    for kind, honour in ((0, 0), (1, 31), (2, 0)):
+        args = (hand, avail, unseen, 5 - len(melds), kind, honour, seat.seat_wind,
+                seat.prevalent_wind)
+        assert useful_kernel.py_func(*args) == useful_kernel(*args)  # type: ignore[attr-defined]
+
+
+def test_the_first_step_at_the_hand_s_own_rate() -> None:
+    m = TAI_MODEL
+    for d in (1, 2, 4):
+        rate = m.ready_rate if d == 1 else m.step_rate
+        assert first_step_chance(d, 9, rate, m) == pytest.approx(win_chance(d, 9, m))
+    # one turn left, waiting on 3 of 100 unseen tiles, looking at 3 tiles a turn
+    first = useful_step_rate(3, 100, 3.0)
+    assert first == round(1 - 0.97 ** 3, 2)
+    assert first_step_chance(1, 1, first, m) == pytest.approx((1 - m.end_rate) * first)
+    # two away, two turns: the first step at its own rate, then the win at ready_rate
+    assert first_step_chance(2, 2, 0.5, m) == pytest.approx(
+        (1 - m.end_rate) * 0.5 * (1 - m.end_rate) * m.ready_rate)
+    # a single wait on 1p: 3 outs; with ready_looks the win rate is theirs
+    hand = parse_counts("123m234m456p789s555z1p")
+    unseen = (4 - hand).astype(np.int8)
+    model = TaiModel(ready_looks=3.0)
+    o = tai_outlook(hand, unseen, (), SEAT, turns=6, deal_in=0.0, model=model)
+    rate = useful_step_rate(3, int(unseen.sum()), 3.0)
+    assert o.win == pytest.approx(first_step_chance(1, 6, rate, model))
