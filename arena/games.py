@@ -242,7 +242,8 @@ def _seats(spec: GameSpec) -> list[ArenaSeat]:
     for p in parsed:
         if not p.in_process:
             raise ValueError(f"{p.text!r} runs as a program: play it with play_external")
-    return [ArenaSeat(p, spec.rules.ruleset, spec.player_seed(s)) for s, p in enumerate(parsed)]
+    return [ArenaSeat(p, spec.rules.ruleset, spec.player_seed(s), notes=spec.record)
+            for s, p in enumerate(parsed)]
 
 
 def _counts(history: tuple[Event, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:

@@ -383,6 +383,9 @@ class ArenaSeat:
     spec: PlayerSpec
     rules: Ruleset
     seed: int | Sequence[int]
+    notes: bool = True
+    """Whether :attr:`last` keeps every decision's reasons (a game that writes no record
+    needs only its fallbacks: False skips building the others)."""
     strategy: Strategy = field(init=False)
     session: SeatSession = field(init=False)
     rng: np.random.Generator = field(init=False)
@@ -438,6 +441,8 @@ class ArenaSeat:
         agent's every action but a pass, and a planner's pass of what it weighed (a win:
         why it kept the hand; a claim: every meld's numbers against passing)."""
         method, action = decision.method, decision.action
+        if not self.notes and method is not Method.FALLBACK:
+            return
         weighs = _weighs_wins(self.strategy)
         asked = self.view.ask
         if method is Method.FALLBACK:

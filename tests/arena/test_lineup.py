@@ -234,3 +234,20 @@ def test_a_passed_win_is_kept_for_the_record_with_its_reasons() -> None:
     # a pass with nothing to weigh leaves no reasons
     quiet = seat_shown("planner", "1z")
     assert not isinstance(quiet.decide(), DeclareWin) and quiet.last is None
+
+
+def test_a_seat_without_notes_keeps_no_reasons_and_answers_the_same() -> None:
+    """A game that writes no record does not build its seats' reasons (``notes=False``);
+    the answers stay the same."""
+    from game.events import Dealt, Drew, SeatAssigned
+    from game.tiles import parse_tiles
+
+    def answer(notes: bool) -> tuple[object, object]:
+        seat = ArenaSeat(parse_player("baseline-v1"), MCR_BOTZONE, 1, notes=notes)
+        for e in (SeatAssigned(0, 0), Dealt(0, tuple(parse_tiles("1479m258p369s123z"))),
+                  Drew(0, parse_tiles("5z")[0])):
+            seat.observe(e)
+        return seat.decide(), seat.last
+
+    (noted, last), (quiet, none) = answer(True), answer(False)
+    assert noted == quiet and last is not None and none is None
