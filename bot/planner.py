@@ -85,6 +85,13 @@ QUICK_BUDGET = 2_000
 """Kernel calls for today's agent when it answers for a planner out of time (about 0.2 s
 of its search in plain Python)."""
 
+ZIP_BUDGET = 4_000
+"""Kernel calls of the zip's step-value search per decision (:class:`OnTime`): the arena's
+``mjbot`` budget (``arena.lineup.DEFAULT_BUDGET``), so the zip decides as the bot every
+arena result measures wherever its clock allows.  The platform's 10**6 takes seconds in
+plain Python (the zip's slowest decisions were that search); compiled, the two budgets
+measured even (``docs/arena.md``, "The Botzone budget")."""
+
 
 @dataclass
 class Planner(Agent):
@@ -434,7 +441,8 @@ class Planner(Agent):
 
 @dataclass
 class OnTime:
-    """A strategy that answers by ``first`` and, when that runs out of time
+    """A strategy that answers by ``first`` within ``budget`` kernel calls (and the
+    deadline's clock) and, when that runs out of time
     (:class:`strategy.stepvalue.OutOfTime`), by ``quick`` on a small work budget
     (:data:`QUICK_BUDGET`), its note saying so.  The Botzone zip's planner: in plain Python
     its fan routes watch the turn's clock and today's agent answers when it has passed.
@@ -443,10 +451,14 @@ class OnTime:
 
     first: Planner
     quick: Agent
+    budget: int = ZIP_BUDGET
 
     def decide(self, v: SeatView, deadline: Deadline | None = None) -> Decision:
+        d = deadline or Deadline()
+        capped = Deadline(budget=min(d.budget, self.budget), clock=d.clock, until=d.until,
+                          spent=d.spent)
         try:
-            return self.first.decide(v, deadline)
+            return self.first.decide(v, capped)
         except OutOfTime:
             quick = self.quick.decide(v, Deadline(budget=QUICK_BUDGET))
             return dataclasses.replace(
@@ -457,7 +469,7 @@ class OnTime:
         self.quick.reset()
 
     def __getattr__(self, name: str) -> Any:
-        if name in ("first", "quick") or name.startswith("__"):
+        if name in ("first", "quick", "budget") or name.startswith("__"):
             raise AttributeError(name)
         return getattr(self.first, name)
 
@@ -467,9 +479,10 @@ def default_strategy(rules: Ruleset) -> Strategy:
     discard order far from 8 fan (its gain over ``baseline-v1`` is measured in
     ``docs/arena.md``, "The planner, measured"), today's :class:`Agent` elsewhere.  Without
     numba (a Botzone upload) the planner watches the turn's clock and lets today's agent
-    answer when its fan routes, in plain Python, run out of time (:class:`OnTime`); the
-    useful draws and the learned order come last, and the clock cutting them leaves the
-    planner's step-value order, its note saying so).  Under taiwan-16 the
+    answer when its fan routes, in plain Python, run out of time (:class:`OnTime`, its
+    search on the arena's budget :data:`ZIP_BUDGET`; the useful draws and the learned
+    order come last, and the clock cutting them leaves the planner's step-value order, its
+    note saying so).  Under taiwan-16 the
     planner's tai value (:mod:`strategy.tai`) measured even with today's agent (the SPRT
     accepted no gain; ``docs/arena.md``), so the Olympiad bot keeps today's agent."""
     if rules.min_fan > 0 and rules.special_shapes:

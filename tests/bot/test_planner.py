@@ -132,6 +132,14 @@ def test_without_numba_a_planner_out_of_time_lets_todays_agent_answer(monkeypatc
     assert zipped.decide(v, forever).action == compiled.action
 
 
+def test_the_zip_searches_on_the_arenas_mjbot_budget() -> None:
+    pytest.importorskip("pydantic")  # the arena's players
+    from arena.lineup import DEFAULT_BUDGET
+    from bot.planner import ZIP_BUDGET
+
+    assert ZIP_BUDGET == DEFAULT_BUDGET
+
+
 def test_planner_calls_makes_todays_pung_where_the_distance_to_8_fan_holds() -> None:
     # the 8p pair: today's rule pungs it (the plain deficiency falls), the value alone does
     # not (the distance to 8 fan stays 5), the planner-calls variant does
@@ -289,9 +297,11 @@ def test_without_numba_the_clock_cutting_the_useful_draws_leaves_the_planners_or
                     ranker=None).decide(v, Deadline(budget=4000))
     monkeypatch.setattr(planner_module, "HAVE_NUMBA", False)
     zipped = planner_module.default_strategy(MCR_BOTZONE)
-    forever = Deadline(budget=4000, clock=lambda: 0.0, until=1.0)
+    # the platform's budget of 10**6 kernel calls: the zip's search keeps the arena's
+    forever = Deadline(budget=10**6, clock=lambda: 0.0, until=1.0)
     whole = zipped.decide(v, forever)
     assert (whole.action, whole.note) == (compiled.action, compiled.note)
+    assert zipped.budget == planner_module.ZIP_BUDGET == 4000
 
     def passed(*args: object, **kwargs: object) -> int:
         raise OutOfTime
