@@ -148,14 +148,13 @@ def wait_weights(seat: SeatSigns, unseen: Counts) -> np.ndarray:
     single = np.full(NUM_KINDS, SHAPE_WEIGHT["single"])
     single[NUM_SUITED:] = HONOUR_SINGLE
     w = single * q1 + SHAPE_WEIGHT["pair"] * q2
-    for t in range(NUM_SUITED):
-        r = t % 9
-        if r >= 2:
-            w[t] += SHAPE_WEIGHT["sides"] * q1[t - 2] * q1[t - 1]
-        if r <= 6:
-            w[t] += SHAPE_WEIGHT["sides"] * q1[t + 1] * q1[t + 2]
-        if 1 <= r <= 7:
-            w[t] += SHAPE_WEIGHT["middle"] * q1[t - 1] * q1[t + 1]
+    # each suit's nine kinds at once, in the same order per kind (the two sides, then the
+    # middle): the same floats as a loop over the kinds
+    q = q1[:NUM_SUITED].reshape(3, 9)
+    by_suit = w[:NUM_SUITED].reshape(3, 9)  # a view: adds to w
+    by_suit[:, 2:] += SHAPE_WEIGHT["sides"] * q[:, :7] * q[:, 1:8]
+    by_suit[:, :7] += SHAPE_WEIGHT["sides"] * q[:, 1:8] * q[:, 2:]
+    by_suit[:, 1:8] += SHAPE_WEIGHT["middle"] * q[:, :7] * q[:, 2:]
     w = w * np.where(thrown > 0, DISCARDED, 1.0)
     for t in seat.passed:
         w[t] *= PASSED
