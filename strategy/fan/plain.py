@@ -19,6 +19,8 @@ the fan as one more coordinate.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 import strategy.fan.routes as rt
@@ -93,47 +95,85 @@ def _bonus_block(hand: bytes, avail: bytes, start: int, melds: int, pairs: int,
     return table
 
 
-def _merge(left: _Table, right: _Table, melds: int, pairs: int, cap: int) -> _Table:
-    """Max-plus merge of two tables keyed (melds, pairs, fan, ...): melds and pairs add
-    up to their limits (a state past one cannot come back), the fan adds and is capped at
-    ``cap``, the coordinates after it (the chows used) add."""
+_Rows = list[tuple[int, int, int, int, int]]
+"""A table as rows (melds, pairs, fan, chows used, overlap), none dominated."""
+_pruned: dict[tuple[object, ...], _Rows] = {}
+
+
+def _frontier(table: _Table, cap: int) -> _Rows:
+    """``table`` (keys (melds, pairs, fan[, chows used])) as rows with the fan capped at
+    ``cap`` and the dominated rows dropped: a row is no better than another of the same
+    melds and pairs with at least its fan and overlap and at most its chows (the fan only
+    needs to reach a floor, the chows to stay under a ceiling, and the merge is monotone
+    in each)."""
+    best: _Table = {}
+    for key, v in table.items():
+        f = key[2] if key[2] < cap else cap
+        k = (key[0], key[1], f, key[3] if len(key) > 3 else 0)
+        if v > best.get(k, -1):
+            best[k] = v
+    rows = sorted(((k, p, f, u, v) for (k, p, f, u), v in best.items()),
+                  key=lambda r: (r[0], r[1], -r[2], r[3], -r[4]))
+    kept: _Rows = []
+    for r in rows:
+        if not any(q[0] == r[0] and q[1] == r[1] and q[2] >= r[2] and q[3] <= r[3]
+                   and q[4] >= r[4] for q in kept):
+            kept.append(r)
+    return kept
+
+
+def _merge(left: _Rows, right: _Rows, melds: int, pairs: int, cap: int, chows: int
+           ) -> _Rows:
+    """Max-plus merge of two blocks' rows: melds, pairs and chows add up to their limits
+    (a state past one cannot come back), the fan adds and is capped at ``cap``."""
     out: _Table = {}
     get = out.get
-    for kl, vl in left.items():
-        k1, p1, f1 = kl[0], kl[1], kl[2]
-        rest1 = kl[3:]
-        for kr, vr in right.items():
-            k = k1 + kr[0]
+    for k1, p1, f1, u1, v1 in left:
+        for k2, p2, f2, u2, v2 in right:
+            k = k1 + k2
             if k > melds:
                 continue
-            p = p1 + kr[1]
+            p = p1 + p2
             if p > pairs:
                 continue
-            f = f1 + kr[2]
-            key = (k, p, f if f < cap else cap,
-                   *(x + y for x, y in zip(rest1, kr[3:], strict=True)))
-            v = vl + vr
+            u = u1 + u2
+            if u > chows:
+                continue
+            f = f1 + f2
+            key = (k, p, f if f < cap else cap, u)
+            v = v1 + v2
             if v > get(key, -1):
                 out[key] = v
-    return out
+    return _frontier(out, cap)
 
 
-def _last(left: _Table, right: _Table, melds: int, pairs: int, low: int,
-          extra: int = 1 << 30) -> int:
-    """The best of merging ``right`` into ``left`` (:func:`_merge`) at exactly ``melds``
-    and ``pairs``, a fan of at least ``low`` and the extra coordinate at most ``extra``;
-    -1 when there is none."""
+def _last(left: _Rows, right: _Rows, melds: int, pairs: int, low: int, chows: int) -> int:
+    """The best of merging ``right`` into ``left`` at exactly ``melds`` and ``pairs``, a
+    fan of at least ``low`` and at most ``chows`` chows; -1 when there is none."""
     best = -1
-    by_need: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
-    for kr, vr in right.items():
-        by_need.setdefault((kr[0], kr[1]), []).append((kr[2], kr[3] if len(kr) > 3 else 0,
-                                                      vr))
-    for kl, vl in left.items():
-        for f2, u2, vr in by_need.get((melds - kl[0], pairs - kl[1]), ()):
-            if kl[2] + f2 >= low and (kl[3] if len(kl) > 3 else 0) + u2 <= extra \
-                    and vl + vr > best:
-                best = vl + vr
+    for k1, p1, f1, u1, v1 in left:
+        for k2, p2, f2, u2, v2 in right:
+            if k1 + k2 == melds and p1 + p2 == pairs and f1 + f2 >= low \
+                    and u1 + u2 <= chows and v1 + v2 > best:
+                best = v1 + v2
     return best
+
+
+def _rows(memo: dict[tuple[object, ...], _Table], key: tuple[object, ...], low: int,
+          build: Callable[[], _Table]) -> _Rows:
+    """A block's rows for the fan floor ``low``, its table built by ``build`` once."""
+    pkey = (*key, low)
+    rows = _pruned.get(pkey)
+    if rows is None:
+        table = memo.get(key)
+        if table is None:
+            if len(memo) >= _MEMO_LIMIT:
+                memo.clear()
+            table = memo[key] = build()
+        if len(_pruned) >= _MEMO_LIMIT:
+            _pruned.clear()
+        rows = _pruned[pkey] = _frontier(table, low)
+    return rows
 
 
 def bonus_overlap_blocks(hand: np.ndarray, avail: np.ndarray, melds: int, pairs: int,
@@ -145,21 +185,17 @@ def bonus_overlap_blocks(hand: np.ndarray, avail: np.ndarray, melds: int, pairs:
         return int(_bonus_kernel(hand, avail, melds, pairs, need, seat_wind, prevalent_wind,
                                  no_pungs, outside))
     low = min(need, _BONUS_CAP)
-    merged: _Table = {(0, 0, 0): 0}
+    merged: _Rows = [(0, 0, 0, 0, 0)]
     for start, end in _BLOCKS:
         winds = (seat_wind, prevalent_wind) if start == 27 else (0, 0)
         h, a = hb[start:end], ab[start:end]
-        key = (start == 27, h, a, melds, pairs, winds, no_pungs, outside)
-        table = _bonus_tables.get(key)
-        if table is None:
-            if len(_bonus_tables) >= _MEMO_LIMIT:
-                _bonus_tables.clear()
-            table = _bonus_tables[key] = _bonus_block(h, a, start, melds, pairs, winds,
-                                                      no_pungs, outside)
+        key = ("bonus", start == 27, h, a, melds, pairs, winds, no_pungs, outside)
+        rows = _rows(_bonus_tables, key, low, lambda: _bonus_block(
+            h, a, start, melds, pairs, winds, no_pungs, outside))  # noqa: B023
         if start == 27:
-            return _last(merged, table, melds, pairs, low)
+            return _last(merged, rows, melds, pairs, low, 0)
         # the fan only needs to reach low: capped there, fewer states merge
-        merged = _merge(merged, table, melds, pairs, low)
+        merged = _merge(merged, rows, melds, pairs, low, 0)
         if not merged:
             return -1
     raise AssertionError("the honours block ends the loop")
@@ -220,22 +256,19 @@ def pungs_overlap_blocks(hand: np.ndarray, avail: np.ndarray, melds: int, need: 
     if max(ab) > 4:  # a negative count (no route passes one): the kernel itself
         return int(_pungs_kernel(hand, avail, melds, need, seat_wind, prevalent_wind, chows))
     low = min(need, BONUS_CAP)
-    merged: _Table = {(0, 0, 0, 0): 0}
+    merged: _Rows = [(0, 0, 0, 0, 0)]
     chows = 1 if chows > 0 else 0
     for start, end in _BLOCKS:
         honours = start == 27
         winds = (seat_wind, prevalent_wind) if honours else (0, 0)
         h, a = hb[start:end], ab[start:end]
-        key = (honours, h, a, melds, winds, chows and not honours)
-        table = _pungs_tables.get(key)
-        if table is None:
-            if len(_pungs_tables) >= _MEMO_LIMIT:
-                _pungs_tables.clear()
-            table = _pungs_tables[key] = _pungs_block(h, a, start, melds, winds,
-                                                      0 if honours else chows)
+        allowed = 0 if honours else chows
+        key = ("pungs", honours, h, a, melds, winds, allowed)
+        rows = _rows(_pungs_tables, key, low, lambda: _pungs_block(
+            h, a, start, melds, winds, allowed))  # noqa: B023
         if honours:
-            return _last(merged, table, melds, 1, low, chows)
-        merged = _merge(merged, table, melds, 1, low)
+            return _last(merged, rows, melds, 1, low, chows)
+        merged = _merge(merged, rows, melds, 1, low, chows)
         if not merged:
             return -1
     raise AssertionError("the honours block ends the loop")
