@@ -135,6 +135,11 @@ class Planner(Agent):
         self._cut = ""
         try:
             decision = super().decide(v, deadline)
+            if (watch is not None and watch.clock is not None and not self._cut
+                    and decision.method is Method.SEARCH_CUT and watch.clock() > watch.until):
+                # (the search may have run out of its budget first, as the compiled one
+                # does: counted as the clock's, the safe side)
+                self._cut = "the clock cut the step-value search"
             if self._cut and self._watch is watch:
                 decision = dataclasses.replace(decision, note=f"{decision.note} [{self._cut}]")
             return decision
