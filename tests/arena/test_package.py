@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -42,12 +43,13 @@ def test_the_zip_plays_a_whole_game_with_numpy_and_pymahjonggb_only(tmp_path: Pa
 
 
 def test_the_zip_carries_exactly_what_play_botzone_imports() -> None:
-    """The static closure equals what the Botzone loop really loads (the sampler of
-    ``--sample`` is the arena's, never in the zip)."""
+    """The static closure equals what the Botzone loop really loads without numba, as the
+    zip runs (the sampler of ``--sample`` is the arena's, never in the zip)."""
     probe = ("import sys, bot.start, bot.botzone; "
              "print(' '.join(sorted(m for m in sys.modules "
              "if m.split('.')[0] in ('bot', 'game', 'strategy', 'protocols', 'arena'))))")
+    env = {**os.environ, "MJBOT_NO_NUMBA": "1"}
     loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
-                            check=True, timeout=120).stdout.split()
+                            check=True, timeout=120, env=env).stdout.split()
     assert player_modules() == loaded
     assert not [m for m in loaded if m.startswith("arena") or "olympiad" in m]
