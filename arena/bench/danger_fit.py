@@ -245,7 +245,8 @@ def _design(f: np.ndarray, after_claim: bool) -> np.ndarray:
     return np.stack(cols, axis=1)
 
 
-def _loss(p: np.ndarray, y: np.ndarray) -> float:
+def log_loss(p: np.ndarray, y: np.ndarray) -> float:
+    """Mean log loss of probabilities ``p`` (clipped to [EPS, 1 - EPS]) on outcomes ``y``."""
     q = np.clip(p, EPS, 1.0 - EPS)
     return float(-(y * np.log(q) + (1 - y) * np.log(1 - q)).mean())
 
@@ -255,13 +256,13 @@ def fit(rows: Rows) -> tuple[DangerModel, dict[str, Any]]:
     y = rows.waiting.astype(np.float64)
     w = logistic(_design(rows.features, False), y)
     w_claim = logistic(_design(rows.features, True), y)
-    loss = _loss(1 / (1 + np.exp(-(_design(rows.features, False) @ w))), y)
-    loss_claim = _loss(1 / (1 + np.exp(-(_design(rows.features, True) @ w_claim))), y)
+    loss = log_loss(1 / (1 + np.exp(-(_design(rows.features, False) @ w))), y)
+    loss_claim = log_loss(1 / (1 + np.exp(-(_design(rows.features, True) @ w_claim))), y)
     ready = rows.waiting
     share = rows.share[ready][rows.held[ready]]
     hit = rows.waits[ready][rows.held[ready]].astype(np.float64)
     grid = np.round(np.arange(0.5, 6.01, 0.1), 2)
-    losses = [_loss(np.minimum(1.0, m * share), hit) for m in grid]
+    losses = [log_loss(np.minimum(1.0, m * share), hit) for m in grid]
     mean_waits = float(grid[int(np.argmin(losses))])
     model = DangerModel(bias=round(float(w[0]), 3), per_discard=round(float(w[1]), 3),
                         per_meld=round(float(w[2]), 3), recent_middle=round(float(w[3]), 3),

@@ -42,7 +42,7 @@ from typing import Any
 
 import numpy as np
 
-from arena.bench.danger_fit import logistic, scores
+from arena.bench.danger_fit import log_loss, logistic, scores
 from arena.games import GameSpec, Rules, play_mcr_table
 from arena.lineup import ArenaSeat
 from bot.agent import Decision
@@ -241,11 +241,6 @@ def p_handset(rows: Rows) -> np.ndarray:
                      for d, t in zip(rows["distance"], rows["turns"], strict=True)])
 
 
-def _loss(p: np.ndarray, y: np.ndarray) -> float:
-    q = np.clip(p, 1e-4, 1 - 1e-4)
-    return float(-(y * np.log(q) + (1 - y) * np.log(1 - q)).mean())
-
-
 def _chain_of(theta: np.ndarray) -> WinChain:
     r = 1.0 / (1.0 + np.exp(-theta))
     return WinChain(round(float(r[0]), 4), tuple(round(float(x), 4) for x in r[1:-1]),
@@ -265,7 +260,7 @@ def fit_chain(rows: Rows, rounds: int = 6) -> WinChain:
     def loss(th: np.ndarray) -> float:
         r = 1.0 / (1.0 + np.exp(-th))
         chain = WinChain(float(r[0]), tuple(float(x) for x in r[1:-1]), float(r[-1]))
-        return _loss(p_chain(sub, chain), y)
+        return log_loss(p_chain(sub, chain), y)
 
     best = loss(theta)
     step = 1.0
