@@ -112,18 +112,12 @@ class Runner:
     def _start_ray(self) -> None:
         import ray
 
-        env = {"PYTHONPATH": os.pathsep.join(p for p in (_code_root(),
-                                                          os.environ.get("PYTHONPATH")) if p)}
         if self.address is not None:
-            ray.init(address=self.address, runtime_env={"env_vars": env},
+            ray.init(address=self.address, runtime_env={"env_vars": ray_env()},
                      logging_level=logging.ERROR, log_to_driver=False)
         else:
-            # address="local": a new Ray of our own even when another one runs on this
-            # machine (ray.init() alone would join it, and refuse num_cpus); it listens on
-            # loopback only (its default is the machine's address)
-            ray.init(address="local", num_cpus=self.workers, include_dashboard=False,
-                     runtime_env={"env_vars": env}, logging_level=logging.ERROR,
-                     log_to_driver=False, _node_ip_address=LOOPBACK)
+            assert self.workers is not None  # set whenever no address is
+            start_local_ray(self.workers)
             self._started_ray = True
         self._ray = ray
         self._remote = ray.remote(num_cpus=1)(play_batch_on_node)
@@ -179,4 +173,22 @@ def _code_root() -> str:
     return os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-__all__ = ["Runner", "default_workers", "play_batch", "play_batch_on_node"]
+def ray_env() -> dict[str, str]:
+    """The environment Ray's workers need: this code on their import path."""
+    return {"PYTHONPATH": os.pathsep.join(p for p in (_code_root(),
+                                                      os.environ.get("PYTHONPATH")) if p)}
+
+
+def start_local_ray(workers: int) -> None:
+    """A new local Ray of ``workers`` CPUs, even when another one runs on this machine
+    (``ray.init()`` alone would join it, and refuse ``num_cpus``), listening on loopback
+    only (its default is the machine's address)."""
+    import ray
+
+    ray.init(address="local", num_cpus=workers, include_dashboard=False,
+             runtime_env={"env_vars": ray_env()}, logging_level=logging.ERROR,
+             log_to_driver=False, _node_ip_address=LOOPBACK)
+
+
+__all__ = ["Runner", "default_workers", "play_batch", "play_batch_on_node", "ray_env",
+           "start_local_ray"]

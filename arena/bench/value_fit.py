@@ -34,7 +34,6 @@ import argparse
 import contextlib
 import json
 import math
-import os
 from collections.abc import Iterator, Sequence
 from dataclasses import asdict
 from pathlib import Path
@@ -201,17 +200,11 @@ def ray_pool(workers: int) -> Iterator[None]:
     if workers <= 0:
         yield
         return
-    import logging
-
     import ray
 
-    from arena.runner import LOOPBACK, _code_root
+    from arena.runner import start_local_ray
 
-    env = {"PYTHONPATH": os.pathsep.join(p for p in (_code_root(), os.environ.get("PYTHONPATH"))
-                                         if p)}
-    ray.init(address="local", num_cpus=workers, include_dashboard=False,
-             runtime_env={"env_vars": env}, logging_level=logging.ERROR, log_to_driver=False,
-             _node_ip_address=LOOPBACK)
+    start_local_ray(workers)
     try:
         yield
     finally:
