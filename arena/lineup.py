@@ -188,12 +188,12 @@ class PlayerSpec:
         return self.kind in (PlayerKind.BOTZONE, PlayerKind.MJBOT_ZIP)
 
     def program(self) -> tuple[str, ...]:
-        """The command line of a program player (``mjbot-zip``: the built upload, run by
-        this Python)."""
+        """The command line of a program player (``mjbot-zip``: the built upload, as it was
+        at this process's first game, run by this Python)."""
         if self.kind is PlayerKind.MJBOT_ZIP:
-            from arena.package import built_zip
+            from arena.package import pinned_zip
 
-            return (sys.executable, str(built_zip()))
+            return (sys.executable, str(pinned_zip()))
         return self.command
 
 

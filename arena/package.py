@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import functools
 import hashlib
 import os
 import tempfile
@@ -128,6 +129,14 @@ def built_zip(directory: Path | None = None) -> Path:
             if os.path.exists(partial):
                 os.unlink(partial)
     return out
+
+
+@functools.cache
+def pinned_zip() -> Path:
+    """:func:`built_zip` as it was at this process's first call: a match's games all play
+    the same upload even when the source tree changes while it runs (each process of a Ray
+    run pins its own at its first game)."""
+    return built_zip()
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
