@@ -3,10 +3,9 @@ recursion, the value formula, and the fan-aware distances against strategy.fan."
 
 from __future__ import annotations
 
-from functools import cache
-
 import numpy as np
 import pytest
+from support.value import chain_of, recursive_win
 
 from game.melds import Pung
 from game.tiles import parse_counts, parse_tiles
@@ -31,23 +30,6 @@ from strategy.value import (
 MODEL = ValueModel(step_rate=0.3, ready_rate=0.2, end_rate=0.05)
 
 
-def recursive_win(distance: int, turns: int, m: ValueModel) -> float:
-    """The chain by first-step recursion (an independent oracle of the forward DP)."""
-
-    @cache
-    def w(d: int, n: int) -> float:
-        if d == 0:
-            return 1.0
-        if n == 0:
-            return 0.0
-        go = 1.0 - m.end_rate
-        if d == 1:
-            return go * (m.ready_rate + (1.0 - m.ready_rate) * w(1, n - 1))
-        return go * (m.step_rate * w(d - 1, n - 1) + (1.0 - m.step_rate) * w(d, n - 1))
-
-    return w(distance, turns)
-
-
 def test_a_waiting_hand_wins_by_the_geometric_sum() -> None:
     q = (1 - MODEL.end_rate) * MODEL.ready_rate
     stay = (1 - MODEL.end_rate) * (1 - MODEL.ready_rate)
@@ -59,7 +41,7 @@ def test_a_waiting_hand_wins_by_the_geometric_sum() -> None:
 @pytest.mark.parametrize("turns", [0, 1, 4, 21])
 def test_chain_equals_the_recursion(distance: int, turns: int) -> None:
     assert win_chance(distance, turns, MODEL) == pytest.approx(
-        recursive_win(distance, turns, MODEL), rel=1e-12, abs=1e-15)
+        recursive_win(chain_of(MODEL), distance, turns), rel=1e-12, abs=1e-15)
 
 
 def test_ends_of_the_chain() -> None:

@@ -4,32 +4,13 @@ win_chance, and the mix of ``ValueModel.win_fit``."""
 
 from __future__ import annotations
 
-from functools import cache
-
 import pytest
+from support.value import chain_of, recursive_win
 
 from strategy.deficiency.kernel import UNREACHABLE
-from strategy.value import DEFAULT_MODEL, WIN_FIT, ValueModel, WinChain, chain_table, win_chance
+from strategy.value import DEFAULT_MODEL, WIN_FIT, ValueModel, chain_table, win_chance
 
 FITTED = ValueModel(win_fit=1.0)
-
-
-def recursive(chain: WinChain, distance: int, turns: int) -> float:
-    """First-step recursion on the chain's numbers (an oracle independent of the table)."""
-
-    @cache
-    def w(d: int, n: int) -> float:
-        if d == 0:
-            return 1.0
-        if n == 0:
-            return 0.0
-        go = 1.0 - chain.end_rate
-        if d == 1:
-            return go * (chain.ready_rate + (1.0 - chain.ready_rate) * w(1, n - 1))
-        s = chain.step_rates[min(d - 2, len(chain.step_rates) - 1)]
-        return go * (s * w(d - 1, n - 1) + (1.0 - s) * w(d, n - 1))
-
-    return w(distance, turns)
 
 
 @pytest.mark.parametrize("distance", [1, 2, 4, 7, 9])
@@ -37,7 +18,7 @@ def recursive(chain: WinChain, distance: int, turns: int) -> float:
 def test_the_fitted_chance_is_the_recursion_on_the_fitted_numbers(distance: int,
                                                                  turns: int) -> None:
     assert win_chance(distance, turns, FITTED) == pytest.approx(
-        recursive(WIN_FIT, distance, turns), abs=1e-12)
+        recursive_win(WIN_FIT, distance, turns), abs=1e-12)
 
 
 def test_a_waiting_hand_wins_by_the_geometric_sum_of_the_fitted_rates() -> None:
@@ -49,7 +30,7 @@ def test_a_waiting_hand_wins_by_the_geometric_sum_of_the_fitted_rates() -> None:
 
 def test_the_table_with_the_hand_set_rates_is_the_hand_set_chain() -> None:
     m = DEFAULT_MODEL
-    table = chain_table(WinChain(m.ready_rate, (m.step_rate,), m.end_rate), 6, 34)
+    table = chain_table(chain_of(m), 6, 34)
     for d in range(1, 7):
         for t in (0, 3, 17, 34):
             assert table[d, t] == pytest.approx(win_chance(d, t, m), abs=1e-12)
