@@ -196,7 +196,6 @@ def p_any(rows: Rows, model: DangerModel) -> tuple[np.ndarray, np.ndarray]:
 def scores(p: np.ndarray, y: np.ndarray) -> dict[str, Any]:
     """Brier score, log loss and the reliability table (equal-width bins)."""
     y = y.astype(np.float64)
-    q = np.clip(p, EPS, 1.0 - EPS)
     table = []
     for b in range(BINS):
         lo, hi = b / BINS, (b + 1) / BINS
@@ -207,7 +206,7 @@ def scores(p: np.ndarray, y: np.ndarray) -> dict[str, Any]:
     return {"n": len(p), "base_rate": float(y.mean()) if len(y) else math.nan,
             "mean_predicted": float(p.mean()) if len(p) else math.nan,
             "brier": float(((p - y) ** 2).mean()),
-            "log_loss": float(-(y * np.log(q) + (1 - y) * np.log(1 - q)).mean()),
+            "log_loss": log_loss(p, y),
             "reliability": table}
 
 
@@ -279,28 +278,35 @@ def fit(rows: Rows) -> tuple[DangerModel, dict[str, Any]]:
 
 # ---------------------------------------------------------------- output
 def plot(results: dict[str, dict[str, Any]], path: Path, title: str) -> None:
+    plot_reliability([(label, {name: res[key] for name, res in results.items()})
+                      for key, label in (("waiting", "P(seat is waiting)"),
+                                         ("tile", "P(kind completes the seat's hand)"),
+                                         ("any_seat", "P(kind completes some seat's hand)"))],
+                     path, title)
+
+
+def plot_reliability(panels: Sequence[tuple[str, dict[str, dict[str, Any]]]], path: Path,
+                     title: str) -> None:
+    """One panel per (what is predicted, each model's :func:`scores`): the models'
+    reliability curves beside the diagonal (matplotlib, Agg), written to ``path``."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    panels = (("waiting", "P(seat is waiting)"), ("tile", "P(kind completes the seat's hand)"),
-              ("any_seat", "P(kind completes some seat's hand)"))
-    fig, axes = plt.subplots(1, 3, figsize=(15, 5))
-    for ax, (key, label) in zip(axes, panels, strict=True):
+    fig, axes = plt.subplots(1, len(panels), figsize=(5 * len(panels), 5), squeeze=False)
+    for ax, (label, results) in zip(axes[0], panels, strict=True):
         ax.plot([0, 1], [0, 1], color="grey", lw=0.8, ls="--")
         for name, res in results.items():
-            rel = res[key]["reliability"]
-            xs = [r["predicted"] for r in rel]
-            ys = [r["observed"] for r in rel]
-            ax.plot(xs, ys, marker="o", label=f"{name} (Brier {res[key]['brier']:.4f}, "
-                    f"log loss {res[key]['log_loss']:.4f})")
+            rel = res["reliability"]
+            ax.plot([r["predicted"] for r in rel], [r["observed"] for r in rel], marker="o",
+                    label=f"{name} (Brier {res['brier']:.4f}, log loss {res['log_loss']:.4f})")
         ax.set_xlabel(f"predicted {label}")
         ax.set_ylabel("observed frequency")
         ax.set_xlim(0, 1)
         ax.set_ylim(0, 1)
         ax.legend(fontsize=7, loc="upper left")
-    fig.suptitle(title, fontsize=10)
+    fig.suptitle(title, fontsize=10, wrap=True)
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=90)
@@ -314,18 +320,24 @@ def _table(results: dict[str, dict[str, Any]]) -> str:
             f"{name} Brier {r[key]['brier']:.4f} log loss {r[key]['log_loss']:.4f} "
             f"(n {r[key]['n']}, base {r[key]['base_rate']:.4f}, mean p "
             f"{r[key]['mean_predicted']:.4f})" for name, r in results.items()))
-        names = list(results)
-        lines.append(f"  {'bin':<9}" + "".join(f"{n + ' n':>20}{'pred':>8}{'obs':>8}"
-                                                for n in names))
-        bins = sorted({r["bin"] for res in results.values() for r in res[key]["reliability"]})
-        for b in bins:
-            row = f"  {b:<9}"
-            for n in names:
-                r = next((r for r in results[n][key]["reliability"] if r["bin"] == b), None)
-                row += (f"{r['n']:>20}{r['predicted']:>8.3f}{r['observed']:>8.3f}" if r
-                        else f"{'':>20}{'':>8}{'':>8}")
-            lines.append(row)
+        lines += reliability_lines({name: r[key] for name, r in results.items()})
     return "\n".join(lines)
+
+
+def reliability_lines(results: dict[str, dict[str, Any]]) -> list[str]:
+    """Each model's reliability table (its :func:`scores`) side by side, a line per bin."""
+    names = list(results)
+    lines = [f"  {'bin':<9}" + "".join(f"{n[:16] + ' n':>20}{'pred':>8}{'obs':>8}"
+                                       for n in names)]
+    bins = sorted({r["bin"] for res in results.values() for r in res["reliability"]})
+    for b in bins:
+        row = f"  {b:<9}"
+        for n in names:
+            r = next((r for r in results[n]["reliability"] if r["bin"] == b), None)
+            row += (f"{r['n']:>20}{r['predicted']:>8.3f}{r['observed']:>8.3f}" if r
+                    else f"{'':>20}{'':>8}{'':>8}")
+        lines.append(row)
+    return lines
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -41,7 +41,13 @@ from typing import Any
 
 import numpy as np
 
-from arena.bench.danger_fit import log_loss, logistic, scores
+from arena.bench.danger_fit import (
+    log_loss,
+    logistic,
+    plot_reliability,
+    reliability_lines,
+    scores,
+)
 from arena.games import GameSpec, Rules, play_mcr_table
 from arena.lineup import ArenaSeat
 from bot.agent import Decision
@@ -343,45 +349,14 @@ def by_cell(rows: Rows, chains: dict[str, WinChain]) -> list[dict[str, Any]]:
 
 # ---------------------------------------------------------------- output
 def plot(results: dict[str, Any], path: Path, title: str) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(7, 6))
-    ax.plot([0, 1], [0, 1], color="grey", lw=0.8, ls="--")
-    for name, res in results.items():
-        rel = res["reliability"]
-        ax.plot([r["predicted"] for r in rel], [r["observed"] for r in rel], marker="o",
-                label=f"{name} (Brier {res['brier']:.4f}, log loss {res['log_loss']:.4f})")
-    ax.set_xlabel("predicted P(win before the wall ends)")
-    ax.set_ylabel("observed frequency")
-    ax.set_xlim(0, 1)
-    ax.set_ylim(0, 1)
-    ax.legend(fontsize=7, loc="upper left")
-    ax.set_title(title, fontsize=8)
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=90)
-    plt.close(fig)
+    plot_reliability([("P(win before the wall ends)", results)], path, title)
 
 
 def _table(results: dict[str, Any]) -> str:
     lines = [f"{name}: Brier {r['brier']:.4f} log loss {r['log_loss']:.4f} (n {r['n']}, "
              f"base {r['base_rate']:.4f}, mean p {r['mean_predicted']:.4f})"
              for name, r in results.items()]
-    names = list(results)
-    lines.append(f"  {'bin':<9}" + "".join(f"{n[:16] + ' n':>20}{'pred':>7}{'obs':>7}"
-                                            for n in names))
-    bins = sorted({r["bin"] for res in results.values() for r in res["reliability"]})
-    for b in bins:
-        row = f"  {b:<9}"
-        for n in names:
-            r = next((r for r in results[n]["reliability"] if r["bin"] == b), None)
-            row += (f"{r['n']:>20}{r['predicted']:>7.3f}{r['observed']:>7.3f}" if r
-                    else f"{'':>20}{'':>7}{'':>7}")
-        lines.append(row)
-    return "\n".join(lines)
+    return "\n".join(lines + reliability_lines(results))
 
 
 def main(argv: Sequence[str] | None = None) -> None:
