@@ -83,6 +83,7 @@ from strategy.value import (
     WaitPoints,
     WinChoice,
     WorthUnit,
+    first_step_chance,
     wait_value,
     win_chance,
 )
@@ -226,16 +227,8 @@ def _overlap(hand: np.ndarray, avail: np.ndarray, melds: int, work: np.ndarray) 
 def _forced_pung(hand: np.ndarray, avail: np.ndarray, tile: int, melds: int,
                  work: np.ndarray) -> int:
     """Max overlap of a complete hand holding a pung of ``tile`` (exact: the pung's tiles
-    taken out first)."""
-    if melds < 1 or avail[tile] < 3:
-        return -1
-    took = min(3, int(hand[tile]))
-    h = hand.copy()
-    a = avail.copy()
-    h[tile] -= took
-    a[tile] -= 3
-    rest = _overlap(h, a, melds - 1, work)
-    return -1 if rest < 0 else took + rest
+    taken out first; :func:`_kernel_overlap`, which leaves the arrays as they were)."""
+    return int(_kernel_overlap(hand, avail, melds, 1, tile, 0, 0, work))
 
 
 def route_distances(hand: Counts, unseen: Counts, melds: Sequence[Meld], seat: TaiSeat
@@ -359,7 +352,7 @@ def _kernel_overlap(h: np.ndarray, avail: np.ndarray, melds: int, kind: int, hon
         return pungs_overlap(h, avail, melds, 0, seat_wind, prevalent_wind, 0)
     if kind == 0:
         return regular_overlap(h, avail, melds, 1, work)
-    # a forced pung of ``honour``: its tiles out first (exact, as _forced_pung)
+    # a forced pung of ``honour``: its tiles out first (exact)
     if melds < 1 or avail[honour] < 3:
         return -1
     took = min(3, h[honour])
@@ -405,35 +398,6 @@ def useful_step_rate(useful: int, unseen_total: int, looks: float) -> float:
     if unseen_total <= 0 or useful <= 0:
         return 0.0
     return round(1.0 - (1.0 - min(1.0, useful / unseen_total)) ** looks, 2)
-
-
-@lru_cache(maxsize=1 << 14)
-def first_step_chance(distance: int, turns: int, first: float, model: TaiModel) -> float:
-    """:func:`strategy.value.win_chance` with the hand's own rate at its distance: the
-    chain leaves ``distance`` at ``first`` a turn (a waiting hand, distance 1: wins at
-    ``first``), each later distance at ``step_rate`` (and ``ready_rate`` once waiting);
-    the other seats end the game at ``end_rate``.  Only the hand's present ways forward
-    are known, so only its first step gets their rate."""
-    if distance <= 0:
-        return 1.0
-    if distance >= UNREACHABLE or turns <= 0:
-        return 0.0
-    p = np.zeros(distance + 1)
-    p[distance] = 1.0
-    won = 0.0
-    go_on = 1.0 - model.end_rate
-    ready = first if distance == 1 else model.ready_rate
-    for _ in range(turns):
-        p *= go_on
-        won += p[1] * ready
-        nxt = p.copy()
-        nxt[1] -= p[1] * ready
-        for d in range(2, distance + 1):
-            moved = p[d] * (first if d == distance else model.step_rate)
-            nxt[d] -= moved
-            nxt[d - 1] += moved
-        p = nxt
-    return float(won)
 
 
 def _route_chance(model: TaiModel, hand: Counts, unseen: Counts, melds: Sequence[Meld],
@@ -489,11 +453,12 @@ def tai_outlook(hand: Counts, unseen: Counts, melds: Sequence[Meld], seat: TaiSe
     routes = [r for r in route_distances(hand, unseen, melds, seat) if r.distance < UNREACHABLE]
     if model.useful_looks > 0.0 or model.ready_looks > 0.0:
         best = _best_by_useful(model, hand, unseen, melds, seat, routes, turns, base)
-    for r in routes if best is None else ():
-        chance = _route_chance(model, hand, unseen, melds, seat, r, turns)
-        v = chance * win_points(base + r.tai, seat, model)
-        if best is None or v > best[0]:
-            best = (v, chance, r)
+    else:
+        for r in routes:
+            chance = _route_chance(model, hand, unseen, melds, seat, r, turns)
+            v = chance * win_points(base + r.tai, seat, model)
+            if best is None or v > best[0]:
+                best = (v, chance, r)
     if best is None:
         return TaiOutlook(UNREACHABLE, turns, 0.0, deal_in, -deal_in * model.deal_in_points,
                           base, "no route")

@@ -190,18 +190,41 @@ def _win_chance(distance: int, turns: int, model: ValueModel) -> float:
             return fitted
         hand_set = _win_chance(distance, turns, dataclasses.replace(model, win_fit=0.0))
         return (1.0 - model.win_fit) * hand_set + model.win_fit * fitted
+    return _chain_from(distance, turns, model.ready_rate if distance == 1 else model.step_rate,
+                       model)
+
+
+@lru_cache(maxsize=1 << 14)
+def first_step_chance(distance: int, turns: int, first: float, model: ValueModel) -> float:
+    """:func:`win_chance` with the hand's own rate at its distance: the chain leaves
+    ``distance`` at ``first`` a turn (a waiting hand, distance 1: wins at ``first``), each
+    later distance at ``step_rate`` (and ``ready_rate`` once waiting); the other seats end
+    the game at ``end_rate``.  With ``first`` the model's own rate it is :func:`win_chance`
+    (the taiwan-16 value gives the first step the rate of the hand's useful draws,
+    :mod:`strategy.tai`)."""
+    if distance <= 0:
+        return 1.0
+    if distance >= UNREACHABLE or turns <= 0:
+        return 0.0
+    return _chain_from(distance, turns, first, model)
+
+
+def _chain_from(distance: int, turns: int, first: float, model: ValueModel) -> float:
+    """The chain of :func:`first_step_chance` stepped ``turns`` times forward
+    (0 < ``distance`` < UNREACHABLE, ``turns`` > 0)."""
     # p[d] = P(at distance d); step the chain ``turns`` times
     p = np.zeros(distance + 1)
     p[distance] = 1.0
     won = 0.0
     go_on = 1.0 - model.end_rate
+    ready = first if distance == 1 else model.ready_rate
     for _ in range(turns):
         p *= go_on
-        won += p[1] * model.ready_rate
+        won += p[1] * ready
         nxt = p.copy()
-        nxt[1] -= p[1] * model.ready_rate
+        nxt[1] -= p[1] * ready
         for d in range(2, distance + 1):
-            moved = p[d] * model.step_rate
+            moved = p[d] * (first if d == distance else model.step_rate)
             nxt[d] -= moved
             nxt[d - 1] += moved
         p = nxt
