@@ -377,6 +377,59 @@ def _forced(rows: list[tuple[int, int]], melds_needed: int, hand: np.ndarray,
     return ok, forced, n_forced, base
 
 
+def _categories(rows: list[tuple[int, int]]) -> tuple[np.ndarray, bool]:
+    """The categories (:func:`strategy.fan.routes._category`) the declared melds take, and
+    whether two of them share one (all types is then out)."""
+    taken = np.zeros(5, np.int64)
+    clash = False
+    for _, dt in rows:
+        c = rt._category(dt)
+        if taken[c]:
+            clash = True
+        taken[c] = 1
+    return taken, clash
+
+
+def _route_need(r: int, rows: list[tuple[int, int]], melds_needed: int, exposed: bool,
+                kongs: int, declared_fan: int, dragon_fan: int, chows_ok: bool,
+                types_clash: bool, seat_wind: int, prevalent_wind: int) -> int:
+    """The fan row ``r``'s groups must still bring (as the kernels count it), -1 where the
+    declared melds rule the row out."""
+    info = _route_statics()["info"]
+    kind, param, family = int(info[r, 3]), int(info[r, 4]), int(info[r, 5])
+    if kind == rt.KIND_BONUS:
+        if param & rt.NO_PUNGS and not chows_ok:
+            return -1
+        if param & rt.OUTSIDE and any(
+                (dt % 9 != 0 and dt % 9 != 6) if dk == rt.CHOW
+                else (dt < 27 and dt % 9 != 0 and dt % 9 != 8) for dk, dt in rows):
+            return -1
+        fan = (param % rt.NO_PUNGS) + declared_fan
+        if family == rt._DRAGON_PUNGS:
+            fan -= dragon_fan
+        if not exposed:
+            fan += 2
+        need = 8 - fan if fan < 8 else 0
+        return -1 if need > 2 else need
+    if kind == rt.KIND_CONCEALED_PUNGS:
+        fan = 4 + declared_fan + param
+        need = 8 - fan if fan < 8 else 0
+        return -1 if need > BONUS_CAP else need
+    if kind == rt.KIND_PUNGS:
+        fan = declared_fan + param
+        if not exposed:
+            fan += 2
+        if melds_needed >= 1 and melds_needed - 1 + kongs >= 2:
+            fan += 2
+        return 2 - fan if fan < 2 else 0
+    if kind == rt.KIND_ALL_TYPES and (types_clash or (
+            param == rt.ALL_TYPES_WIND_PUNG and any(
+                rt._category(dt) == 3 and dt - 27 != seat_wind and dt - 27 != prevalent_wind
+                for _, dt in rows))):
+        return -1
+    return 0
+
+
 def capped_route_table_plain(hand: np.ndarray, unseen: np.ndarray, melds_needed: int,
                              declared: np.ndarray, seat_wind: int, prevalent_wind: int,
                              out: np.ndarray, least_only: bool, cap: int, enough: int) -> int:
@@ -417,10 +470,7 @@ def capped_route_table_plain(hand: np.ndarray, unseen: np.ndarray, melds_needed:
     inside_all = (hand.astype(np.int64)[None, :] * mask).sum(axis=1)
     room = total - forced.sum(axis=1) + base_all
     bounds = total - np.minimum(room, inside_all)
-    taken = np.zeros(5, np.int64)
-    h = np.empty(34, np.int8)
-    a = np.empty(34, np.int8)
-    hand64 = hand.astype(np.int64)
+    taken, types_clash = _categories(rows)
     avail64 = avail.astype(np.int64)
     for r in np.flatnonzero(ok).tolist():
         if least_only and (best <= lower or best <= enough):
@@ -429,64 +479,15 @@ def capped_route_table_plain(hand: np.ndarray, unseen: np.ndarray, melds_needed:
         bound = int(bounds[r])
         if bound >= out[family] or (least_only and bound >= best):
             continue
-        pair, kind, param = int(info[r, 0]), int(info[r, 3]), int(info[r, 4])
-        fr = forced[r]
-        h[:] = hand64 - np.minimum(hand64, fr)
-        a[:] = np.where(mask[r], avail64 - fr, 0)
-        base = int(base_all[r])
-        rest_melds = melds_needed - int(n_forced[r])
-        pairs = 0 if pair >= 0 else 1
-        if kind == rt.KIND_REGULAR:
-            rest = rt.regular_overlap(h, a, rest_melds, pairs, work)
-        elif kind == rt.KIND_BONUS:
-            fan = (param % rt.NO_PUNGS) + declared_fan
-            if param & rt.NO_PUNGS and not chows_ok:
-                continue
-            if param & rt.OUTSIDE and any(
-                    (dt % 9 != 0 and dt % 9 != 6) if dk == rt.CHOW
-                    else (dt < 27 and dt % 9 != 0 and dt % 9 != 8) for dk, dt in rows):
-                continue
-            if family == rt._DRAGON_PUNGS:
-                fan -= dragon_fan
-            if not exposed:
-                fan += 2
-            need = 8 - fan if fan < 8 else 0
-            if need > 2:
-                continue
-            rest = rt.bonus_overlap(h, a, rest_melds, pairs, need, seat_wind, prevalent_wind,
-                                   (param & rt.NO_PUNGS) != 0, (param & rt.OUTSIDE) != 0)
-        elif kind == rt.KIND_CONCEALED_PUNGS:
-            fan = 4 + declared_fan + param
-            need = 8 - fan if fan < 8 else 0
-            if need > BONUS_CAP:
-                continue
-            rest = rt.pungs_overlap(h, a, rest_melds, need, seat_wind, prevalent_wind, 1)
-        elif kind == rt.KIND_PUNGS:
-            fan = declared_fan + param
-            if not exposed:
-                fan += 2
-            if melds_needed >= 1 and melds_needed - 1 + kongs >= 2:
-                fan += 2
-            need = 2 - fan if fan < 2 else 0
-            rest = rt.pungs_overlap(h, a, rest_melds, need, seat_wind, prevalent_wind)
-        else:
-            taken[:] = 0
-            clash = False
-            for _, dt in rows:
-                c = rt._category(dt)
-                if taken[c]:
-                    clash = True
-                taken[c] = 1
-                if param == rt.ALL_TYPES_WIND_PUNG and c == 3:
-                    w = dt - 27
-                    if w != seat_wind and w != prevalent_wind:
-                        clash = True
-            if clash:
-                continue
-            rest = rt.all_types_overlap(h, a, taken, param, seat_wind, prevalent_wind)
-        if rest < 0:
+        need = _route_need(r, rows, melds_needed, exposed, kongs, declared_fan, dragon_fan,
+                           chows_ok, types_clash, seat_wind, prevalent_wind)
+        if need < 0:
             continue
-        d = total - base - int(rest)
+        d = _route_changes_plain(r, hand, avail64, forced, int(base_all[r]), total,
+                                 melds_needed - int(n_forced[r]), need, taken, seat_wind,
+                                 prevalent_wind)
+        if d >= UNREACHABLE:
+            continue
         if d < out[family]:
             out[family] = d
         if d < best:
@@ -534,59 +535,19 @@ def draws_lowering_plain(hand: np.ndarray, unseen: np.ndarray, melds_needed: int
         declared, seat_wind, prevalent_wind)
     n_declared = len(rows)
     st = _route_statics()
-    mask, info = st["mask"], st["info"]
+    mask = st["mask"]
     playable, forced, n_forced, base0 = _forced(rows, melds_needed, hand, avail, exposed,
                                                 pungs_ok, seat_wind, prevalent_wind)
-    taken = np.zeros(5, np.int64)
-    types_clash = False
-    for _, dt in rows:
-        c = rt._category(dt)
-        if taken[c]:
-            types_clash = True
-        taken[c] = 1
+    taken, types_clash = _categories(rows)
     n_routes = rt.NUM_ROUTE_ROWS
     needs = np.zeros(n_routes, np.int64)
     for r in np.flatnonzero(playable).tolist():
-        kind, param, family = int(info[r, 3]), int(info[r, 4]), int(info[r, 5])
-        need = 0
-        if kind == rt.KIND_BONUS:
-            fan = (param % rt.NO_PUNGS) + declared_fan
-            if param & rt.NO_PUNGS and not chows_ok:
-                playable[r] = False
-                continue
-            if param & rt.OUTSIDE and any(
-                    (dt % 9 != 0 and dt % 9 != 6) if dk == rt.CHOW
-                    else (dt < 27 and dt % 9 != 0 and dt % 9 != 8) for dk, dt in rows):
-                playable[r] = False
-                continue
-            if family == rt._DRAGON_PUNGS:
-                fan -= dragon_fan
-            if not exposed:
-                fan += 2
-            need = 8 - fan if fan < 8 else 0
-            if need > 2:
-                playable[r] = False
-                continue
-        elif kind == rt.KIND_CONCEALED_PUNGS:
-            fan = 4 + declared_fan + param
-            need = 8 - fan if fan < 8 else 0
-            if need > BONUS_CAP:
-                playable[r] = False
-                continue
-        elif kind == rt.KIND_PUNGS:
-            fan = declared_fan + param
-            if not exposed:
-                fan += 2
-            if melds_needed >= 1 and melds_needed - 1 + kongs >= 2:
-                fan += 2
-            need = 2 - fan if fan < 2 else 0
-        elif kind == rt.KIND_ALL_TYPES and (types_clash or (
-                param == rt.ALL_TYPES_WIND_PUNG and any(
-                    rt._category(dt) == 3 and dt - 27 != seat_wind and dt - 27 != prevalent_wind
-                    for _, dt in rows))):
+        need = _route_need(r, rows, melds_needed, exposed, kongs, declared_fan, dragon_fan,
+                           chows_ok, types_clash, seat_wind, prevalent_wind)
+        if need < 0:
             playable[r] = False
-            continue
-        needs[r] = need
+        else:
+            needs[r] = need
     inside0 = (hand.astype(np.int64)[None, :] * mask).sum(axis=1)
     room0 = total - forced.sum(axis=1) + base0
     rest_melds = melds_needed - n_forced
@@ -649,3 +610,9 @@ def draws_lowering_plain(hand: np.ndarray, unseen: np.ndarray, melds_needed: int
         if best < distance:
             useful += int(unseen[t])
     return useful
+
+
+# they stand in for kernels when numba is off, so they keep the kernels' ``py_func`` (the
+# plain-Python original, :mod:`strategy.jit`)
+capped_route_table_plain.py_func = capped_route_table_plain  # type: ignore[attr-defined]
+draws_lowering_plain.py_func = draws_lowering_plain  # type: ignore[attr-defined]
