@@ -92,7 +92,7 @@ from arena.players import (
 from arena.record_types import SeatChoice
 from arena.sampling_planner import DEFAULT_ROLLOUTS, SamplingPlanner
 from bot.agent import Agent, Decision, Strategy, describe_action
-from bot.planner import OnTime, Planner, default_strategy
+from bot.planner import ZIP_BUDGET, OnTime, Planner, default_strategy
 from bot.seat import AskKind, SeatView
 from bot.session import SeatSession
 from game.events import Action, Event, Pass
@@ -103,7 +103,9 @@ from strategy.stepvalue import Deadline
 from strategy.tai import TaiModel
 from strategy.value import ValueModel
 
-DEFAULT_BUDGET = 4_000
+DEFAULT_BUDGET = ZIP_BUDGET
+"""Kernel calls per decision of an in-process player unless ``budget=`` says otherwise: the
+shipped bot's, the one its Botzone zip searches on (:data:`bot.planner.ZIP_BUDGET`)."""
 VALUE_OPTIONS = {"win": "win_points", "deal": "deal_in_points", "margin": "margin",
                  "ready": "ready_rate", "step": "step_rate", "end": "end_rate",
                  "wait": "win_margin", "useful": "useful_from", "room": "route_room",

@@ -16,6 +16,7 @@ import numpy as np
 
 from arena.commands.deficiency import parse_unseen
 from arena.commands.options import positive_int
+from arena.lineup import DEFAULT_BUDGET
 from arena.record_types import SeatChoice
 from bot.seat import SeatView
 from bot.session import SeatSession
@@ -40,8 +41,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--drawn", metavar="TILE",
                    help="which tile of the hand was just drawn (it decides a self-drawn "
                         "win's fan); default: the hand's last tile as written")
-    p.add_argument("--budget", type=positive_int, default=4_000, metavar="CALLS",
-                   help="kernel calls the bot may spend (its arena budget); default 4000")
+    p.add_argument("--budget", type=positive_int, default=DEFAULT_BUDGET, metavar="CALLS",
+                   help="kernel calls the bot may spend (its arena budget); default "
+                        f"{DEFAULT_BUDGET}")
     p.add_argument("--notation", choices=[n.value for n in Notation])
     p.add_argument("--json", action="store_true")
 
