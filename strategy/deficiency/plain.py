@@ -333,20 +333,21 @@ def _blocks_after_changes(hand: np.ndarray, unseen: np.ndarray, melds: int, out:
     lookups, hits = 3, _suits_known(h, a, [0, 1, 2])
     rests = _rests(h, a, melds)
     res = [UNREACHABLE] * 34
-    step, spare, total = (1, k, 0) if drawn else (-1, h, -1)
+    # a draw: hand + 1, what a completion may use unchanged; a discard: both - 1
+    hand_step, avail_step, spare = (1, 0, k) if drawn else (-1, -1, h)
     for t in range(34):
         if spare[t] <= 0:
             continue
         b = t // 9 if t < 27 else 3
-        h[t] += step
-        a[t] += total
+        h[t] += hand_step
+        a[t] += avail_step
         lo, hi = _SPANS[b]
         key = bytes(h[lo:hi]) + bytes(a[lo:hi])
         if b < 3:
             lookups += 1
             hits += key in _blocks
         res[t] = _deficiency(_block(key, h, a, lo), rests[b], melds)
-        h[t] -= step
-        a[t] -= total
+        h[t] -= hand_step
+        a[t] -= avail_step
     out[:34] = res
     _count(cache, lookups, hits)
