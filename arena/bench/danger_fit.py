@@ -340,27 +340,41 @@ def reliability_lines(results: dict[str, dict[str, Any]]) -> list[str]:
     return lines
 
 
-def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--fit-seed", type=int, default=9001)
-    parser.add_argument("--fit-games", type=int, default=100)
-    parser.add_argument("--test-seed", type=int, default=9002)
-    parser.add_argument("--test-games", type=int, default=50)
+def selfplay_arguments(parser: argparse.ArgumentParser, fit_seed: int, fit_games: int,
+                       test_seed: int, test_games: int) -> None:
+    """A self-play fit's options: the seeds and games fitted on and held out, the four
+    players, the plot, the rows' cache, JSON."""
+    parser.add_argument("--fit-seed", type=int, default=fit_seed)
+    parser.add_argument("--fit-games", type=int, default=fit_games)
+    parser.add_argument("--test-seed", type=int, default=test_seed)
+    parser.add_argument("--test-games", type=int, default=test_games)
     parser.add_argument("--players", default="planner-v1,planner-v1,planner-v1,planner-v1",
                         help="four player arguments, comma-separated")
     parser.add_argument("--plot", type=Path, help="write the reliability curves here (PNG)")
-    parser.add_argument("--logs", action="store_true",
-                        help="also check both models on the 8 Botzone match logs")
     parser.add_argument("--cache", type=Path,
                         help="keep the self-play rows in this folder (npz) and reuse them")
     parser.add_argument("--json", action="store_true")
-    args = parser.parse_args(argv)
-    players = args.players.split(",")
+
+
+def selfplay_header(parser: argparse.ArgumentParser, args: argparse.Namespace
+                    ) -> tuple[list[str], dict[str, Any]]:
+    """The four players of :func:`selfplay_arguments`' ``--players`` (the parser's error
+    otherwise) and the report's first fields."""
+    players: list[str] = args.players.split(",")
     if len(players) != 4:
         parser.error("--players takes four player arguments")
-    out: dict[str, Any] = {"players": players, "fit_seed": args.fit_seed,
-                           "fit_games": args.fit_games, "test_seed": args.test_seed,
-                           "test_games": args.test_games}
+    return players, {"players": players, "fit_seed": args.fit_seed,
+                     "fit_games": args.fit_games, "test_seed": args.test_seed,
+                     "test_games": args.test_games}
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    selfplay_arguments(parser, fit_seed=9001, fit_games=100, test_seed=9002, test_games=50)
+    parser.add_argument("--logs", action="store_true",
+                        help="also check both models on the 8 Botzone match logs")
+    args = parser.parse_args(argv)
+    players, out = selfplay_header(parser, args)
     models = {"v1 (hand-set)": DANGER_V1, "shipped fit": DANGER_FIT}
     if args.fit_games > 0:
         train = selfplay_rows(args.fit_seed, args.fit_games, players, args.cache)

@@ -47,6 +47,8 @@ from arena.bench.danger_fit import (
     plot_reliability,
     reliability_lines,
     scores,
+    selfplay_arguments,
+    selfplay_header,
 )
 from arena.games import GameSpec, Rules, play_mcr_table
 from arena.lineup import ArenaSeat
@@ -361,25 +363,11 @@ def _table(results: dict[str, Any]) -> str:
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--fit-seed", type=int, default=9601)
-    parser.add_argument("--fit-games", type=int, default=400)
-    parser.add_argument("--test-seed", type=int, default=9602)
-    parser.add_argument("--test-games", type=int, default=200)
-    parser.add_argument("--players", default="planner-v1,planner-v1,planner-v1,planner-v1",
-                        help="four player arguments, comma-separated")
+    selfplay_arguments(parser, fit_seed=9601, fit_games=400, test_seed=9602, test_games=200)
     parser.add_argument("--workers", type=int, default=0,
                         help="a local Ray of this many CPUs (0: in this process)")
-    parser.add_argument("--plot", type=Path, help="write the reliability curves here (PNG)")
-    parser.add_argument("--cache", type=Path,
-                        help="keep the self-play rows in this folder (npz) and reuse them")
-    parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    players = args.players.split(",")
-    if len(players) != 4:
-        parser.error("--players takes four player arguments")
-    out: dict[str, Any] = {"players": players, "fit_seed": args.fit_seed,
-                           "fit_games": args.fit_games, "test_seed": args.test_seed,
-                           "test_games": args.test_games}
+    players, out = selfplay_header(parser, args)
     chains = {"shipped fit": WIN_FIT}
     w = None
     with ray_pool(args.workers):
