@@ -49,8 +49,10 @@ named players; every in-process one plays through :class:`bot.session.SeatSessio
                        ``rollouts`` given too caps it); ``seed=S`` mixes into
                        the sampler's seeds; ``z=Z`` the standard errors of
                        sampled gain a rival needs to replace the planner's
-                       choice (default 1.0); the planner's options as well
-                       (``planner-think:rollouts=200``)
+                       choice (default 1.0); ``rollout=fan`` rollouts that
+                       claim and aim at 8 fan (default ``plain``: the least
+                       hand-only deficiency, no claims); the planner's options
+                       as well (``planner-think:rollouts=200,rollout=fan``)
 ``greedy``             discards to the least hand-only deficiency, never claims
 ``random``             a random discard, never claims (Botzone's sample bot)
 ``mjbot-zip``          the Botzone upload itself (``mjbot package botzone``'s zip,
@@ -99,6 +101,7 @@ from game.events import Action, Event, Pass
 from game.rules import Ruleset
 from strategy.discard_rank import RANK1
 from strategy.policy import Method
+from strategy.sampling import RolloutPolicy
 from strategy.stepvalue import Deadline
 from strategy.tai import TaiModel
 from strategy.value import ValueModel
@@ -118,6 +121,8 @@ win chain fitted to self-play, :data:`strategy.value.WIN_FIT`)."""
 _VALUE_FIELDS = frozenset(f.name for f in fields(ValueModel))
 RANK_ORDERS = ("steps", "learned")
 """The planners' ``rank=`` option: the order of close discards after a draw."""
+ROLLOUT_POLICIES = tuple(p.value for p in RolloutPolicy)
+"""``planner-think``'s ``rollout=`` option."""
 
 
 class PlayerKind(Enum):
@@ -168,6 +173,8 @@ class PlayerSpec:
     think: float | None = None
     """``planner-think``: seconds of wall clock per decision."""
     sample_seed: int = 0
+    rollout: str = "plain"
+    """``planner-think``: the rollouts' policy (:class:`strategy.sampling.RolloutPolicy`)."""
     learned_rank: bool = True
     """The planners' ``rank=learned`` (their default): close discards far from 8 fan in
     the learned order; ``rank=steps`` turns it off."""
@@ -232,7 +239,7 @@ def parse_player(text: str) -> PlayerSpec:
     if kind is PlayerKind.PLANNER:
         allowed |= {"fold", "foldwin"}
     if kind is PlayerKind.PLANNER_THINK:
-        allowed |= {"rollouts", "think", "seed", "z"}
+        allowed |= {"rollouts", "think", "seed", "z", "rollout"}
     if kind in (PlayerKind.GREEDY, PlayerKind.RANDOM):
         allowed = set()
     unknown = set(options) - allowed
@@ -261,6 +268,10 @@ def parse_player(text: str) -> PlayerSpec:
         if not think > 0.0:
             raise PlayerSpecError(f"player {text!r}: think {think} must be positive")
     sample_seed = _number(text, options.get("seed"), int, 0)
+    rollout = options.get("rollout", "plain")
+    if rollout not in ROLLOUT_POLICIES:
+        raise PlayerSpecError(f"player {text!r}: rollout {rollout!r} is not one of "
+                              f"{', '.join(ROLLOUT_POLICIES)}")
     rank = options.get("rank", "learned")
     if rank not in RANK_ORDERS:
         raise PlayerSpecError(f"player {text!r}: rank {rank!r} is not one of "
@@ -280,6 +291,7 @@ def parse_player(text: str) -> PlayerSpec:
         raise PlayerSpecError(f"player {text!r}: foldwin {fold_win} is outside [0, 1]")
     return PlayerSpec(kind, text, budget=budget, epsilon=epsilon, value=numbers,
                       rollouts=rollouts, think=think, sample_seed=sample_seed, z=z,
+                      rollout=rollout,
                       learned_rank=rank == "learned", fold=fold, fold_win=fold_win)
 
 
@@ -335,7 +347,7 @@ def strategy_of(spec: PlayerSpec, rules: Ruleset,
             rollouts = DEFAULT_ROLLOUTS
         z = SamplingPlanner.z if spec.z is None else spec.z
         return SamplingPlanner(rules, model=model, rollouts=rollouts, seed=spec.sample_seed,
-                               z=z, ranker=ranker)
+                               z=z, ranker=ranker, rollout=RolloutPolicy(spec.rollout))
     if kind in (PlayerKind.PLANNER, PlayerKind.PLANNER_CALLS):
         if spec.fold is not None:
             return FoldingPlanner(rules, model=model, tai_model=tai_model, ranker=ranker,

@@ -35,7 +35,15 @@ from game.table_base import chow_tiles
 from game.tiles import tile_name
 from strategy.jit import HAVE_NUMBA
 from strategy.policy import Candidate, Method
-from strategy.sampling import Budget, Comparison, DealError, Knowledge, Line, compare
+from strategy.sampling import (
+    Budget,
+    Comparison,
+    DealError,
+    Knowledge,
+    Line,
+    RolloutPolicy,
+    compare,
+)
 from strategy.stepvalue import Deadline
 from strategy.value import ValuedCandidate
 
@@ -57,6 +65,9 @@ class SamplingPlanner(Planner):
     z: float = 1.0
     """Standard errors of the paired gain a rival needs to replace the planner's choice."""
     seed: int = 0
+    rollout: RolloutPolicy = RolloutPolicy.PLAIN
+    """The rollouts' policy: ``plain`` (the least hand-only deficiency, no claims) or
+    ``fan`` (the least fan-aware distance, with claims: :func:`strategy.sampling.rollout_fan`)."""
     last: Comparison | None = dataclasses.field(init=False, default=None, repr=False)
     """The last decision's comparison (for benchmarks), None if it sampled nothing."""
 
@@ -74,7 +85,7 @@ class SamplingPlanner(Planner):
             return base
         try:
             result = compare(knowledge(v), [line for _, line, _ in options], self._seed(v),
-                             Budget(self.rollouts, clocked))
+                             Budget(self.rollouts, clocked), policy=self.rollout)
         except DealError as exc:
             return dataclasses.replace(base, note=f"{base.note}; not sampled: {exc}")
         if result.samples < 2:
