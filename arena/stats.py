@@ -152,7 +152,9 @@ def student_t_cdf(t: float, df: float) -> float:
 
 @lru_cache(maxsize=4096)
 def student_t_quantile(p: float, df: float) -> float:
-    """The ``p`` quantile of Student's t with ``df`` degrees of freedom (bisection)."""
+    """The ``p`` quantile of Student's t with ``df`` degrees of freedom (bisection, at
+    most 200 halvings; it stops once a halving would leave the interval as it is: from
+    there every further one would too, so the answer is the same float)."""
     if not 0.0 < p < 1.0:
         raise ValueError(f"probability {p} is outside (0, 1)")
     if p < 0.5:
@@ -164,8 +166,12 @@ def student_t_quantile(p: float, df: float) -> float:
     for _ in range(200):
         mid = (low + high) / 2.0
         if student_t_cdf(mid, df) < p:
+            if mid == low:
+                break
             low = mid
         else:
+            if mid == high:
+                break
             high = mid
     return (low + high) / 2.0
 
