@@ -78,6 +78,10 @@ class Ask:
         return safest_action(self.legal, self.drawn)
 
 
+_NOTHING_ASKED = Ask(AskKind.NOTHING, (ev.Pass(),))
+"""The ask of an event that asks nothing (what :meth:`SeatView._legal` gives it)."""
+
+
 @dataclass
 class SeatView:
     rules: Ruleset
@@ -125,7 +129,9 @@ class SeatView:
     # ------------------------------------------------------------------ events
     def observe(self, event: ev.Event) -> None:
         """Apply one event; a contradiction raises (KnowledgeError) and changes nothing."""
-        kb = self.kb.copy()
+        # each update of the knowledge base is whole or nothing: only an event that makes
+        # two (a claim, then the claimer's discard) works on a copy
+        kb = self.kb.copy() if isinstance(event, ev.Punged | ev.Chowed) else self.kb
         melds = list(self.melds)
         me = self.seat
         was_kong = isinstance(self.last_event, ev.Konged | ev.ConcealedKonged | ev.KongAdded)
@@ -301,6 +307,9 @@ class SeatView:
         """What the last event asks of this seat and its legal answers (once per event)."""
         if self._ask is None:
             kind = self._ask_kind()
+            if kind is AskKind.NOTHING:  # most events, for most seats
+                self._ask = _NOTHING_ASKED
+                return _NOTHING_ASKED
             win = self._offered_win(kind)
             self._ask = Ask(kind, self._legal(kind, win is not None),
                             self.drawn if kind is AskKind.DRAW else None, win)
@@ -371,7 +380,7 @@ class SeatView:
 
     def _legal(self, kind: AskKind, win: bool) -> tuple[ev.Action, ...]:
         """The rule book's legal answers, with what this seat knows of the walls."""
-        hand = self.hand
+        hand = self.hand.tolist()  # the rule book reads it tile by tile: Python ints
         if kind is AskKind.DRAW:
             return legal_after_draw(hand, self.melds, kong_allowed=self._kong_allowed(self.seat),
                                     win=win)

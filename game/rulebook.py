@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import TypeAlias
 
 import numpy as np
@@ -134,8 +135,12 @@ def mcr_scores(winner: int, fan: int, payer: int | None) -> tuple[int, int, int,
 
 
 # ---------------------------------------------------------------- legal answers
+_DISCARD = tuple(ev.Discard(t) for t in range(NUM_KINDS))
+"""One answer per kind (actions are frozen values: a seat's answers share them)."""
+
+
 def _discards(counts: Counts) -> list[ev.Action]:
-    return [ev.Discard(t) for t in range(NUM_KINDS) if counts[t] > 0]
+    return [_DISCARD[t] for t in range(NUM_KINDS) if counts[t] > 0]
 
 
 def kong_forbidden(own_wall: int, next_wall: int) -> str | None:
@@ -227,7 +232,13 @@ def with_discards(claim: ev.ClaimPung | ev.ClaimChow, counts: Counts,
     after = list(counts)
     for t in taken_by(claim, tile):
         after[t] -= 1
-    return [ev.ClaimAndDiscard(claim, t) for t in range(NUM_KINDS) if after[t] > 0]
+    return [_claim_and_discard(claim, t) for t in range(NUM_KINDS) if after[t] > 0]
+
+
+@cache
+def _claim_and_discard(claim: ev.ClaimPung | ev.ClaimChow, tile: int) -> ev.ClaimAndDiscard:
+    """One value per claim and discard (at most 21 chows and a pung, times 34 kinds)."""
+    return ev.ClaimAndDiscard(claim, tile)
 
 
 def legal_on_added_kong(win: bool) -> tuple[ev.Action, ...]:

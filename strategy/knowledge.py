@@ -22,6 +22,8 @@ import numpy as np
 
 from game.tiles import NUM_KINDS, Counts, TileError, is_flower, tile_name
 
+_FOUR = np.full(NUM_KINDS, 4, dtype=np.int8)
+
 
 class KnowledgeError(TileError):
     """An event that contradicts what the seat already knows."""
@@ -38,7 +40,9 @@ class KnowledgeBase:
     # ------------------------------------------------------------ views
     @property
     def unseen(self) -> Counts:
-        return (4 - self.hand - self.known).astype(np.int8)
+        unseen = np.subtract(_FOUR, self.hand, dtype=np.int8)
+        unseen -= self.known
+        return unseen
 
     def unseen_total(self) -> int:
         return int(self.unseen.sum())
@@ -55,6 +59,9 @@ class KnowledgeBase:
     ) -> None:
         """Apply the deltas to new count vectors, or raise naming ``event()`` (written only
         then: a message per event costs more than the update)."""
+        if len(hand_delta) + len(known_delta) == 1:  # one tile drawn or seen: no sums
+            self._apply_one(event, *(hand_delta or known_delta)[0], bool(hand_delta))
+            return
         dh: dict[int, int] = {}
         dk: dict[int, int] = {}
         for t, d in hand_delta:
@@ -74,6 +81,26 @@ class KnowledgeBase:
             hand[t] = h
             known[t] = k
         self.hand, self.known = hand, known
+
+    def _apply_one(self, event: Callable[[], str], t: int, d: int, to_hand: bool) -> None:
+        """:meth:`_apply` of one delta (``d`` copies of ``t`` to the hand or to the seen
+        ones), with the same checks."""
+        _check_kind(t, event)
+        h, k = int(self.hand[t]), int(self.known[t])
+        if to_hand:
+            h += d
+        else:
+            k += d
+        if h < 0:
+            raise KnowledgeError(f"{event()}: the hand holds no {tile_name(t)} to give up")
+        if h + k > 4:
+            raise KnowledgeError(f"{event()}: a fifth {tile_name(t)} (hand {h}, seen {k})")
+        if to_hand:
+            self.hand = self.hand.copy()
+            self.hand[t] = h
+        else:
+            self.known = self.known.copy()
+            self.known[t] = k
 
     # ------------------------------------------------------------ own tiles
     def deal(self, tiles: Iterable[int]) -> None:
