@@ -386,7 +386,9 @@ def rollout_fan(k: Knowledge, line: Line, d: Deal, fans: FanCache,
       first seat in turn order whose pung or kong lowers its distance, then the next
       seat's chow that lowers it (the lowest of its chows); a claimer discards as after a
       draw, a kong draws its replacement from its own wall first.  Kongs only where
-      :func:`game.rulebook.kong_forbidden` allows one; no kongs of its own tiles.
+      :func:`game.rulebook.kong_forbidden` allows one; no kongs of its own tiles.  A line
+      that passes another seat's discard (``line.discarder`` is not the seat) neither wins
+      on that tile nor claims it.
 
     ``trace``: every move is appended (:class:`Step`)."""
     me = k.seat
@@ -407,6 +409,8 @@ def rollout_fan(k: Knowledge, line: Line, d: Deal, fans: FanCache,
     tile, discarder = line.tile, line.discarder
     if discarder == me:
         shown[tile] += 1
+    # a line that passes another seat's discard neither wins on it nor claims it
+    passed = me if discarder != me else -1
     wind = k.prevalent_wind
 
     def note(step: Step) -> None:
@@ -429,7 +433,7 @@ def rollout_fan(k: Knowledge, line: Line, d: Deal, fans: FanCache,
         for j in (1, 2, 3):
             s = (discarder + j) % SEATS
             w = waits[s]
-            if w is None or not w[tile]:
+            if w is None or not w[tile] or s == passed:
                 continue
             ctx = win_context(seat=s, prevalent_wind=wind, self_drawn=False,
                               visible_copies=int(shown[tile]), wall_last=wall_last)
@@ -443,7 +447,7 @@ def rollout_fan(k: Knowledge, line: Line, d: Deal, fans: FanCache,
         for j in (1, 2, 3):
             s = (discarder + j) % SEATS
             h = hands[s]
-            if h[tile] < 2 or not seats.fan_ok[s] or needed[s] == 0:
+            if h[tile] < 2 or not seats.fan_ok[s] or needed[s] == 0 or s == passed:
                 continue
             rest = seats.at_rest(s)
             pung = seats.claim(s, tile, (PUNG, tile), (tile, tile))
@@ -471,7 +475,7 @@ def rollout_fan(k: Knowledge, line: Line, d: Deal, fans: FanCache,
         if claimer < 0 and drawer < 0:
             s = (discarder + 1) % SEATS
             h = hands[s]
-            if seats.fan_ok[s] and needed[s] > 0:
+            if seats.fan_ok[s] and needed[s] > 0 and s != passed:
                 best, middle = UNREACHABLE, -1
                 for m in chow_middles(tile):
                     taken = _chow_taken(m, tile)
@@ -487,6 +491,7 @@ def rollout_fan(k: Knowledge, line: Line, d: Deal, fans: FanCache,
                     out = seats.discard(s, best, order)
                     note(Step("chow", s, tile, discarder, before, out, middle))
                     claimer = s
+        passed = -1
         if claimer >= 0:
             hands[claimer][out] -= 1
             shown[out] += 1

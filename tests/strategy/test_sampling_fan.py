@@ -5,6 +5,8 @@ walls), and its claims lower the claimer's fan-aware distance (recomputed by
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from arena.sampling_planner import knowledge
@@ -80,6 +82,8 @@ def replay(k: Knowledge, line: Line, d: Deal, trace: list[Step]) -> dict[str, in
     for i, step in enumerate(trace):
         s = step.seat
         counts[step.kind] += 1
+        if line.discarder != k.seat and counts["discard"] + counts["draw"] == 0:
+            assert s != k.seat  # a line that passes a discard does not act on it
         assert step.kind != "end" or i == len(trace) - 1
         if step.kind == "draw":
             assert walls[s] and walls[s].pop() == step.tile
@@ -144,12 +148,24 @@ def replay(k: Knowledge, line: Line, d: Deal, trace: list[Step]) -> dict[str, in
     return counts
 
 
+def pass_line(v: SeatView, name: str, passed: str, discarder: int) -> Line:
+    """Seat 0's hand less ``name``, passing ``discarder``'s discard of ``passed``."""
+    return dataclasses.replace(discard_line(v, name), tile=tile(passed), discarder=discarder,
+                               label="pass")
+
+
 def test_the_fan_rollout_is_legal_move_by_move_and_claims() -> None:
     totals = dict.fromkeys(("pung", "chow", "kong", "win", "end"), 0)
-    for view, name in ((mid_game_view(), "3z"), (mid_game_view(), "5m"),
-                       (mid_game_view("1m2m5m7m9m3p5p8p1s4s6s2z7z", "9s"), "2z")):
+    ready = mid_game_view("1m1m1m3m4m5m6m7m8m9m9m9m7z", "7z")
+    for view, line in ((mid_game_view(), discard_line(mid_game_view(), "3z")),
+                       (mid_game_view(), discard_line(mid_game_view(), "5m")),
+                       (mid_game_view("1m2m5m7m9m3p5p8p1s4s6s2z7z", "9s"),
+                        discard_line(mid_game_view("1m2m5m7m9m3p5p8p1s4s6s2z7z", "9s"), "2z")),
+                       # 111m 345m 678m 999m 7z waits on 7z; it passes seat 3's 6z, and
+                       # seat 3's (fourth) 9m, which it could pung or kong
+                       (ready, pass_line(ready, "7z", "6z", 3)),
+                       (ready, pass_line(ready, "7z", "9m", 3))):
         k = knowledge(view)
-        line = discard_line(view, name)
         for n in range(12):
             d = deal(k, np.random.default_rng([21, n]))
             trace: list[Step] = []
