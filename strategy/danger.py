@@ -124,30 +124,49 @@ def readiness(seat: SeatSigns, model: DangerModel = DANGER_V1) -> float:
     return 1.0 / (1.0 + math.exp(-x))
 
 
+_last_holds: tuple[bytes, float, np.ndarray, np.ndarray] = (b"", -1.0, np.zeros(0),
+                                                             np.zeros(0))
+""":func:`_holds`' last answer: the seats of one :func:`danger` share the unseen counts
+and mostly their share (one tuple, replaced whole, so a second thread reads a whole one)."""
+
+
 def _holds(unseen: Counts, share: float) -> tuple[np.ndarray, np.ndarray]:
     """P(at least one) and P(at least two) copies of each kind in a hand that draws each
-    unseen copy with chance ``share`` (binomial)."""
-    u = unseen.astype(np.float64)
+    unseen copy with chance ``share`` (binomial).  The arrays are shared: read them only."""
+    global _last_holds
+    key = unseen.astype(np.float64)
+    code = key.tobytes()
+    last = _last_holds
+    if last[0] == code and last[1] == share:
+        return last[2], last[3]
+    u = key
     none = (1.0 - share) ** u
     one = u * share * (1.0 - share) ** np.maximum(u - 1.0, 0.0)
-    return 1.0 - none, np.maximum(1.0 - none - one, 0.0)
+    p1, p2 = 1.0 - none, np.maximum(1.0 - none - one, 0.0)
+    _last_holds = (code, share, p1, p2)
+    return p1, p2
+
+
+_SINGLE = np.full(NUM_KINDS, SHAPE_WEIGHT["single"])
+_SINGLE[NUM_SUITED:] = HONOUR_SINGLE
+_ONES = np.ones(NUM_KINDS)
 
 
 def wait_weights(seat: SeatSigns, unseen: Counts) -> np.ndarray:
     """Relative chance that each kind is a wait of the seat if it is waiting (34 floats,
     not normalised)."""
-    total = int(np.asarray(unseen).sum())
+    unseen = np.asarray(unseen)
+    total = int(unseen.sum())
     share = min(1.0, seat.concealed / total) if total > 0 else 0.0
-    p1, p2 = _holds(np.asarray(unseen), share)
-    thrown = np.zeros(NUM_KINDS, dtype=np.float64)
-    for t in seat.discards:
-        thrown[t] = 1.0
-    shape_factor = np.where(thrown > 0, SHAPE_DISCARDED, 1.0)
-    q1 = p1 * shape_factor
-    q2 = p2 * shape_factor
-    single = np.full(NUM_KINDS, SHAPE_WEIGHT["single"])
-    single[NUM_SUITED:] = HONOUR_SINGLE
-    w = single * q1 + SHAPE_WEIGHT["pair"] * q2
+    p1, p2 = _holds(unseen, share)
+    thrown = list(set(seat.discards))
+    q1, q2 = p1, p2  # times 1.0 where nothing was thrown: the same floats
+    if thrown:
+        shape_factor = _ONES.copy()
+        shape_factor[thrown] = SHAPE_DISCARDED
+        q1 = p1 * shape_factor
+        q2 = p2 * shape_factor
+    w = _SINGLE * q1 + SHAPE_WEIGHT["pair"] * q2
     # each suit's nine kinds at once, in the same order per kind (the two sides, then the
     # middle): the same floats as a loop over the kinds
     q = q1[:NUM_SUITED].reshape(3, 9)
@@ -155,16 +174,17 @@ def wait_weights(seat: SeatSigns, unseen: Counts) -> np.ndarray:
     by_suit[:, 2:] += SHAPE_WEIGHT["sides"] * q[:, :7] * q[:, 1:8]
     by_suit[:, :7] += SHAPE_WEIGHT["sides"] * q[:, 1:8] * q[:, 2:]
     by_suit[:, 1:8] += SHAPE_WEIGHT["middle"] * q[:, :7] * q[:, 2:]
-    w = w * np.where(thrown > 0, DISCARDED, 1.0)
+    if thrown:
+        w[thrown] *= DISCARDED
     for t in seat.passed:
         w[t] *= PASSED
     suited = [m.tiles[0] // 9 for m in seat.melds if m.tiles[0] < NUM_SUITED]
     suits = set(suited)
     if len(suits) == 1 and len(suited) >= FLUSH_MELDS:
         (suit,) = suits
-        for t in range(NUM_SUITED):
-            if t // 9 != suit:
-                w[t] *= OFF_FLUSH
+        for other in range(3):
+            if other != suit:
+                by_suit[other] *= OFF_FLUSH
     return w
 
 
