@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from MahjongGB import MahjongFanCalculator
 
@@ -59,10 +60,13 @@ def mcr_fans(hand: Sequence[int], melds: Sequence[Meld], win_tile: int,
         )
     except TypeError:
         return None
-    return tuple(
-        FanItem(name=name, value=value, count=count, english_name=english)
-        for value, count, name, english in raw
-    )
+    return tuple(_fan_item(*item) for item in raw)
+
+
+@lru_cache(maxsize=4096)
+def _fan_item(value: int, count: int, name: str, english: str) -> FanItem:
+    """One :class:`FanItem` per distinct item (a frozen value, shared by the wins)."""
+    return FanItem(name=name, value=value, count=count, english_name=english)
 
 
 def fan_total(fans: Sequence[FanItem] | None) -> int | None:
