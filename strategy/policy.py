@@ -172,16 +172,17 @@ class PolicyError(ValueError):
 
 
 def _require_size(hand: Counts, size: int, what: str) -> None:
-    total = int(hand.sum())
+    counts = hand.tolist()  # three sums of 34 small ints: faster in Python than in numpy
+    total = sum(counts)
     if total != size:
         raise PolicyError(f"{what} needs a hand of {size} tiles, not {total}")
-    if hand.min() < 0 or hand.max() > 4:
+    if min(counts) < 0 or max(counts) > 4:
         raise PolicyError("a hand holds a negative count or more than four of a tile")
 
 
-_ISOLATION_ORDER = np.array(
-    [0 if t >= 27 else (1 if t % 9 in (0, 8) else (2 if t % 9 in (1, 7) else 3))
-     for t in range(NUM_KINDS)]
+_ISOLATION_ORDER = tuple(
+    0 if t >= 27 else (1 if t % 9 in (0, 8) else (2 if t % 9 in (1, 7) else 3))
+    for t in range(NUM_KINDS)
 )
 """Tie-break: discard honours first, then terminals, then 2/8, then the middle."""
 
@@ -211,7 +212,7 @@ def choose_discard(
     _require_size(hand, 3 * melds + 2, "a discard")
     deadline = deadline or Deadline()
     cache = SuitCache() if cache is None else cache
-    total = int(unseen.sum())
+    total = sum(unseen.tolist())
     clock = deadline.clock
     spent: dict[int, float] = {}
     special, concealed = rules.special_shapes, melds == rules.melds_needed
@@ -223,10 +224,9 @@ def choose_discard(
         c = cache
         discard_table(hand, unseen, melds, special, concealed, d_all, regular_all, ways_all,
                       c.tables, c.rest, c.keys, c.words, c.state, c.work)
-        for kind in np.nonzero(hand)[0]:
-            i = int(kind)
-            chance = chance_estimate(int(regular_all[i]), float(ways_all[i]), total)
-            rows.append((i, int(d_all[i]), chance))
+        ds, regulars, ways_ = d_all.tolist(), regular_all.tolist(), ways_all.tolist()
+        for i in np.flatnonzero(hand).tolist():
+            rows.append((i, ds[i], chance_estimate(regulars[i], ways_[i], total)))
     else:
         for kind in np.nonzero(hand)[0]:
             i = int(kind)
@@ -272,8 +272,8 @@ def choose_discard(
                   work.get(i, 0), spent.get(i))
         for i, d, chance in rows
     )
-    chosen = min(candidates, key=_rank_key)
-    return Choice(chosen, tuple(sorted(candidates, key=_rank_key)), method, finished,
+    ranked = tuple(sorted(candidates, key=_rank_key))  # stable: [0] is min()'s
+    return Choice(ranked[0], ranked, method, finished,
                   horizon=horizon if method is Method.SEARCH_DEEPENED else None)
 
 

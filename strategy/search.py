@@ -297,6 +297,7 @@ class StepSearch:
             raise ValueError("the memo size must be a power of two, at least 16")
         self.melds = melds
         self.unseen = np.ascontiguousarray(unseen, dtype=np.int8).copy()
+        self._unseen_bytes = self.unseen.tobytes()
         self.deadline = deadline
         self.complete = complete
         self.hand = np.zeros(NUM_KINDS, np.int8)
@@ -317,7 +318,11 @@ class StepSearch:
 
     def partial(self, hand: Counts, unseen: Counts, k: int) -> float:
         """P(S, k) of the 3m+1 hand ``hand``; raises OutOfTime when the deadline passes."""
-        if not np.array_equal(unseen, self.unseen):
+        same = (unseen.tobytes() == self._unseen_bytes
+                if isinstance(unseen, np.ndarray) and unseen.dtype == np.int8
+                and unseen.shape == self.unseen.shape
+                else np.array_equal(unseen, self.unseen))
+        if not same:
             raise ValueError("a StepSearch serves one KB; make another for this one")
         if not 0 <= k <= MAX_CHANGES:
             raise ValueError(f"the jitted search looks at most {MAX_CHANGES} changes ahead")
