@@ -367,13 +367,23 @@ def bonus_overlap(hand: np.ndarray, avail: np.ndarray, melds: int, pairs: int, n
     (chows 1-2-3 and 7-8-9, pungs and the pair of terminals and honours).  The rank DP of
     :mod:`strategy.deficiency.kernel` with the fan as one more coordinate."""
     cap = 2
-    # best[b, c, k, p, f]: chows begun at the last kind (b) and at this one (c), melds k,
-    # pairs p, fan f (capped); -1 = not reached
-    best = np.full((3, 3, 6, 2, cap + 1), -1, np.int64)
-    nxt = np.empty((3, 3, 6, 2, cap + 1), np.int64)
-    best[0, 0, 0, 0, 0] = 0
+    # buf[g, b, c, k, p, f]: generation g (two, used in turn), chows begun at the last kind
+    # (b) and at this one (c), melds k, pairs p, fan f (capped); -1 = not reached
+    buf = np.full((2, 3, 3, 6, 2, cap + 1), -1, np.int64)
+    cur = 0
+    buf[0, 0, 0, 0, 0, 0] = 0
     for t in range(34):
         av = avail[t]
+        if av == 0:
+            # nothing can use this kind: the chows under way end, the rest pass as they are
+            for a in range(3):
+                for b in range(3):
+                    if a + b > 0:
+                        for k in range(melds + 1):
+                            for p in range(pairs + 1):
+                                for f in range(cap + 1):
+                                    buf[cur, a, b, k, p, f] = -1
+            continue
         h = hand[t]
         w = pung_fan(t, seat_wind, prevalent_wind)
         cmax = 0
@@ -382,7 +392,13 @@ def bonus_overlap(hand: np.ndarray, avail: np.ndarray, melds: int, pairs: int, n
         groups = 3  # nothing, the pair, a pung
         if outside and t < 27 and t % 9 != 0 and t % 9 != 8:
             groups = 1
-        nxt[:, :, :, :, :] = -1
+        nx = 1 - cur
+        for b in range(3):
+            for c in range(3):
+                for k in range(melds + 1):
+                    for p in range(pairs + 1):
+                        for f in range(cap + 1):
+                            buf[nx, b, c, k, p, f] = -1
         for a in range(3):  # chows begun two kinds back: they end here
             for b in range(3):  # chows begun at the last kind
                 if a + b > av:
@@ -390,7 +406,7 @@ def bonus_overlap(hand: np.ndarray, avail: np.ndarray, melds: int, pairs: int, n
                 for k in range(melds + 1):
                     for p in range(pairs + 1):
                         for f in range(cap + 1):
-                            v = best[a, b, k, p, f]
+                            v = buf[cur, a, b, k, p, f]
                             if v < 0:
                                 continue
                             for c in range(cmax + 1):
@@ -408,19 +424,13 @@ def bonus_overlap(hand: np.ndarray, avail: np.ndarray, melds: int, pairs: int, n
                                     nf = _fan_with(f, g, used, w, cap)
                                     nk = k + c + (1 if g == 2 else 0)
                                     np_ = p + (1 if g == 1 else 0)
-                                    if v + gain > nxt[b, c, nk, np_, nf]:
-                                        nxt[b, c, nk, np_, nf] = v + gain
-        # the state for the next kind: (chows begun at the last kind, begun at this one)
-        for a in range(3):
-            for b in range(3):
-                for k in range(6):
-                    for p in range(2):
-                        for f in range(cap + 1):
-                            best[a, b, k, p, f] = nxt[a, b, k, p, f]
+                                    if v + gain > buf[nx, b, c, nk, np_, nf]:
+                                        buf[nx, b, c, nk, np_, nf] = v + gain
+        cur = nx
     out = -1
     for f in range(min(need, cap), cap + 1):
-        if best[0, 0, melds, pairs, f] > out:
-            out = best[0, 0, melds, pairs, f]
+        if buf[cur, 0, 0, melds, pairs, f] > out:
+            out = buf[cur, 0, 0, melds, pairs, f]
     return out
 
 
@@ -433,26 +443,56 @@ def _category(tile: int) -> int:
 
 
 @njit()
-def _category_overlap(hand: np.ndarray, avail: np.ndarray, cat: int, melds: int, pairs: int,
-                      only: int, scratch: np.ndarray, work: np.ndarray) -> int:
-    """Best overlap of one group (a meld if ``melds``, else a pair) inside category ``cat``
-    (within ``only`` if >= 0: one tile); -1 when there is none."""
-    for t in range(34):
-        inside = _category(t) == cat and (only < 0 or t == only)
-        scratch[t] = avail[t] if inside else 0
-    return regular_overlap(hand, scratch, melds, pairs, work)
+def _category_group(hand: np.ndarray, avail: np.ndarray, cat: int, meld: bool, only: int,
+                    draws: int) -> tuple[int, int]:
+    """The best overlap of one group inside category ``cat`` (a meld, pung or chow, if
+    ``meld``, else a pair; of the tile ``only`` if >= 0), -1 when there is none, with the
+    kinds in ``draws`` whose draw raises it (:mod:`strategy.fan.gains`): the regular
+    programme for one group, by going through the category's few groups."""
+    lo = 9 * cat if cat < 3 else (27 if cat == 3 else 31)
+    hi = lo + 9 if cat < 3 else (31 if cat == 3 else 34)
+    size = 3 if meld else 2
+    best = -1
+    found = 0
+    for t in range(lo, hi):
+        if only >= 0 and t != only:
+            continue
+        if avail[t] >= size:  # a pung or the pair
+            h = hand[t]
+            v = h if h < size else size
+            m = 1 << t if h < size and (draws >> t) & 1 else 0
+            if v > best:
+                best = v
+                found = m
+            elif v == best:
+                found |= m
+        if meld and cat < 3 and t - lo <= 6 and avail[t] >= 1 and avail[t + 1] >= 1 \
+                and avail[t + 2] >= 1:  # a chow
+            v = 0
+            m = 0
+            for x in range(t, t + 3):
+                if hand[x] >= 1:
+                    v += 1
+                elif (draws >> x) & 1:
+                    m |= 1 << x
+            if v > best:
+                best = v
+                found = m
+            elif v == best:
+                found |= m
+    return best, found
 
 
 @njit()
-def all_types_overlap(hand: np.ndarray, avail: np.ndarray, taken: np.ndarray, variant: int,
-                      seat_wind: int, prevalent_wind: int) -> int:
-    """Max |C ∩ H| over concealed parts C <= avail that make all types (a group in each
-    of the five categories) with the declared melds (``taken[c]`` = 1 where a declared meld
-    is), for the variant: any, the dragons a pung, or the winds a seat or round wind pung."""
-    scratch = np.empty(34, np.int8)
-    work = np.empty(36, np.int64)
+def all_types_gains(hand: np.ndarray, avail: np.ndarray, taken: np.ndarray, variant: int,
+                    seat_wind: int, prevalent_wind: int, draws: int) -> tuple[int, int]:
+    """(:func:`all_types_overlap`, the kinds in ``draws`` whose draw raises it: see
+    :mod:`strategy.fan.gains`).  A draw lies in one category, so it raises the best total
+    exactly when it raises that category's group under some best choice of the pair's."""
     meld_best = np.full(5, -1, np.int64)
+    meld_mask = np.zeros(5, np.int64)
     pair_best = np.full(5, -1, np.int64)
+    pair_mask = np.zeros(5, np.int64)
     for c in range(5):
         if taken[c]:
             continue
@@ -460,19 +500,24 @@ def all_types_overlap(hand: np.ndarray, avail: np.ndarray, taken: np.ndarray, va
             for w in range(4):
                 if w != seat_wind and w != prevalent_wind:
                     continue
-                v = _category_overlap(hand, avail, 3, 1, 0, 27 + w, scratch, work)
+                v, m = _category_group(hand, avail, 3, True, 27 + w, draws)
                 if v > meld_best[3]:
                     meld_best[3] = v
+                    meld_mask[3] = m
+                elif v == meld_best[3] and v >= 0:
+                    meld_mask[3] |= m
         else:
-            meld_best[c] = _category_overlap(hand, avail, c, 1, 0, -1, scratch, work)
+            meld_best[c], meld_mask[c] = _category_group(hand, avail, c, True, -1, draws)
         if not ((c == 4 and variant == ALL_TYPES_DRAGON_PUNG)
                 or (c == 3 and variant == ALL_TYPES_WIND_PUNG)):
-            pair_best[c] = _category_overlap(hand, avail, c, 0, 1, -1, scratch, work)
+            pair_best[c], pair_mask[c] = _category_group(hand, avail, c, False, -1, draws)
     best = -1
+    found = 0
     for pc in range(5):
         if taken[pc] or pair_best[pc] < 0:
             continue
         total = pair_best[pc]
+        gains = pair_mask[pc]
         for c in range(5):
             if c == pc or taken[c]:
                 continue
@@ -480,9 +525,25 @@ def all_types_overlap(hand: np.ndarray, avail: np.ndarray, taken: np.ndarray, va
                 total = -1
                 break
             total += meld_best[c]
+            gains |= meld_mask[c]
+        if total < 0:
+            continue
         if total > best:
             best = total
-    return best
+            found = gains
+        elif total == best:
+            found |= gains
+    return best, found
+
+
+@njit()
+def all_types_overlap(hand: np.ndarray, avail: np.ndarray, taken: np.ndarray, variant: int,
+                      seat_wind: int, prevalent_wind: int) -> int:
+    """Max |C ∩ H| over concealed parts C <= avail that make all types (a group in each
+    of the five categories) with the declared melds (``taken[c]`` = 1 where a declared meld
+    is), for the variant: any, the dragons a pung, or the winds a seat or round wind pung;
+    -1 when there is none."""
+    return all_types_gains(hand, avail, taken, variant, seat_wind, prevalent_wind, 0)[0]
 
 
 @njit()
@@ -557,6 +618,18 @@ def _knitted_below(hand: np.ndarray, avail: np.ndarray, melds_needed: int, limit
     ``limit`` (:func:`strategy.deficiency.shapes.knitted_straight_below`; without numba the
     remembered :func:`knitted_straight`, the same answer below ``limit``)."""
     return knitted_straight_below(hand, avail, melds_needed, limit)
+
+
+@njit()
+def _regular_bound(h: np.ndarray, a: np.ndarray, melds: int, pairs: int, room: int,
+                   work: np.ndarray) -> int:
+    """A lower bound on a route's changes, ``room`` less the regular programme's best
+    overlap (:func:`strategy.deficiency.kernel.regular_overlap`; :data:`UNREACHABLE` where
+    it has no completion).  Every route's completions are regular ones (``melds`` melds and
+    ``pairs`` pairs of the route's tiles) that also bring fan or keep to pungs, so the
+    regular overlap is at least theirs; it is many times cheaper than their programmes."""
+    loose = regular_overlap(h, a, melds, pairs, work)
+    return UNREACHABLE if loose < 0 else room - loose
 
 
 @njit()
@@ -726,6 +799,10 @@ def capped_route_table(hand: np.ndarray, unseen: np.ndarray, melds_needed: int,
             continue
         rest_melds = melds_needed - n_forced
         pairs = 0 if pair >= 0 else 1
+        if kind != KIND_REGULAR:
+            loose = _regular_bound(h, a, rest_melds, pairs, total - base, work)
+            if loose >= out[family] or (least_only and loose >= best):
+                continue
         if kind == KIND_REGULAR:
             rest = regular_overlap(h, a, rest_melds, pairs, work)
         elif kind == KIND_BONUS:
@@ -1003,6 +1080,7 @@ def draws_lowering(hand: np.ndarray, unseen: np.ndarray, melds_needed: int,
     ar = np.empty(34, np.int8)
     work = np.empty(36, np.int64)
     now = np.full(n_routes, -1, np.int64)
+    gained = np.full(n_routes, -1, np.int64)  # the draws that lower a route at the distance
     useful = 0
     last = -1
     # a draw raises the most tiles of the hand a regular completion keeps by one at most and
@@ -1014,25 +1092,54 @@ def draws_lowering(hand: np.ndarray, unseen: np.ndarray, melds_needed: int,
         plain_cut = 1
     elif total - kept == distance:
         plain_cut = 2
+    # the special shapes and the melded hand move by one at most too: one below the
+    # distance is below it after every draw, and only one at the distance needs a look
+    # per draw
+    pairs_at = orphans_at = knitted_honours_at = melded_at = False
+    if n_declared == 0:
+        v = seven_pairs(hand, avail)
+        if v < distance:
+            return int(unseen.sum())
+        pairs_at = v == distance
+        v = thirteen_orphans(hand, avail)
+        if v < distance:
+            return int(unseen.sum())
+        orphans_at = v == distance
+        v = honors_and_knitted(hand, avail)
+        if v < distance:
+            return int(unseen.sum())
+        knitted_honours_at = v == distance
+    v = _knitted_below(hand, avail, melds_needed, distance + 1)
+    if v < distance:
+        return int(unseen.sum())
+    knitted_at = v == distance
+    if melds_needed == 0 and concealed_kongs == 0 and n_declared == 4:
+        v = melded_hand(hand, avail, declared, declared_fan, all_chows_ok)
+        if v < distance:
+            return int(unseen.sum())
+        melded_at = v == distance
     for t in range(34):
         if unseen[t] == 0:
             continue
         h[t] += 1
         best = distance
-        if n_declared == 0:
+        if pairs_at:
             v = seven_pairs(h, avail)
             if v < best:
                 best = v
+        if orphans_at:
             v = thirteen_orphans(h, avail)
             if v < best:
                 best = v
+        if knitted_honours_at:
             v = honors_and_knitted(h, avail)
             if v < best:
                 best = v
-        v = _knitted_below(h, avail, melds_needed, best)
-        if v < best:
-            best = v
-        if melds_needed == 0 and concealed_kongs == 0 and n_declared == 4:
+        if knitted_at:
+            v = _knitted_below(h, avail, melds_needed, best)
+            if v < best:
+                best = v
+        if melded_at:
             v = melded_hand(h, avail, declared, declared_fan, all_chows_ok)
             if v < best:
                 best = v
@@ -1063,17 +1170,27 @@ def draws_lowering(hand: np.ndarray, unseen: np.ndarray, melds_needed: int,
                 if now[r] < 0:
                     now[r] = _route_changes(r, hand, avail, forced_all, base0[r], total,
                                             rest_melds[r], needs[r], taken, seat_wind,
-                                            prevalent_wind, hr, ar, work)
+                                            prevalent_wind, hr, ar, work, distance)
                     if now[r] < distance:  # below it already, after every draw too
                         return int(unseen.sum())
                     if now[r] != distance:
                         continue
                 if not ROUTE_MASK[r, t]:  # a tile the route cannot use changes nothing
                     continue
-                d = _route_changes(r, h, avail, forced_all, base, total, rest_melds[r],
-                                   needs[r], taken, seat_wind, prevalent_wind, hr, ar, work)
-                if d < best:
-                    best = d
+                if ROUTE_INFO[r, 3] == KIND_REGULAR:
+                    # the regular programme is fast enough to run for each draw
+                    d = _route_changes(r, h, avail, forced_all, base, total, rest_melds[r],
+                                       needs[r], taken, seat_wind, prevalent_wind, hr, ar,
+                                       work)
+                    gains = d < distance
+                else:
+                    if gained[r] < 0:  # every draw the route gains by, in one programme
+                        gained[r] = route_gains(r, hand, avail, unseen, forced_all,
+                                                rest_melds[r], needs[r], taken, seat_wind,
+                                                prevalent_wind, hr, ar)[1]
+                    gains = (gained[r] >> t) & 1 == 1
+                if gains:
+                    best = distance - 1
                     last = r
                     break
         h[t] -= 1
@@ -1086,11 +1203,13 @@ def draws_lowering(hand: np.ndarray, unseen: np.ndarray, melds_needed: int,
 def _route_changes(r: int, h: np.ndarray, avail: np.ndarray, forced_all: np.ndarray,
                    base: int, total: int, melds: int, need: int, taken: np.ndarray,
                    seat_wind: int, prevalent_wind: int, hr: np.ndarray, ar: np.ndarray,
-                   work: np.ndarray) -> int:
+                   work: np.ndarray, limit: int = UNREACHABLE) -> int:
     """Route ``r``'s changes for the hand ``h`` (its forced tiles ``forced_all[r]`` of which
     ``base`` are in the hand; ``melds`` left after them, ``need`` fan still needed), as in
     :func:`route_table` (whose dynamic programmes also see the hand's tiles outside the
-    route, which no completion of it holds); :data:`UNREACHABLE` when it has none."""
+    route, which no completion of it holds); :data:`UNREACHABLE` when it has none.  Where
+    the regular programme's bound (:func:`_regular_bound`) is above ``limit``, that bound
+    (a number above ``limit``, not the route's changes)."""
     for x in range(34):  # the route's tiles only (no completion uses the others)
         if ROUTE_MASK[r, x]:
             fx = forced_all[r, x]
@@ -1102,6 +1221,10 @@ def _route_changes(r: int, h: np.ndarray, avail: np.ndarray, forced_all: np.ndar
     kind = ROUTE_INFO[r, 3]
     param = ROUTE_INFO[r, 4]
     pairs = 0 if ROUTE_INFO[r, 0] >= 0 else 1
+    if kind != KIND_REGULAR:
+        loose = _regular_bound(hr, ar, melds, pairs, total - base, work)
+        if loose > limit:
+            return loose
     if kind == KIND_REGULAR:
         rest = regular_overlap(hr, ar, melds, pairs, work)
     elif kind == KIND_BONUS:
@@ -1192,3 +1315,8 @@ if not HAVE_NUMBA:
         return knitted_straight(hand, avail, melds_needed)
 
     _knitted_below = _remembered_knitted_below  # type: ignore[assignment]
+
+
+# the set of draws that lower a route, for draws_lowering (strategy.fan.gains builds on the
+# kernels and tables above)
+from strategy.fan.gains import route_gains  # noqa: E402
