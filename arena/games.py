@@ -272,9 +272,13 @@ def play_in_process(spec: GameSpec) -> PlayedGame:
 
 
 # ---------------------------------------------------------------- mcr-botzone
+_PASS = Pass()
+"""The answer of a seat not asked (most seats at most requests; actions are frozen values)."""
+
+
 def seat_answer(seat: int, player: ArenaSeat) -> Action:
     """An in-process seat's answer to the request it was just shown (pass if not asked)."""
-    return player.decide() if player.asked else Pass()
+    return player.decide() if player.asked else _PASS
 
 
 def play_mcr_table(spec: GameSpec, answer: Callable[[int, ArenaSeat], Action] = seat_answer
