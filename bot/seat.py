@@ -136,20 +136,21 @@ class SeatView:
         me = self.seat
         was_kong = isinstance(self.last_event, ev.Konged | ev.ConcealedKonged | ev.KongAdded)
         discarder = self.provider if self.provider is not None else 0  # of a claimed tile
-        if isinstance(event, ev.SeatAssigned):
+        # the two events of every turn first
+        if isinstance(event, ev.Drew):
+            if event.seat == me and event.tile is not None and not is_flower(event.tile):
+                kb.draw(event.tile)
+        elif isinstance(event, ev.Discarded):
+            (kb.discard if event.seat == me else kb.seen_discard)(event.tile)
+        elif isinstance(event, ev.SeatAssigned):
             self.seat, self.prevalent_wind = event.seat, event.prevalent_wind
         elif isinstance(event, ev.Dealt):
             if event.seat == me:
                 kb.deal(event.tiles)
             for s, n in enumerate(event.flower_counts):
                 kb.flowers[s] = n
-        elif isinstance(event, ev.Drew):
-            if event.seat == me and event.tile is not None and not is_flower(event.tile):
-                kb.draw(event.tile)
         elif isinstance(event, ev.FlowerReplaced):
             kb.flower(event.seat, event.flower)
-        elif isinstance(event, ev.Discarded):
-            (kb.discard if event.seat == me else kb.seen_discard)(event.tile)
         elif isinstance(event, ev.Punged):
             self._claimed(kb, melds, event.seat, [event.tile] * 2,
                           Pung(event.tile, discarder))
@@ -249,6 +250,15 @@ class SeatView:
     def _track_signs(self, event: ev.Event, discarder: int) -> None:
         """What every seat shows: its discards, its melds, the tiles it let pass."""
         seat = getattr(event, "seat", None)
+        # the two events of every turn first: a draw shows nothing, a discard one tile
+        if isinstance(event, ev.Drew):
+            if seat is not None and 0 <= seat < 4:
+                self.passed[seat] = []
+            return
+        if isinstance(event, ev.Discarded):
+            if seat is not None and 0 <= seat < 4:
+                self._thrown(seat, event.tile)
+            return
         meld: Meld | None = None
         if isinstance(event, ev.Punged):
             meld = Pung(event.tile, discarder)
@@ -271,17 +281,19 @@ class SeatView:
             return
         if meld is not None:
             self.shown_melds[seat].append(meld)
-        if isinstance(event, ev.Drew | ev.Punged | ev.Chowed | ev.Melded | ev.Konged
+        if isinstance(event, ev.Punged | ev.Chowed | ev.Melded | ev.Konged
                       | ev.ConcealedKonged | ev.KongAdded):
             self.passed[seat] = []
-        thrown = event.tile if isinstance(event, ev.Discarded) else (
-            event.discard if isinstance(event, ev.Punged | ev.Chowed) else None)
-        if thrown is not None:
-            self.discards[seat].append(thrown)
-            self.passed[seat] = []
-            for other in range(4):
-                if other != seat:
-                    self.passed[other].append(thrown)
+        if isinstance(event, ev.Punged | ev.Chowed):
+            self._thrown(seat, event.discard)
+
+    def _thrown(self, seat: int, tile: int) -> None:
+        """``seat`` discarded ``tile``: its hand changed, the others let the tile pass."""
+        self.discards[seat].append(tile)
+        self.passed[seat] = []
+        for other in range(4):
+            if other != seat:
+                self.passed[other].append(tile)
 
     # ------------------------------------------------------------------ views
     @property
