@@ -237,8 +237,10 @@ def with_discards(claim: ev.ClaimPung | ev.ClaimChow, counts: Counts,
 
 @cache
 def _claim_and_discard(claim: ev.ClaimPung | ev.ClaimChow, tile: int) -> ev.ClaimAndDiscard:
-    """One value per claim and discard (at most 21 chows and a pung, times 34 kinds)."""
-    return ev.ClaimAndDiscard(claim, tile)
+    """One value per claim and discard (at most 21 chows and a pung, times 34 kinds), its
+    tiles Python ints whatever integers the first caller gave."""
+    plain = claim if isinstance(claim, ev.ClaimPung) else ev.ClaimChow(int(claim.middle))
+    return ev.ClaimAndDiscard(plain, int(tile))
 
 
 def legal_on_added_kong(win: bool) -> tuple[ev.Action, ...]:
