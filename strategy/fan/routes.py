@@ -657,6 +657,20 @@ def capped_route_table(hand: np.ndarray, unseen: np.ndarray, melds_needed: int,
     it is at most ``enough``: routes that cannot go below ``cap`` are skipped (for a
     caller that asks only whether the least is below ``cap``, or at most ``enough``).
     ``cap`` = :data:`UNREACHABLE` and ``enough`` = -1 is :func:`route_table` itself."""
+    found = np.full(1, -1, np.int64)
+    return _route_rows(hand, unseen, melds_needed, declared, seat_wind, prevalent_wind, out,
+                       least_only, cap, enough, -1, found)
+
+
+@njit()
+def _route_rows(hand: np.ndarray, unseen: np.ndarray, melds_needed: int,
+                declared: np.ndarray, seat_wind: int, prevalent_wind: int, out: np.ndarray,
+                least_only: bool, cap: int, enough: int, first: int,
+                found: np.ndarray) -> int:
+    """:func:`capped_route_table` trying the route row ``first`` (if >= 0) before the
+    others, and leaving in ``found[0]`` the row of the answer (-1: a special shape, or
+    none below ``cap``).  With ``least_only`` the order changes the work only: a caller
+    that expects some row to reach ``enough`` names it first."""
     for f in range(out.shape[0]):
         out[f] = UNREACHABLE
     total = 3 * melds_needed + 2
@@ -720,9 +734,12 @@ def capped_route_table(hand: np.ndarray, unseen: np.ndarray, melds_needed: int,
         lower = total - plain
     used = np.zeros(n_declared, np.bool_)
     taken = np.zeros(5, np.int64)
-    for r in range(NUM_ROUTE_ROWS):
+    for k in range(-1, NUM_ROUTE_ROWS):
         if least_only and (best <= lower or best <= enough):
             break
+        r = first if k < 0 else k
+        if r < 0 or (k >= 0 and r == first):
+            continue
         pair = ROUTE_INFO[r, 0]
         needs_concealed = ROUTE_INFO[r, 1] == 1
         wind = ROUTE_INFO[r, 2]
@@ -866,6 +883,7 @@ def capped_route_table(hand: np.ndarray, unseen: np.ndarray, melds_needed: int,
             out[family] = d
         if d < best:
             best = d
+            found[0] = r
     return best
 
 
@@ -881,15 +899,20 @@ def after_each_discard(hand: np.ndarray, unseen: np.ndarray, melds_needed: int,
     completion may use), so each discard's routes stop as soon as one reaches the whole
     hand's least (:func:`capped_route_table`'s ``enough``): the same numbers, sooner."""
     table = np.empty(NUM_ROUTES, np.int64)
-    now = route_table(hand, unseen, melds_needed, declared, seat_wind, prevalent_wind,
-                      table, True)
+    found = np.full(1, -1, np.int64)
+    now = _route_rows(hand, unseen, melds_needed, declared, seat_wind, prevalent_wind, table,
+                      True, UNREACHABLE, -1, -1, found)
+    first = found[0]  # the row at the whole hand's least: most discards keep it there
     h = hand.copy()
     for i in range(34):
         out[i] = UNREACHABLE
         if hand[i] > 0:
             h[i] -= 1
-            out[i] = capped_route_table(h, unseen, melds_needed, declared, seat_wind,
-                                        prevalent_wind, table, True, UNREACHABLE, now)
+            found[0] = -1
+            out[i] = _route_rows(h, unseen, melds_needed, declared, seat_wind, prevalent_wind,
+                                 table, True, UNREACHABLE, now, first, found)
+            if out[i] == now and found[0] >= 0:
+                first = found[0]
             h[i] += 1
 
 
@@ -1308,6 +1331,15 @@ if not HAVE_NUMBA:
     honors_and_knitted = _memo(honors_and_knitted, 2)  # type: ignore[assignment]
     # the route loops: every row's bounds at once (numpy), the DPs in the kernels' order
     capped_route_table = capped_route_table_plain  # type: ignore[assignment]
+
+    def _plain_route_rows(hand: np.ndarray, unseen: np.ndarray, melds_needed: int,
+                          declared: np.ndarray, seat_wind: int, prevalent_wind: int,
+                          out: np.ndarray, least_only: bool, cap: int, enough: int,
+                          first: int, found: np.ndarray) -> int:
+        return capped_route_table_plain(hand, unseen, melds_needed, declared, seat_wind,
+                                        prevalent_wind, out, least_only, cap, enough)
+
+    _route_rows = _plain_route_rows  # type: ignore[assignment]
     draws_lowering = draws_lowering_plain  # type: ignore[assignment]
 
     def _remembered_knitted_below(hand: np.ndarray, avail: np.ndarray, melds_needed: int,
