@@ -929,7 +929,10 @@ def draws_lowering(hand: np.ndarray, unseen: np.ndarray, melds_needed: int,
     it can be played, its forced tiles, the fan it still needs), and each draw moves the
     bound of :func:`route_table` (its forced tiles in the hand, the hand inside its tiles)
     by at most one: a route's dynamic programme runs only where that bound goes below
-    ``distance``, and a draw stops at the first route below it."""
+    ``distance``, and a draw stops at the first route below it.  A route at the distance
+    runs once for every draw (:func:`strategy.fan.gains.route_gains`: the set of draws
+    that lower it), except a regular one, whose programme is cheap enough to run per
+    draw; a route is first screened by the regular programme's bound."""
     total = 3 * melds_needed + 2
     avail = np.empty(34, np.int8)
     for t in range(34):
