@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from strategy.fan.routes import BONUS_CAP, _fan_with, pung_fan
+from strategy.fan.routes import BONUS_CAP, _fan_with, _join, pung_fan
 from strategy.jit import njit
 
 
@@ -79,25 +79,15 @@ def bonus_gains(hand: np.ndarray, avail: np.ndarray, melds: int, pairs: int, nee
                                     nf = _fan_with(f, g, used, w, cap)
                                     nk = k + c + (1 if g == 2 else 0)
                                     np_ = p + (1 if g == 1 else 0)
-                                    value = v + gain
-                                    here = nxt[b, c, nk, np_, nf]
-                                    took = m | bit if used > h else m
-                                    if value > here:
-                                        nxt[b, c, nk, np_, nf] = value
-                                        nmask[b, c, nk, np_, nf] = took
-                                    elif value == here:
-                                        nmask[b, c, nk, np_, nf] |= took
+                                    nxt[b, c, nk, np_, nf], nmask[b, c, nk, np_, nf] = _join(
+                                        nxt[b, c, nk, np_, nf], nmask[b, c, nk, np_, nf],
+                                        v + gain, m | bit if used > h else m)
         best[:, :, :, :, :] = nxt
         mask[:, :, :, :, :] = nmask
     out = -1
     found = 0
     for f in range(min(need, cap), cap + 1):
-        v = best[0, 0, melds, pairs, f]
-        if v > out:
-            out = v
-            found = mask[0, 0, melds, pairs, f]
-        elif v == out and v >= 0:
-            found |= mask[0, 0, melds, pairs, f]
+        out, found = _join(out, found, best[0, 0, melds, pairs, f], mask[0, 0, melds, pairs, f])
     return out, found
 
 
@@ -160,26 +150,16 @@ def pungs_gains(hand: np.ndarray, avail: np.ndarray, melds: int, need: int, seat
                                 nb = _fan_with(b, g, used, w, cap)
                                 nk = k1 + (1 if g == 2 else 0)
                                 np_ = p + (1 if g == 1 else 0)
-                                value = v + gain
-                                here = nxt[nk, np_, nb, nc]
-                                took = m | bit if used > h else m
-                                if value > here:
-                                    nxt[nk, np_, nb, nc] = value
-                                    nmask[nk, np_, nb, nc] = took
-                                elif value == here:
-                                    nmask[nk, np_, nb, nc] |= took
+                                nxt[nk, np_, nb, nc], nmask[nk, np_, nb, nc] = _join(
+                                    nxt[nk, np_, nb, nc], nmask[nk, np_, nb, nc], v + gain,
+                                    m | bit if used > h else m)
         best[:, :, :, :] = nxt
         mask[:, :, :, :] = nmask
     out = -1
     found = 0
     for b in range(min(need, cap), cap + 1):
         for c in (0, 3):
-            v = best[melds, 1, b, c]
-            if v > out:
-                out = v
-                found = mask[melds, 1, b, c]
-            elif v == out and v >= 0:
-                found |= mask[melds, 1, b, c]
+            out, found = _join(out, found, best[melds, 1, b, c], mask[melds, 1, b, c])
     return out, found
 
 

@@ -443,6 +443,17 @@ def _category(tile: int) -> int:
 
 
 @njit()
+def _join(best: int, found: int, value: int, gains: int) -> tuple[int, int]:
+    """Two (best overlap, the draws that raise it) joined: the larger overlap's draws, both
+    sets where the overlaps tie (:mod:`strategy.fan.gains`)."""
+    if value > best:
+        return value, gains
+    if value == best:
+        return best, found | gains
+    return best, found
+
+
+@njit()
 def _category_group(hand: np.ndarray, avail: np.ndarray, cat: int, meld: bool, only: int,
                     draws: int) -> tuple[int, int]:
     """The best overlap of one group inside category ``cat`` (a meld, pung or chow, if
@@ -461,11 +472,7 @@ def _category_group(hand: np.ndarray, avail: np.ndarray, cat: int, meld: bool, o
             h = hand[t]
             v = h if h < size else size
             m = 1 << t if h < size and (draws >> t) & 1 else 0
-            if v > best:
-                best = v
-                found = m
-            elif v == best:
-                found |= m
+            best, found = _join(best, found, v, m)
         if meld and cat < 3 and t - lo <= 6 and avail[t] >= 1 and avail[t + 1] >= 1 \
                 and avail[t + 2] >= 1:  # a chow
             v = 0
@@ -475,11 +482,7 @@ def _category_group(hand: np.ndarray, avail: np.ndarray, cat: int, meld: bool, o
                     v += 1
                 elif (draws >> x) & 1:
                     m |= 1 << x
-            if v > best:
-                best = v
-                found = m
-            elif v == best:
-                found |= m
+            best, found = _join(best, found, v, m)
     return best, found
 
 
@@ -501,11 +504,7 @@ def all_types_gains(hand: np.ndarray, avail: np.ndarray, taken: np.ndarray, vari
                 if w != seat_wind and w != prevalent_wind:
                     continue
                 v, m = _category_group(hand, avail, 3, True, 27 + w, draws)
-                if v > meld_best[3]:
-                    meld_best[3] = v
-                    meld_mask[3] = m
-                elif v == meld_best[3] and v >= 0:
-                    meld_mask[3] |= m
+                meld_best[3], meld_mask[3] = _join(meld_best[3], meld_mask[3], v, m)
         else:
             meld_best[c], meld_mask[c] = _category_group(hand, avail, c, True, -1, draws)
         if not ((c == 4 and variant == ALL_TYPES_DRAGON_PUNG)
@@ -526,13 +525,8 @@ def all_types_gains(hand: np.ndarray, avail: np.ndarray, taken: np.ndarray, vari
                 break
             total += meld_best[c]
             gains |= meld_mask[c]
-        if total < 0:
-            continue
-        if total > best:
-            best = total
-            found = gains
-        elif total == best:
-            found |= gains
+        if total >= 0:
+            best, found = _join(best, found, total, gains)
     return best, found
 
 
