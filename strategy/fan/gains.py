@@ -35,13 +35,22 @@ def bonus_gains(hand: np.ndarray, avail: np.ndarray, melds: int, pairs: int, nee
     of kinds in ``draws`` whose draw raises it); (-1, 0) when there is no completion.  With
     ``cap`` = 0 and ``need`` = 0 it is the regular overlap
     (:func:`strategy.deficiency.kernel.regular_overlap`)."""
-    best = np.full((3, 3, 6, 2, cap + 1), -1, np.int64)
-    mask = np.zeros((3, 3, 6, 2, cap + 1), np.int64)
-    nxt = np.empty((3, 3, 6, 2, cap + 1), np.int64)
-    nmask = np.empty((3, 3, 6, 2, cap + 1), np.int64)
-    best[0, 0, 0, 0, 0] = 0
+    # generation g of two used in turn, as in bonus_overlap
+    best = np.full((2, 3, 3, 6, 2, cap + 1), -1, np.int64)
+    mask = np.zeros((2, 3, 3, 6, 2, cap + 1), np.int64)
+    cur = 0
+    best[0, 0, 0, 0, 0, 0] = 0
     for t in range(34):
         av = avail[t]
+        if av == 0:  # the chows under way end, the rest pass as they are
+            for a in range(3):
+                for b in range(3):
+                    if a + b > 0:
+                        for k in range(melds + 1):
+                            for p in range(pairs + 1):
+                                for f in range(cap + 1):
+                                    best[cur, a, b, k, p, f] = -1
+            continue
         h = hand[t]
         w = pung_fan(t, seat_wind, prevalent_wind)
         bit = 1 << t if (draws >> t) & 1 else 0
@@ -51,8 +60,14 @@ def bonus_gains(hand: np.ndarray, avail: np.ndarray, melds: int, pairs: int, nee
         groups = 3  # nothing, the pair, a pung
         if outside and t < 27 and t % 9 != 0 and t % 9 != 8:
             groups = 1
-        nxt[:, :, :, :, :] = -1
-        nmask[:, :, :, :, :] = 0
+        nx = 1 - cur
+        for b in range(3):
+            for c in range(3):
+                for k in range(melds + 1):
+                    for p in range(pairs + 1):
+                        for f in range(cap + 1):
+                            best[nx, b, c, k, p, f] = -1
+                            mask[nx, b, c, k, p, f] = 0
         for a in range(3):  # chows begun two kinds back: they end here
             for b in range(3):  # chows begun at the last kind
                 if a + b > av:
@@ -60,10 +75,10 @@ def bonus_gains(hand: np.ndarray, avail: np.ndarray, melds: int, pairs: int, nee
                 for k in range(melds + 1):
                     for p in range(pairs + 1):
                         for f in range(cap + 1):
-                            v = best[a, b, k, p, f]
+                            v = best[cur, a, b, k, p, f]
                             if v < 0:
                                 continue
-                            m = mask[a, b, k, p, f]
+                            m = mask[cur, a, b, k, p, f]
                             for c in range(cmax + 1):
                                 if k + c > melds:
                                     break
@@ -79,15 +94,16 @@ def bonus_gains(hand: np.ndarray, avail: np.ndarray, melds: int, pairs: int, nee
                                     nf = _fan_with(f, g, used, w, cap)
                                     nk = k + c + (1 if g == 2 else 0)
                                     np_ = p + (1 if g == 1 else 0)
-                                    nxt[b, c, nk, np_, nf], nmask[b, c, nk, np_, nf] = _join(
-                                        nxt[b, c, nk, np_, nf], nmask[b, c, nk, np_, nf],
-                                        v + gain, m | bit if used > h else m)
-        best[:, :, :, :, :] = nxt
-        mask[:, :, :, :, :] = nmask
+                                    best[nx, b, c, nk, np_, nf], mask[nx, b, c, nk, np_, nf] = \
+                                        _join(best[nx, b, c, nk, np_, nf],
+                                              mask[nx, b, c, nk, np_, nf], v + gain,
+                                              m | bit if used > h else m)
+        cur = nx
     out = -1
     found = 0
     for f in range(min(need, cap), cap + 1):
-        out, found = _join(out, found, best[0, 0, melds, pairs, f], mask[0, 0, melds, pairs, f])
+        out, found = _join(out, found, best[cur, 0, 0, melds, pairs, f],
+                           mask[cur, 0, 0, melds, pairs, f])
     return out, found
 
 
