@@ -923,10 +923,9 @@ def draws_lowering(hand: np.ndarray, unseen: np.ndarray, melds_needed: int,
     it can be played, its forced tiles, the fan it still needs), and each draw moves the
     bound of :func:`route_table` (its forced tiles in the hand, the hand inside its tiles)
     by at most one: a route's dynamic programme runs only where that bound goes below
-    ``distance``, and a draw stops at the first route below it.  A route at the distance
-    runs once for every draw (:func:`strategy.fan.gains.route_gains`: the set of draws
-    that lower it), except a regular one, whose programme is cheap enough to run per
-    draw; a route is first screened by the regular programme's bound."""
+    ``distance``, and a draw stops at the first route below it.  A route at the distance,
+    and the plain bound at it, run once for every draw (:mod:`strategy.fan.gains`: the set
+    of draws that lower it); a route is first screened by the regular programme's bound."""
     total = 3 * melds_needed + 2
     avail = np.empty(34, np.int8)
     for t in range(34):
@@ -1112,6 +1111,14 @@ def draws_lowering(hand: np.ndarray, unseen: np.ndarray, melds_needed: int,
         plain_cut = 1
     elif total - kept == distance:
         plain_cut = 2
+    plain_gains = 0  # with plain_cut 2: the draws that raise the plain overlap
+    if plain_cut == 2:
+        every = 0
+        for t in range(34):
+            if unseen[t] > 0:
+                every |= 1 << t
+        plain_gains = bonus_gains(hand, avail, melds_needed, 1, 0, seat_wind, prevalent_wind,
+                                  False, False, 0, every)[1]
     # the special shapes and the melded hand move by one at most too: one below the
     # distance is below it after every draw, and only one at the distance needs a look
     # per draw
@@ -1165,10 +1172,7 @@ def draws_lowering(hand: np.ndarray, unseen: np.ndarray, melds_needed: int,
                 best = v
         if best >= distance:
             # no route goes below the plain deficiency (a hand of 8 fan is complete)
-            cut = plain_cut == 1
-            if plain_cut == 2:
-                plain = regular_overlap(h, avail, melds_needed, 1, work)
-                cut = plain < 0 or total - plain >= distance
+            cut = plain_cut == 1 or (plain_cut == 2 and not (plain_gains >> t) & 1)
             if cut:
                 h[t] -= 1
                 continue
@@ -1197,19 +1201,11 @@ def draws_lowering(hand: np.ndarray, unseen: np.ndarray, melds_needed: int,
                         continue
                 if not ROUTE_MASK[r, t]:  # a tile the route cannot use changes nothing
                     continue
-                if ROUTE_INFO[r, 3] == KIND_REGULAR:
-                    # the regular programme is fast enough to run for each draw
-                    d = _route_changes(r, h, avail, forced_all, base, total, rest_melds[r],
-                                       needs[r], taken, seat_wind, prevalent_wind, hr, ar,
-                                       work)
-                    gains = d < distance
-                else:
-                    if gained[r] < 0:  # every draw the route gains by, in one programme
-                        gained[r] = route_gains(r, hand, avail, unseen, forced_all,
-                                                rest_melds[r], needs[r], taken, seat_wind,
-                                                prevalent_wind, hr, ar)[1]
-                    gains = (gained[r] >> t) & 1 == 1
-                if gains:
+                if gained[r] < 0:  # every draw the route gains by, in one programme
+                    gained[r] = route_gains(r, hand, avail, unseen, forced_all,
+                                            rest_melds[r], needs[r], taken, seat_wind,
+                                            prevalent_wind, hr, ar)[1]
+                if (gained[r] >> t) & 1:
                     best = distance - 1
                     last = r
                     break
@@ -1348,4 +1344,4 @@ if not HAVE_NUMBA:
 
 # the set of draws that lower a route, for draws_lowering (strategy.fan.gains builds on the
 # kernels and tables above)
-from strategy.fan.gains import route_gains  # noqa: E402
+from strategy.fan.gains import bonus_gains, route_gains  # noqa: E402
