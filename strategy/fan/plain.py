@@ -557,19 +557,28 @@ def draws_lowering_plain(hand: np.ndarray, unseen: np.ndarray, melds_needed: int
     now = np.full(n_routes, -1, np.int64)
     useful = 0
     last = -1
+    # the special shapes and the melded hand move by one at most with a draw, as the
+    # kernel's: one below the distance is below it after every draw, and only one at the
+    # distance needs a look per draw
+    shapes: list[Callable[[np.ndarray], int]] = []
+    if n_declared == 0:
+        shapes += [lambda x: int(rt.seven_pairs(x, avail)),
+                   lambda x: int(rt.thirteen_orphans(x, avail)),
+                   lambda x: int(rt.honors_and_knitted(x, avail))]
+    shapes.append(lambda x: int(rt._knitted_below(x, avail, melds_needed, distance + 1)))
+    if melds_needed == 0 and kongs == 0 and n_declared == 4:
+        shapes.append(lambda x: int(rt.melded_hand(x, avail, declared, declared_fan,
+                                                   chows_ok)))
+    at_distance = []
+    for shape in shapes:
+        v = shape(hand)
+        if v < distance:
+            return int(unseen.sum())
+        if v == distance:
+            at_distance.append(shape)
     for t in np.flatnonzero(unseen).tolist():
         h[t] += 1
-        best = distance
-        if n_declared == 0:
-            best = min(best, int(rt.seven_pairs(h, avail)), int(rt.thirteen_orphans(h, avail)),
-                       int(rt.honors_and_knitted(h, avail)))
-        v = int(rt._knitted_below(h, avail, melds_needed, best))
-        if v < best:
-            best = v
-        if melds_needed == 0 and kongs == 0 and n_declared == 4:
-            v = int(rt.melded_hand(h, avail, declared, declared_fan, chows_ok))
-            if v < best:
-                best = v
+        best = min([distance, *(shape(h) for shape in at_distance)])
         if best >= distance:
             plain = rt.regular_overlap(h, avail, melds_needed, 1, work)
             if plain < 0 or total - plain >= distance:
