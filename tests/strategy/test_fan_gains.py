@@ -4,6 +4,8 @@ again; and the all-types groups by enumeration against the regular programme."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from game.tiles import parse_counts
@@ -30,16 +32,17 @@ def _case(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     return hand.astype(np.int8), avail.astype(np.int8)
 
 
-def _raised_by(overlap: object, hand: np.ndarray, avail: np.ndarray) -> set[int]:
+def _raised_by(overlap: Callable[..., int], hand: np.ndarray, avail: np.ndarray,
+               *rest: object) -> set[int]:
     """The oracle: the kinds whose draw (one more in the hand, room permitting) raises
-    ``overlap(hand)``."""
-    now = overlap(hand)  # type: ignore[operator]
+    ``overlap(hand, avail, *rest)``."""
+    now = overlap(hand, avail, *rest)
     raised = set()
     for t in range(34):
         if hand[t] < avail[t]:
             h = hand.copy()
             h[t] += 1
-            if overlap(h) > now:  # type: ignore[operator]
+            if overlap(h, avail, *rest) > now:
                 raised.add(t)
     return raised
 
@@ -66,16 +69,15 @@ def test_bonus_and_regular_gains_match_a_programme_per_draw() -> None:
             assert value == bonus_overlap(hand, avail, melds, pairs, need, seat, wind, no_pungs,
                                           outside)
             if value >= 0:
-                assert _kinds(mask) == _raised_by(
-                    lambda h: bonus_overlap(h, avail, melds, pairs, need, seat, wind, no_pungs,
-                                            outside), hand, avail)
+                assert _kinds(mask) == _raised_by(bonus_overlap, hand, avail, melds, pairs,
+                                                  need, seat, wind, no_pungs, outside)
             work = np.empty(36, np.int64)
             value, mask = kernel(hand, avail, melds, pairs, 0, 0, 0, False, False, 0,
                                  _draws(hand, avail))
             assert value == regular_overlap(hand, avail, melds, pairs, work)
             if value >= 0:
-                assert _kinds(mask) == _raised_by(
-                    lambda h: regular_overlap(h, avail, melds, pairs, work), hand, avail)
+                assert _kinds(mask) == _raised_by(regular_overlap, hand, avail, melds, pairs,
+                                                  work)
 
 
 def test_pungs_gains_match_a_programme_per_draw() -> None:
@@ -89,9 +91,8 @@ def test_pungs_gains_match_a_programme_per_draw() -> None:
                                  _draws(hand, avail))
             assert value == pungs_overlap(hand, avail, melds, need, seat, wind, chows)
             if value >= 0:
-                assert _kinds(mask) == _raised_by(
-                    lambda h: pungs_overlap(h, avail, melds, need, seat, wind, chows), hand,
-                    avail)
+                assert _kinds(mask) == _raised_by(pungs_overlap, hand, avail, melds, need,
+                                                  seat, wind, chows)
 
 
 def _all_types_oracle(hand: np.ndarray, avail: np.ndarray, taken: np.ndarray, variant: int,
@@ -107,7 +108,7 @@ def _all_types_oracle(hand: np.ndarray, avail: np.ndarray, taken: np.ndarray, va
 
     best = -1
     for pc in range(5):
-        if taken[pc] or variant == ALL_TYPES_WIND_PUNG and pc == 3 or variant == 1 and pc == 4:
+        if taken[pc] or (variant == ALL_TYPES_WIND_PUNG and pc == 3) or (variant == 1 and pc == 4):
             continue
         total = group(pc, 0)
         for c in range(5):
@@ -135,9 +136,8 @@ def test_all_types_by_enumeration_matches_the_regular_programme() -> None:
             value, mask = kernel(hand, avail, taken, variant, seat, wind, _draws(hand, avail))
             assert value == want
             if value >= 0:
-                assert _kinds(mask) == _raised_by(
-                    lambda h: all_types_overlap(h, avail, taken, variant, seat, wind), hand,
-                    avail)
+                assert _kinds(mask) == _raised_by(all_types_overlap, hand, avail, taken,
+                                                  variant, seat, wind)
 
 
 def test_a_draw_that_completes_a_group_is_found() -> None:
