@@ -189,6 +189,7 @@ from strategy.fan.routes import (  # noqa: E402
     OUTSIDE,
     ROUTE_INFO,
     ROUTE_MASK,
+    _route_counts,
     all_types_gains,
 )
 
@@ -203,22 +204,15 @@ def route_gains(r: int, hand: np.ndarray, avail: np.ndarray, unseen: np.ndarray,
     arguments): (its best overlap ``rest``, the set of unseen kinds whose draw lowers its
     changes by one).  A draw of a forced tile the hand lacks raises the forced part; any
     other draw inside the route raises ``rest`` exactly when it is in the programme's set."""
+    _route_counts(r, hand, avail, forced_all, hr, ar)
     draws = 0
     forced_gain = 0
     for x in range(34):
-        if ROUTE_MASK[r, x]:
-            fx = forced_all[r, x]
-            hx = hand[x]
-            hr[x] = hx - (hx if hx < fx else fx)
-            ar[x] = avail[x] - fx
-            if unseen[x] > 0:
-                if hx < fx:
-                    forced_gain |= 1 << x
-                else:
-                    draws |= 1 << x
-        else:
-            hr[x] = 0
-            ar[x] = 0
+        if ROUTE_MASK[r, x] and unseen[x] > 0:
+            if hand[x] < forced_all[r, x]:
+                forced_gain |= 1 << x
+            else:
+                draws |= 1 << x
     kind = ROUTE_INFO[r, 3]
     param = ROUTE_INFO[r, 4]
     pairs = 0 if ROUTE_INFO[r, 0] >= 0 else 1

@@ -1216,6 +1216,21 @@ def draws_lowering(hand: np.ndarray, unseen: np.ndarray, melds_needed: int,
 
 
 @njit()
+def _route_counts(r: int, h: np.ndarray, avail: np.ndarray, forced_all: np.ndarray,
+                  hr: np.ndarray, ar: np.ndarray) -> None:
+    """Route ``r``'s own counts into ``hr`` and ``ar``: the hand ``h`` and ``avail`` inside
+    the route's tiles (no completion uses the others), its forced tiles taken out."""
+    for x in range(34):
+        if ROUTE_MASK[r, x]:
+            fx = forced_all[r, x]
+            hr[x] = h[x] - (h[x] if h[x] < fx else fx)
+            ar[x] = avail[x] - fx
+        else:
+            hr[x] = 0
+            ar[x] = 0
+
+
+@njit()
 def _route_changes(r: int, h: np.ndarray, avail: np.ndarray, forced_all: np.ndarray,
                    base: int, total: int, melds: int, need: int, taken: np.ndarray,
                    seat_wind: int, prevalent_wind: int, hr: np.ndarray, ar: np.ndarray,
@@ -1226,14 +1241,7 @@ def _route_changes(r: int, h: np.ndarray, avail: np.ndarray, forced_all: np.ndar
     route, which no completion of it holds); :data:`UNREACHABLE` when it has none.  Where
     the regular programme's bound (:func:`_regular_bound`) is above ``limit``, that bound
     (a number above ``limit``, not the route's changes)."""
-    for x in range(34):  # the route's tiles only (no completion uses the others)
-        if ROUTE_MASK[r, x]:
-            fx = forced_all[r, x]
-            hr[x] = h[x] - (h[x] if h[x] < fx else fx)
-            ar[x] = avail[x] - fx
-        else:
-            hr[x] = 0
-            ar[x] = 0
+    _route_counts(r, h, avail, forced_all, hr, ar)
     kind = ROUTE_INFO[r, 3]
     param = ROUTE_INFO[r, 4]
     pairs = 0 if ROUTE_INFO[r, 0] >= 0 else 1
