@@ -52,7 +52,7 @@ from strategy.deficiency.kernel import UNREACHABLE
 from strategy.discard_rank import RANK1, DiscardFacts, DiscardRanker, features
 from strategy.jit import HAVE_NUMBA
 from strategy.policy import Method, choose_discard
-from strategy.rule_value import RuleValue, rule_value
+from strategy.rule_value import FanValue, RuleValue, rule_value
 from strategy.stepvalue import Deadline, OutOfTime
 from strategy.tai import TAI_MODEL, TaiModel
 from strategy.value import (
@@ -221,6 +221,7 @@ class Planner(Agent):
         else:
             order = self._useful_first(v, hand, extra, outlooks, order)
         chosen = best_by_value(outlooks, order, self.value.model)
+        chosen = self._best_wait(v, hand, extra, outlooks, chosen, turns, dz)
         by_tile = {c.tile: c for c in ranked}
         cands = []
         for t in order:
@@ -235,6 +236,42 @@ class Planner(Agent):
                                              plain_deficiency=c.deficiency))
         cands.sort(key=lambda c: -c.outlook.value if c.outlook else 0.0)
         return chosen, tuple(cands), outlooks[chosen], method
+
+    def _best_wait(self, v: SeatView, hand: np.ndarray, extra: Sequence[Meld],
+                   outlooks: dict[int, Outlook], chosen: int, turns: int, dz: np.ndarray,
+                   ) -> int:
+        """``chosen``, or where it leaves the hand waiting and ``model.wait_worth`` is on
+        (mcr), the discard within the margin that leaves the wait worth most
+        (:meth:`strategy.rule_value.FanValue.wait_worth`, times the chance that the
+        discard itself does not deal in, less what dealing in costs).  On a clock (plain
+        Python) the clock is checked before each discard's outs; when it has passed,
+        ``chosen`` stands."""
+        value, model = self.value, self.value.model
+        if (not isinstance(value, FanValue) or model.wait_worth <= 0.0
+                or outlooks[chosen].distance != 1):
+            return chosen
+        top = max(o.value for o in outlooks.values())
+        width = model.margin + model.discard_ties
+        waiting = [t for t, o in outlooks.items() if o.distance == 1 and o.value >= top - width]
+        if len(waiting) < 2:
+            return chosen
+        melds = (*v.melds, *extra)
+        best, best_worth = chosen, -np.inf
+        try:
+            for t in sorted(waiting, key=lambda x: x != chosen):
+                if self._watch is not None:
+                    self._watch.check_clock()
+                h = hand.copy()
+                h[t] -= 1
+                p = float(dz[t])
+                worth = ((1.0 - p) * value.wait_worth(v, h, melds, turns, dz)
+                         - p * model.deal_in_win_points)
+                if worth > best_worth:
+                    best, best_worth = t, worth
+        except OutOfTime:
+            self._cut = "the clock cut the waits' worth"
+            return chosen
+        return best
 
     def _useful_first(self, v: SeatView, hand: np.ndarray, extra: Sequence[Meld],
                       outlooks: dict[int, Outlook], order: list[int]) -> list[int]:

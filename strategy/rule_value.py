@@ -45,8 +45,10 @@ from strategy.value import (
     WinOut,
     discard_distances,
     fan_distance,
+    mcr_wait_worth,
     mcr_win_choice,
     outlook,
+    wait_outlook,
 )
 
 
@@ -155,13 +157,32 @@ class FanValue:
     def hand(self, v: SeatFacts, hand: np.ndarray, melds: Sequence[Meld], turns: int,
              deal_in: float, watch: Deadline | None) -> Outlook:
         inputs = FanInputs(v.unseen, tuple(melds), v.seat, v.prevalent_wind)
-        return outlook(fan_distance(hand, inputs, (), watch), turns, deal_in, self.model)
+        distance = fan_distance(hand, inputs, (), watch)
+        if distance == 1 and self.model.wait_worth >= 2.0:
+            return self._wait_outlook(v, hand, melds, turns, deal_in, watch)
+        return outlook(distance, turns, deal_in, self.model)
 
     def discards(self, v: SeatFacts, hand: np.ndarray, melds: Sequence[Meld], turns: int,
                  dz: np.ndarray, watch: Deadline | None) -> dict[int, Outlook]:
         inputs = FanInputs(v.unseen, tuple(melds), v.seat, v.prevalent_wind)
         distances = discard_distances(hand, inputs, (), watch)
-        return {t: outlook(d, turns, float(dz[t]), self.model) for t, d in distances.items()}
+        found = {t: outlook(d, turns, float(dz[t]), self.model) for t, d in distances.items()}
+        if self.model.wait_worth >= 2.0:
+            for t, d in distances.items():
+                if d == 1:
+                    h = hand.copy()
+                    h[t] -= 1
+                    found[t] = self._wait_outlook(v, h, melds, turns, float(dz[t]), watch)
+        return found
+
+    def _wait_outlook(self, v: SeatFacts, hand: np.ndarray, melds: Sequence[Meld],
+                      turns: int, deal_in: float, watch: Deadline | None) -> Outlook:
+        """:func:`strategy.value.wait_outlook` of a waiting ``hand`` (3m+1 concealed
+        tiles beside ``melds``)."""
+        if watch is not None:
+            watch.check_clock()
+        return wait_outlook(self.hand_outs(v, hand, melds), int(v.unseen.sum()), turns,
+                            deal_in, self.model)
 
     def kong_keeps(self, kong: Outlook, best: Outlook) -> bool:
         return kong.distance <= best.distance
@@ -177,17 +198,24 @@ class FanValue:
                               self.model)
 
     def outs(self, v: SeatFacts) -> list[WinOut]:
-        """The unseen tiles that would complete the 13-tile hand as a declarable win, with
-        the fan drawn and on a discard (the rule book's, :func:`game.rulebook.
+        """The unseen tiles that would complete the seat's 13-tile hand as a declarable
+        win, with the fan drawn and on a discard (the rule book's, :func:`game.rulebook.
         declarable_win`)."""
-        hand, unseen = v.hand, v.unseen
-        tiles = v.concealed_tiles()
+        return self.hand_outs(v, v.hand, v.melds)
+
+    def hand_outs(self, v: SeatFacts, hand: np.ndarray, melds: Sequence[Meld]
+                  ) -> list[WinOut]:
+        """:meth:`outs` of a concealed ``hand`` (3m+1 tiles) beside ``melds``: the seat's
+        own after a discard being weighed, or after a claim."""
+        unseen = v.unseen
+        tiles = np.repeat(np.arange(len(hand)), hand).tolist()
+        needed = self.rules.melds_needed - len(melds)
         found = []
         for t in np.flatnonzero(unseen > 0):
             tile = int(t)
             counts = hand.copy()
             counts[tile] += 1
-            if hand[tile] >= 4 or not self._winning_shape(v, counts):
+            if hand[tile] >= 4 or not self._winning_shape(counts, needed):
                 continue
             fans = []
             for self_drawn in (True, False):
@@ -196,16 +224,25 @@ class FanValue:
                 context = win_context(seat=v.seat, prevalent_wind=v.prevalent_wind,
                                       self_drawn=self_drawn, visible_copies=seen,
                                       flowers=int(v.kb.flowers[v.seat]))
-                offer = declarable_win(self.rules, tiles, v.melds, tile, context)
+                offer = declarable_win(self.rules, tiles, melds, tile, context)
                 fans.append(None if offer is None else offer.fan)
             found.append(WinOut(tile, int(unseen[tile]), fans[0], fans[1]))
         return found
 
-    def _winning_shape(self, v: SeatFacts, counts: np.ndarray) -> bool:
-        """Whether ``counts`` (the seat's concealed tiles with a winning tile) complete a
-        shape, the rules' special shapes included, beside the seat's declared melds."""
-        concealed = v.melds_needed == self.rules.melds_needed
-        return best_shape_deficiency(counts, (4 - counts).astype(np.int8), v.melds_needed,
+    def wait_worth(self, v: SeatFacts, hand: np.ndarray, melds: Sequence[Meld], turns: int,
+                   dz: np.ndarray) -> float:
+        """Expected points of a waiting ``hand`` (3m+1 concealed tiles beside ``melds``)
+        kept to the end: its outs, each at its own fan (:func:`strategy.value.
+        mcr_wait_worth`)."""
+        return mcr_wait_worth(self.hand_outs(v, hand, melds), int(v.unseen.sum()), turns,
+                              _risk(v, dz), self.model)
+
+    def _winning_shape(self, counts: np.ndarray, needed: int) -> bool:
+        """Whether ``counts`` (concealed tiles with a winning tile) complete a shape of
+        ``needed`` melds and a pair, the rules' special shapes included when no meld is
+        declared."""
+        concealed = needed == self.rules.melds_needed
+        return best_shape_deficiency(counts, (4 - counts).astype(np.int8), needed,
                                      True, concealed) == 0
 
 

@@ -104,6 +104,14 @@ class ValueModel:
     deal_in_win_points: float = 20.0
     """mcr-botzone, for :func:`mcr_win_choice`: what dealing in costs (8 + the winner's fan,
     about 12)."""
+    wait_worth: float = 0.0
+    """mcr-botzone, what a waiting hand's own outs count for.  0 (``planner-v1``): nothing;
+    every waiting hand wins at ``ready_rate`` for ``win_points``, and the step-value order
+    counts the outs of close discards but not their fan.  1: among the discards within the
+    margin that leave the hand waiting, the one whose wait is worth most
+    (:func:`mcr_wait_worth`: its outs' copies at their own fan, less the discard's danger).
+    2: as 1, and the value of every waiting hand (after a discard, a claim or a pass) is
+    :func:`wait_outlook`'s: its win rate from its outs' copies, its points from their fan."""
     win_fit: float = 0.0
     """Weight of the chain fitted to self-play (:data:`WIN_FIT`) in :func:`win_chance`:
     0 the hand-set rates above alone (as first built), 1 the fitted chain alone, between
@@ -447,6 +455,54 @@ class WinOut:
     """Fan of the win on another seat's discard (None: no win, or below the minimum)."""
 
 
+def _wait_points(outs: Sequence[WinOut], model: ValueModel
+                 ) -> tuple[int, int, WaitPoints]:
+    """The copies of the outs drawn and thrown, and the points of each way (the mean over
+    the copies: 3 * (8 + fan) drawn, 24 + fan on a discard)."""
+    drawn = [(o.copies, o.self_drawn_fan) for o in outs if o.self_drawn_fan is not None]
+    thrown = [(o.copies, o.discard_fan) for o in outs if o.discard_fan is not None]
+    n_self = sum(c for c, _ in drawn)
+    n_discard = sum(c for c, _ in thrown)
+    self_points = (sum(c * 3.0 * (BASE_POINTS + f) for c, f in drawn) / n_self
+                   if n_self else 0.0)
+    discard_points = (sum(c * (3.0 * BASE_POINTS + f) for c, f in thrown) / n_discard
+                      if n_discard else 0.0)
+    return n_self, n_discard, WaitPoints(self_points, discard_points,
+                                         model.deal_in_win_points,
+                                         model.end_rate * model.other_win_points)
+
+
+def mcr_wait_worth(outs: Sequence[WinOut], unseen_total: int, turns: int, risk: float,
+                   model: ValueModel = DEFAULT_MODEL) -> float:
+    """mcr-botzone: expected points of keeping a waiting hand with these ``outs``
+    (:func:`wait_value`), each out at its own fan.  Two waits the distance calls equal
+    differ here by their outs' copies and fan: 2 copies of a 24-fan seven pairs wait
+    against 5 of an 8-fan one."""
+    n_self, n_discard, points = _wait_points(outs, model)
+    return wait_value(n_self, n_discard, unseen_total, turns, points, risk, model.end_rate,
+                      model.discard_release)
+
+
+def wait_outlook(outs: Sequence[WinOut], unseen_total: int, turns: int, deal_in: float,
+                 model: ValueModel = DEFAULT_MODEL) -> Outlook:
+    """The outlook of a waiting hand by its outs (``wait_worth`` 2): per turn it wins with
+    the chance that its own draw is an out or another seat discards one (the rates of
+    :func:`wait_value`), the game ending at ``end_rate`` (:func:`first_step_chance`), and a
+    win brings the outs' points, weighted by how often each way comes (3 * (8 + fan)
+    drawn, 24 + fan on a discard) in place of ``win_points``."""
+    n_self, n_discard, points = _wait_points(outs, model)
+    self_rate = n_self / unseen_total if unseen_total else 0.0
+    discard_rate = 3.0 * model.discard_release * n_discard / unseen_total if unseen_total else 0.0
+    rate = min(1.0, self_rate + discard_rate)
+    if rate <= 0.0:
+        return Outlook(1, turns, 0.0, deal_in, 0.0)
+    worth = (self_rate * points.self_draw + discard_rate * points.on_discard) / (
+        self_rate + discard_rate)
+    win = first_step_chance(1, turns, rate, model)
+    value = win * worth - deal_in * (model.deal_in_points + win * worth)
+    return Outlook(1, turns, win, deal_in, value)
+
+
 def mcr_win_choice(now_fan: int, outs: Sequence[WinOut], unseen_total: int, turns: int,
                    risk: float, model: ValueModel = DEFAULT_MODEL) -> WinChoice:
     """mcr-botzone: declare a win on a discard now (8 from each seat and the fan from the
@@ -455,17 +511,9 @@ def mcr_win_choice(now_fan: int, outs: Sequence[WinOut], unseen_total: int, turn
     when :func:`wait_value` gains ``win_margin`` points.  A self-drawn win is not weighed:
     the wait's best case is the same self-draw later."""
     now = 3.0 * BASE_POINTS + now_fan
-    drawn = [(o.copies, o.self_drawn_fan) for o in outs if o.self_drawn_fan is not None]
-    thrown = [(o.copies, o.discard_fan) for o in outs if o.discard_fan is not None]
-    n_self = sum(c for c, _ in drawn)
-    n_discard = sum(c for c, _ in thrown)
+    n_self, n_discard, points = _wait_points(outs, model)
     if n_self == 0:
         return WinChoice(True, now, 0.0, now_fan, WorthUnit.FAN, 0)
-    self_points = sum(c * 3.0 * (BASE_POINTS + f) for c, f in drawn) / n_self
-    discard_points = (sum(c * (3.0 * BASE_POINTS + f) for c, f in thrown) / n_discard
-                      if n_discard else 0.0)
-    points = WaitPoints(self_points, discard_points, model.deal_in_win_points,
-                        model.end_rate * model.other_win_points)
     wait = wait_value(n_self, n_discard, unseen_total, turns, points, risk, model.end_rate,
                       model.discard_release)
     return WinChoice(wait < now + model.win_margin, now, wait, now_fan, WorthUnit.FAN, n_self)

@@ -21,9 +21,9 @@ from game.events import (
 )
 from game.melds import Pung
 from game.rules import MCR_BOTZONE
-from game.tiles import parse_tiles
+from game.tiles import parse_tiles, tile_name
 from strategy.rule_value import FanValue
-from strategy.value import ValuedCandidate
+from strategy.value import ValuedCandidate, ValueModel
 
 
 def view_of(hand: str, *events: object) -> SeatView:
@@ -310,3 +310,30 @@ def test_without_numba_the_clock_cutting_the_useful_draws_leaves_the_planners_or
     cut = zipped.decide(v, Deadline(budget=4000, clock=lambda: 0.0, until=1.0))
     assert cut.action == steps.action and cut.action in v.ask.legal
     assert cut.note.endswith("[the clock cut the learned order: step-value order]")
+
+
+def test_waits_worth_chooses_the_wait_with_the_most_points() -> None:
+    # three concealed pungs, 5s 6s 6s 9s and a drawn 9s: 6s out waits on 4s/7s (a chow
+    # ends it), 5s out waits on 6s/9s for all pungs.  planner-v1 keeps the chow wait; the
+    # planner that weighs each out at its own fan keeps the pungs
+    hand, drawn = "3p3p3p9p9p9p2s2s2s5s6s6s9s", "9s"
+    v = view_of(hand, Drew(0, tile(drawn)))
+    v1 = Planner(MCR_BOTZONE)
+    waits = Planner(MCR_BOTZONE, model=ValueModel(wait_worth=1.0))
+    assert v1.decide(v).action == Discard(tile("6s"))
+    d = waits.decide(v)
+    assert d.action == Discard(tile("5s")) and v.ask.allows(d.action)
+    # the oracle: each waiting discard's outs from a view dealt that 13-tile hand (whose
+    # outs are the agent's own wins, above), their worth by mcr_wait_worth
+    value = FanValue(waits.model, MCR_BOTZONE)
+    worth = {}
+    for out in ("5s", "6s"):
+        tiles = parse_tiles(hand + drawn)
+        tiles.remove(tile(out))
+        kept = "".join(tile_name(t) for t in sorted(tiles))
+        dealt = view_of(kept)
+        h = v.hand.copy()
+        h[tile(out)] -= 1
+        assert value.hand_outs(v, h, ()) == value.outs(dealt)
+        worth[out] = value.wait_worth(v, h, (), waits._turns(v), waits._danger(v))
+    assert worth["5s"] > worth["6s"]

@@ -21,8 +21,10 @@ from strategy.value import (
     best_by_value,
     discard_distances,
     fan_distance,
+    mcr_wait_worth,
     mcr_win_choice,
     outlook,
+    wait_outlook,
     wait_value,
     win_chance,
 )
@@ -215,3 +217,33 @@ def test_a_wait_with_no_out_left_declares() -> None:
     assert c.declare and c.wait == 0.0 and c.outs == 0
     # outs that would not reach 8 fan drawn are no outs
     assert mcr_win_choice(9, [WinOut(3, 4, None, None)], 60, 10, 0.0).outs == 0
+
+
+def test_a_waits_worth_counts_each_out_at_its_own_fan() -> None:
+    m = ValueModel(end_rate=0.1, other_win_points=10.0, deal_in_win_points=20.0)
+    # one turn, as in the win choice above: 4 of 40 drawn at 3 * (8 + 10), 1.5 * 4/40 thrown
+    # at 24 + 8, 0.02 deals in for 20, another seat's win costs 0.1 * 10
+    assert mcr_wait_worth([WinOut(0, 4, 10, 8)], 40, 1, 0.02, m) == pytest.approx(
+        -1.0 + 0.9 * (0.1 * 54 + 0.15 * 32 - 0.02 * 20))
+    # two outs: the copies weigh the points
+    two = [WinOut(0, 3, 10, 8), WinOut(1, 1, 26, 24)]
+    points = WaitPoints((3 * 54 + 1 * 102) / 4, (3 * 32 + 1 * 48) / 4, 20.0, 1.0)
+    assert mcr_wait_worth(two, 40, 6, 0.02, m) == pytest.approx(
+        wait_value(4, 4, 40, 6, points, 0.02, 0.1, m.discard_release))
+    # the same copies at more fan are worth more; no out is worth nothing
+    assert mcr_wait_worth([WinOut(0, 4, 26, 24)], 40, 6, 0.0, m) > mcr_wait_worth(
+        [WinOut(0, 4, 10, 8)], 40, 6, 0.0, m)
+    assert mcr_wait_worth([], 40, 6, 0.0, m) == 0.0
+
+
+def test_a_waits_outlook_wins_by_the_geometric_sum_of_its_outs() -> None:
+    m = ValueModel(end_rate=0.05, discard_release=0.5, deal_in_points=0.0)
+    outs = [WinOut(0, 3, 10, 8), WinOut(1, 2, 26, 24)]
+    o = wait_outlook(outs, 50, 8, 0.04, m)
+    self_rate, thrown_rate = 5 / 50, 3 * 0.5 * 5 / 50
+    r = self_rate + thrown_rate
+    closed = sum((1 - m.end_rate) ** k * (1 - r) ** (k - 1) * r for k in range(1, 9))
+    worth = (self_rate * (3 * 54 + 2 * 102) / 5 + thrown_rate * (3 * 32 + 2 * 48) / 5) / r
+    assert o.distance == 1 and o.win == pytest.approx(closed, rel=1e-12)
+    assert o.value == pytest.approx(closed * worth * (1 - 0.04), rel=1e-12)
+    assert wait_outlook([], 50, 8, 0.04, m).win == 0.0
