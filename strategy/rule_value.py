@@ -48,7 +48,10 @@ from strategy.value import (
     mcr_wait_worth,
     mcr_win_choice,
     outlook,
+    route_distance,
+    route_worth,
     wait_outlook,
+    worth_outlook,
 )
 
 
@@ -160,6 +163,10 @@ class FanValue:
         distance = fan_distance(hand, inputs, (), watch)
         if distance == 1 and self.model.wait_worth >= 2.0:
             return self._wait_outlook(v, hand, melds, turns, deal_in, watch)
+        if self.model.route_fan != 0.0:
+            least, table = route_distance(hand, inputs)
+            return worth_outlook(distance, turns, deal_in,
+                                 route_worth(table, least, self.model), self.model)
         return outlook(distance, turns, deal_in, self.model)
 
     def discards(self, v: SeatFacts, hand: np.ndarray, melds: Sequence[Meld], turns: int,
@@ -167,6 +174,15 @@ class FanValue:
         inputs = FanInputs(v.unseen, tuple(melds), v.seat, v.prevalent_wind)
         distances = discard_distances(hand, inputs, (), watch)
         found = {t: outlook(d, turns, float(dz[t]), self.model) for t, d in distances.items()}
+        if self.model.route_fan != 0.0:
+            for t, d in distances.items():
+                if watch is not None:
+                    watch.check_clock()
+                h = hand.copy()
+                h[t] -= 1
+                least, table = route_distance(h, inputs)
+                found[t] = worth_outlook(d, turns, float(dz[t]),
+                                         route_worth(table, least, self.model), self.model)
         if self.model.wait_worth >= 2.0:
             for t, d in distances.items():
                 if d == 1:

@@ -43,6 +43,7 @@ from strategy.deficiency.kernel import UNREACHABLE
 from strategy.fan import declared_rows
 from strategy.fan.routes import (
     NUM_ROUTES,
+    Route,
     after_each_discard,
     capped_route_table,
     draws_lowering,
@@ -112,6 +113,11 @@ class ValueModel:
     (:func:`mcr_wait_worth`: its outs' copies at their own fan, less the discard's danger).
     2: as 1, and the value of every waiting hand (after a discard, a claim or a pass) is
     :func:`wait_outlook`'s: its win rate from its outs' copies, its points from their fan."""
+    route_fan: float = 0.0
+    """mcr-botzone: points a win brings per fan of the best route at the hand's least
+    distance above 8 (:data:`ROUTE_FAN`; a win's points grow by about 1.5 a fan: one from
+    the discarder, three from everyone on a self-draw).  0 (``planner-v1``): every route's
+    win is worth ``win_points``."""
     win_fit: float = 0.0
     """Weight of the chain fitted to self-play (:data:`WIN_FIT`) in :func:`win_chance`:
     0 the hand-set rates above alone (as first built), 1 the fitted chain alone, between
@@ -265,6 +271,50 @@ def outlook(distance: int, turns: int, deal_in: float,
             model: ValueModel = DEFAULT_MODEL) -> Outlook:
     win = win_chance(distance, turns, model)
     return Outlook(distance, turns, win, deal_in, action_value(win, deal_in, model))
+
+
+ROUTE_FAN = {
+    Route.SEVEN_PAIRS: 24, Route.THIRTEEN_ORPHANS: 88, Route.HONOURS_AND_KNITTED: 12,
+    Route.KNITTED_STRAIGHT: 12, Route.FULL_FLUSH: 24, Route.HALF_FLUSH: 8,
+    Route.ALL_PUNGS: 8, Route.MIXED_TRIPLE_CHOW: 8, Route.MIXED_STRAIGHT: 8,
+    Route.PURE_STRAIGHT: 16, Route.PURE_SHIFTED_CHOWS: 16, Route.PURE_TRIPLE_CHOW: 24,
+    Route.MIXED_SHIFTED_PUNGS: 8, Route.TRIPLE_PUNG: 16, Route.PURE_SHIFTED_PUNGS: 24,
+    Route.DRAGON_PUNGS: 8, Route.BIG_THREE_WINDS: 12, Route.TILE_RANGE: 12,
+    Route.REVERSIBLE: 8, Route.ALL_GREEN: 88, Route.ALL_TYPES: 8,
+    Route.MIXED_SHIFTED_CHOWS: 8, Route.CONCEALED_PUNGS: 8, Route.OUTSIDE_HAND: 8,
+    Route.MELDED_HAND: 8,
+}
+"""The least fan a win by each route family brings (its own fan, or 8 where the family is
+small fans that reach 8 together); the MCR fan table."""
+_ROUTE_FAN = np.array([ROUTE_FAN[r] for r in Route], dtype=np.int64)
+
+
+def route_worth(table: np.ndarray, least: int, model: ValueModel = DEFAULT_MODEL) -> float:
+    """The points of a win by the best route (``table``: each family's changes, exact) among
+    those at the ``least`` distance: ``win_points`` and ``route_fan`` a fan above 8."""
+    if least >= UNREACHABLE:
+        return model.win_points
+    fan = int(_ROUTE_FAN[table == least].max())
+    return model.win_points + model.route_fan * (fan - 8)
+
+
+def worth_outlook(distance: int, turns: int, deal_in: float, worth: float,
+                  model: ValueModel = DEFAULT_MODEL) -> Outlook:
+    """:func:`outlook` with a win worth ``worth`` points in place of ``win_points``."""
+    win = win_chance(distance, turns, model)
+    value = win * worth - deal_in * (model.deal_in_points + win * worth)
+    return Outlook(distance, turns, win, deal_in, value)
+
+
+def route_distance(hand: Counts, fan: FanInputs, extra: Sequence[Meld] = ()
+                   ) -> tuple[int, np.ndarray]:
+    """The fan-aware deficiency of a 3m+1 hand and every route family's (exact)."""
+    rows = fan.rows(extra)
+    out = np.empty(NUM_ROUTES, dtype=np.int64)
+    least = int(route_table(hand.astype(np.int8), fan.unseen.astype(np.int8),
+                            4 - rows.shape[0], rows, fan.seat_wind, fan.prevalent_wind, out,
+                            False))
+    return least, out
 
 
 @dataclass(frozen=True)
