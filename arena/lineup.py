@@ -115,12 +115,13 @@ VALUE_OPTIONS = {"win": "win_points", "deal": "deal_in_points", "margin": "margi
                  "looks": "useful_looks", "rlooks": "ready_looks",
                  "slack": "claim_slack",
                  "ties": "discard_ties", "learned": "win_fit", "waits": "wait_worth",
-                 "routefan": "route_fan"}
+                 "routefan": "route_fan", "fitdanger": "danger_fit"}
 """The planner's options: its :class:`strategy.value.ValueModel` fields (``room``:
 :attr:`strategy.tai.TaiModel.route_room`, taiwan-16 only; ``learned``: the weight of the
 win chain fitted to self-play, :data:`strategy.value.WIN_FIT`; ``waits``: weigh the
 waits' outs and fan, :attr:`strategy.value.ValueModel.wait_worth`; ``routefan``: points a
-fan of the best route, :attr:`strategy.value.ValueModel.route_fan`)."""
+fan of the best route, :attr:`strategy.value.ValueModel.route_fan`; ``fitdanger``: the
+value reads the fitted danger, :attr:`strategy.value.ValueModel.danger_fit`)."""
 _VALUE_FIELDS = frozenset(f.name for f in fields(ValueModel))
 RANK_ORDERS = ("steps", "learned")
 """The planners' ``rank=`` option: the order of close discards after a draw."""

@@ -47,7 +47,7 @@ from game.melds import Chow, ConcealedKong, Kong, Meld, Pung
 from game.rulebook import claim_answer
 from game.rules import Ruleset, WallLayout
 from game.tiles import tile_name
-from strategy.danger import SeatSigns, danger
+from strategy.danger import DANGER_FIT, DANGER_V1, SeatSigns, danger
 from strategy.deficiency.kernel import UNREACHABLE
 from strategy.discard_rank import RANK1, DiscardFacts, DiscardRanker, features
 from strategy.jit import HAVE_NUMBA
@@ -175,7 +175,10 @@ class Planner(Agent):
         return signs
 
     def _danger(self, v: SeatView) -> np.ndarray:
-        return danger(self._signs(v), v.unseen)
+        """P(each kind discarded completes another seat's hand), by the model the value
+        reads (:attr:`strategy.value.ValueModel.danger_fit`)."""
+        model = DANGER_FIT if self.model.danger_fit >= 1.0 else DANGER_V1
+        return danger(self._signs(v), v.unseen, model)
 
     def _folded(self, v: SeatView, chosen: int, best: Outlook,
                 cands: tuple[ValuedCandidate, ...]) -> tuple[int, str] | None:

@@ -118,6 +118,11 @@ class ValueModel:
     distance above 8 (:data:`ROUTE_FAN`; a win's points grow by about 1.5 a fan: one from
     the discarder, three from everyone on a self-draw).  0 (``planner-v1``): every route's
     win is worth ``win_points``."""
+    danger_fit: float = 0.0
+    """1: the danger the value reads is the model fitted to self-play
+    (:data:`strategy.danger.DANGER_FIT`, calibrated: P(a seat waits) 0.14 where 0.14
+    wait); 0 (``planner-v1``): the hand-set :data:`strategy.danger.DANGER_V1`, which says
+    about twice as many seats wait as do."""
     win_fit: float = 0.0
     """Weight of the chain fitted to self-play (:data:`WIN_FIT`) in :func:`win_chance`:
     0 the hand-set rates above alone (as first built), 1 the fitted chain alone, between

@@ -337,3 +337,19 @@ def test_waits_worth_chooses_the_wait_with_the_most_points() -> None:
         assert value.hand_outs(v, h, ()) == value.outs(dealt)
         worth[out] = value.wait_worth(v, h, (), waits._turns(v), waits._danger(v))
     assert worth["5s"] > worth["6s"]
+
+
+def test_the_value_reads_the_danger_model_it_is_given() -> None:
+    from strategy.danger import DANGER_FIT, DANGER_V1, danger
+
+    v = view_of("123m456m789m11p56p", Drew(0, tile("1z")), Discarded(0, tile("1z")),
+                Drew(1, None), Discarded(1, tile("9s")), Drew(2, None),
+                Discarded(2, tile("5p")), Drew(3, None), Discarded(3, tile("3z")),
+                Drew(0, tile("2z")))
+    v1 = Planner(MCR_BOTZONE)
+    fit = Planner(MCR_BOTZONE, model=ValueModel(danger_fit=1.0))
+    signs = v1._signs(v)
+    assert (v1._danger(v) == danger(signs, v.unseen, DANGER_V1)).all()
+    assert (fit._danger(v) == danger(signs, v.unseen, DANGER_FIT)).all()
+    # the fitted model says fewer seats wait this early: every kind is safer
+    assert (fit._danger(v) < v1._danger(v)).all()
