@@ -23,7 +23,7 @@ from arena.games import GameSpec, PlayedGame, Rules, SeatFailure
 from arena.lineup import PlayerKind, parse_player
 from arena.runner import Runner
 from arena.seating import Seating, SeatingFormat, lineup_for, seated, seatings
-from arena.sprt import PairedSprt, SprtState
+from arena.sprt import MIN_WALLS, PairedSprt, SprtState
 from arena.stats import (
     GameOutcome,
     Interval,
@@ -47,6 +47,8 @@ class SprtBounds:
     mu1: float
     alpha: float = 0.05
     beta: float = 0.05
+    min_walls: int = MIN_WALLS
+    """Walls before the test may decide (:data:`arena.sprt.MIN_WALLS`)."""
 
 
 @dataclass(frozen=True)
@@ -224,7 +226,7 @@ def run_match(config: MatchConfig, runner: Runner,
     progress = MatchProgress(config)
     if config.sprt is not None:
         b = config.sprt
-        progress.sprt = PairedSprt(b.mu0, b.mu1, b.alpha, b.beta)
+        progress.sprt = PairedSprt(b.mu0, b.mu1, b.alpha, b.beta, b.min_walls)
 
     def batches() -> Iterator[list[GameSpec]]:
         for wall in range(config.walls_planned()):

@@ -39,6 +39,7 @@ from arena.match import (
 )
 from arena.runner import Runner, default_workers
 from arena.seating import SeatingFormat
+from arena.sprt import MIN_WALLS
 from game.stable_wall import WallMode
 
 
@@ -82,6 +83,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="stop when the SPRT on A - B (points per game) decides")
     p.add_argument("--alpha", type=probability, default=0.05, help="SPRT: false H1 rate")
     p.add_argument("--beta", type=probability, default=0.05, help="SPRT: false H0 rate")
+    p.add_argument("--sprt-min-walls", type=positive_int, default=MIN_WALLS,
+                   help="SPRT: walls before it may decide (its variance is the walls' own)")
     p.add_argument("--max-games", type=positive_int, default=20_000,
                    help="SPRT: stop undecided after this many games")
     p.add_argument("--workers", type=non_negative_int, default=None,
@@ -106,7 +109,8 @@ def config_from(args: argparse.Namespace) -> MatchConfig:
         SeatingFormat.TEAMS if len(args.players) == 2 else SeatingFormat.ROTATE)
     sprt = None
     if args.sprt is not None:
-        sprt = SprtBounds(args.sprt[0], args.sprt[1], args.alpha, args.beta)
+        sprt = SprtBounds(args.sprt[0], args.sprt[1], args.alpha, args.beta,
+                          args.sprt_min_walls)
         if args.games is not None:
             raise ValueError("give --games or --sprt, not both (--max-games caps the SPRT)")
     return MatchConfig(tuple(args.players), Rules(args.rules), WallMode(args.wall), seating,

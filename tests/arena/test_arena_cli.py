@@ -10,6 +10,7 @@ import pytest
 
 from arena.cli import main
 from arena.records import read_record
+from arena.sprt import MIN_WALLS
 
 
 def _run(capsys: pytest.CaptureFixture[str], argv: list[str]) -> dict[str, Any]:
@@ -78,7 +79,7 @@ def test_two_copies_of_one_deterministic_program_differ_by_nothing(
     data = _run(capsys, ["arena", "greedy", "greedy", "--sprt", "0", "3", "--local", "--json",
                          "--no-progress"])
     assert data["b"] == "greedy#2" and data["difference"]["estimate"] == 0.0
-    assert data["sprt"]["state"] == "accept H0" and data["walls"] == 10  # its min_walls
+    assert data["sprt"]["state"] == "accept H0" and data["walls"] == MIN_WALLS
     assert data["variance_reduction"]["ratio"] is None  # infinite: no variance at all
 
 
