@@ -14,7 +14,7 @@ run: setup
 
 test: setup
 	$(BIN)/python -m strategy.warmup
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -n 2
 
 lint: setup
 	$(BIN)/ruff check . && $(BIN)/mypy
