@@ -31,9 +31,9 @@ MIN_WALLS = 50
 """Walls before a decision.  Two near-identical players (a policy change against its
 baseline) play most walls identically, so the first walls' differences are mostly exact
 zeros and their variance far too small: resampling 2,000 real per-wall differences of
-four such matches (68-91 % zero walls), SPRT (0, +0.5) with 10 walls first accepted H0
-14.7 % of the time when +0.5 was true (nominal 5 %), 6.8 % with 50; SPRT (0, +1) and
-(0, +2) stayed near their rates at either (``docs/arena.md``, "The fourth stop")."""
+four such matches (68-91 % zero walls; ``python -m arena.bench.sprt_check``), SPRT
+(0, +0.5) deciding from wall 10 accepted H0 12.6 % of the time when +0.5 was true
+(nominal 5 %), 6.2 % from wall 50 (``docs/arena.md``, "The fourth stop")."""
 
 
 class SprtState(Enum):
