@@ -32,6 +32,7 @@ from game.melds import Meld
 from game.rulebook import declarable_win, win_context
 from game.rules import TAIWAN_16, Ruleset
 from game.scoring.tai import own_flowers, tai_items, tai_total
+from game.tiles import tiles_of
 from strategy.candidates import best_shape_deficiency
 from strategy.knowledge import KnowledgeBase
 from strategy.policy import shape_deficiency_fast
@@ -160,36 +161,38 @@ class FanValue:
     def hand(self, v: SeatFacts, hand: np.ndarray, melds: Sequence[Meld], turns: int,
              deal_in: float, watch: Deadline | None) -> Outlook:
         inputs = FanInputs(v.unseen, tuple(melds), v.seat, v.prevalent_wind)
-        distance = fan_distance(hand, inputs, (), watch)
-        if distance == 1 and self.model.wait_worth >= 2.0:
-            return self._wait_outlook(v, hand, melds, turns, deal_in, watch)
-        if self.model.route_fan != 0.0:
-            least, table = route_distance(hand, inputs)
-            return worth_outlook(distance, turns, deal_in,
-                                 route_worth(table, least, self.model), self.model)
-        return outlook(distance, turns, deal_in, self.model)
+        return self._outlook(v, hand, melds, inputs, fan_distance(hand, inputs, (), watch),
+                             turns, deal_in, watch)
 
     def discards(self, v: SeatFacts, hand: np.ndarray, melds: Sequence[Meld], turns: int,
                  dz: np.ndarray, watch: Deadline | None) -> dict[int, Outlook]:
         inputs = FanInputs(v.unseen, tuple(melds), v.seat, v.prevalent_wind)
         distances = discard_distances(hand, inputs, (), watch)
-        found = {t: outlook(d, turns, float(dz[t]), self.model) for t, d in distances.items()}
-        if self.model.route_fan != 0.0:
-            for t, d in distances.items():
-                if watch is not None:
-                    watch.check_clock()
-                h = hand.copy()
-                h[t] -= 1
-                least, table = route_distance(h, inputs)
-                found[t] = worth_outlook(d, turns, float(dz[t]),
-                                         route_worth(table, least, self.model), self.model)
-        if self.model.wait_worth >= 2.0:
-            for t, d in distances.items():
-                if d == 1:
-                    h = hand.copy()
-                    h[t] -= 1
-                    found[t] = self._wait_outlook(v, h, melds, turns, float(dz[t]), watch)
+        if self.model.route_fan == 0.0 and self.model.wait_worth < 2.0:
+            return {t: outlook(d, turns, float(dz[t]), self.model)
+                    for t, d in distances.items()}
+        found = {}
+        for t, d in distances.items():
+            h = hand.copy()
+            h[t] -= 1
+            found[t] = self._outlook(v, h, melds, inputs, d, turns, float(dz[t]), watch)
         return found
+
+    def _outlook(self, v: SeatFacts, hand: np.ndarray, melds: Sequence[Meld],
+                 inputs: FanInputs, distance: int, turns: int, deal_in: float,
+                 watch: Deadline | None) -> Outlook:
+        """The outlook of a 3m+1 ``hand`` at fan-aware ``distance``: a waiting hand by its
+        outs (``wait_worth`` 2), else by the chain, its win worth its best route's fan
+        where ``route_fan`` says so."""
+        if distance == 1 and self.model.wait_worth >= 2.0:
+            return self._wait_outlook(v, hand, melds, turns, deal_in, watch)
+        if self.model.route_fan != 0.0:
+            if watch is not None:
+                watch.check_clock()
+            least, table = route_distance(hand, inputs)
+            return worth_outlook(distance, turns, deal_in,
+                                 route_worth(table, least, self.model), self.model)
+        return outlook(distance, turns, deal_in, self.model)
 
     def _wait_outlook(self, v: SeatFacts, hand: np.ndarray, melds: Sequence[Meld],
                       turns: int, deal_in: float, watch: Deadline | None) -> Outlook:
@@ -224,7 +227,7 @@ class FanValue:
         """:meth:`outs` of a concealed ``hand`` (3m+1 tiles) beside ``melds``: the seat's
         own after a discard being weighed, or after a claim."""
         unseen = v.unseen
-        tiles = np.repeat(np.arange(len(hand)), hand).tolist()
+        tiles = tiles_of(hand)
         needed = self.rules.melds_needed - len(melds)
         found = []
         for t in np.flatnonzero(unseen > 0):

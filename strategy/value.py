@@ -250,9 +250,12 @@ def _chain_from(distance: int, turns: int, first: float, model: ValueModel) -> f
     return float(won)
 
 
-def action_value(win: float, deal_in: float, model: ValueModel = DEFAULT_MODEL) -> float:
-    """P(win) * W - P(deal in) * (L + P(win) * W)."""
-    return win * model.win_points - deal_in * (model.deal_in_points + win * model.win_points)
+def action_value(win: float, deal_in: float, model: ValueModel = DEFAULT_MODEL,
+                 worth: float | None = None) -> float:
+    """P(win) * W - P(deal in) * (L + P(win) * W), W the model's ``win_points`` unless a
+    ``worth`` of the win is given."""
+    w = model.win_points if worth is None else worth
+    return win * w - deal_in * (model.deal_in_points + win * w)
 
 
 @dataclass(frozen=True)
@@ -307,18 +310,24 @@ def worth_outlook(distance: int, turns: int, deal_in: float, worth: float,
                   model: ValueModel = DEFAULT_MODEL) -> Outlook:
     """:func:`outlook` with a win worth ``worth`` points in place of ``win_points``."""
     win = win_chance(distance, turns, model)
-    value = win * worth - deal_in * (model.deal_in_points + win * worth)
-    return Outlook(distance, turns, win, deal_in, value)
+    return Outlook(distance, turns, win, deal_in, action_value(win, deal_in, model, worth))
 
 
 def route_distance(hand: Counts, fan: FanInputs, extra: Sequence[Meld] = ()
                    ) -> tuple[int, np.ndarray]:
     """The fan-aware deficiency of a 3m+1 hand and every route family's (exact)."""
+    return _routes(hand, fan, extra, False)
+
+
+def _routes(hand: Counts, fan: FanInputs, extra: Sequence[Meld], least_only: bool
+            ) -> tuple[int, np.ndarray]:
+    """:func:`strategy.fan.routes.route_table` of ``hand`` beside the declared melds and
+    ``extra``: the least changes and the table (exact per family unless ``least_only``)."""
     rows = fan.rows(extra)
     out = np.empty(NUM_ROUTES, dtype=np.int64)
     least = int(route_table(hand.astype(np.int8), fan.unseen.astype(np.int8),
                             4 - rows.shape[0], rows, fan.seat_wind, fan.prevalent_wind, out,
-                            False))
+                            least_only))
     return least, out
 
 
@@ -342,11 +351,7 @@ def fan_distance(hand: Counts, fan: FanInputs, extra: Sequence[Meld] = (),
     checked first (:class:`strategy.stepvalue.OutOfTime` when it has passed)."""
     if watch is not None:
         watch.check_clock()
-    rows = fan.rows(extra)
-    out = np.empty(NUM_ROUTES, dtype=np.int64)
-    return int(route_table(hand.astype(np.int8), fan.unseen.astype(np.int8),
-                           4 - rows.shape[0], rows, fan.seat_wind, fan.prevalent_wind, out,
-                           True))
+    return _routes(hand, fan, extra, True)[0]
 
 
 def discard_distances(hand: Counts, fan: FanInputs, extra: Sequence[Meld] = (),
@@ -554,8 +559,7 @@ def wait_outlook(outs: Sequence[WinOut], unseen_total: int, turns: int, deal_in:
     worth = (self_rate * points.self_draw + discard_rate * points.on_discard) / (
         self_rate + discard_rate)
     win = first_step_chance(1, turns, rate, model)
-    value = win * worth - deal_in * (model.deal_in_points + win * worth)
-    return Outlook(1, turns, win, deal_in, value)
+    return Outlook(1, turns, win, deal_in, action_value(win, deal_in, model, worth))
 
 
 def mcr_win_choice(now_fan: int, outs: Sequence[WinOut], unseen_total: int, turns: int,
