@@ -18,14 +18,15 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Sequence
+import sys
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
-from arena.bench.agreement import log_files, logged_turns
+from arena.bench.agreement import LoggedTurn, log_files, logged_turns, pku_turns
 from arena.commands.options import positive_float
+from arena.data import DataMissing, pku_sample
 from bot.planner import Planner
 from bot.seat import AskKind, SeatView
 from game.events import Discard
@@ -86,11 +87,11 @@ class Situation:
         return Choice(self.close.features, self.close.tiles.index(self.chosen))
 
 
-def situations(logs: Sequence[Path], budget: int = BUDGET) -> list[Situation]:
+def situations(turns: Iterable[LoggedTurn], budget: int = BUDGET) -> list[Situation]:
     """Every logged discard after a draw with the planner's close discards."""
     out: list[Situation] = []
-    planner, seat = Planner(MCR_BOTZONE, ranker=None), (0, 0)
-    for turn in logged_turns(logs):
+    planner, seat = Planner(MCR_BOTZONE, ranker=None), (-1, -1)
+    for turn in turns:
         if (turn.log, turn.seat) != seat:
             planner, seat = Planner(MCR_BOTZONE, ranker=None), (turn.log, turn.seat)
         played = turn.played
@@ -140,9 +141,26 @@ def fit_and_hold_out(items: Sequence[Situation], l2: float = L2) -> FitReport:
                      tuple(round(float(w), 4) for w in weights))
 
 
+def transfer(weights: Sequence[float], items: Sequence[Situation]) -> int:
+    """Discards of ``items`` matched with ``weights`` fitted elsewhere (near: the planner's
+    own order)."""
+    near = sum(int(not s.close.ranked and s.planner == s.chosen) for s in items)
+    return near + agreement(weights, choices(items))
+
+
+DATA = ("logs", "pku", "both")
+"""``--data``: the 8 Botzone logs (the rank-1 bot), the PKU sample (16 contest games of
+many bots, :func:`arena.data.pku_sample`), or both."""
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--l2", type=positive_float, default=L2, help="the penalty on the weights")
-    p.add_argument("--quick", action="store_true", help="two logs only (for tests)")
+    p.add_argument("--data", choices=DATA, default="logs",
+                   help="fit to the 8 Botzone logs (default), the PKU sample's 16 contest "
+                        "games, or both; with pku, the weights are also scored on the 8 "
+                        "logs they never saw")
+    p.add_argument("--quick", action="store_true",
+                   help="two logs (and two PKU games) only (for tests)")
     p.add_argument("--json", action="store_true", help="print the results as JSON")
 
 
@@ -152,23 +170,43 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.quick:
         logs = logs[:2]
-    report = fit_and_hold_out(situations(logs), args.l2)
+    try:
+        pku = pku_sample() if args.data != "logs" else None
+    except DataMissing as exc:
+        print(f"mjbot experiment imitate: {exc}", file=sys.stderr)
+        return 2
+    games = 2 if args.quick else None
+    log_items = situations(logged_turns(logs))
+    pku_items = ([] if pku is None else
+                 situations(t for t in pku_turns(pku, len(logs)) if games is None
+                            or t.log < len(logs) + games))
+    items = {"logs": log_items, "pku": pku_items, "both": log_items + pku_items}[args.data]
+    report = fit_and_hold_out(items, args.l2)
+    on_logs = transfer(report.weights, log_items) if args.data == "pku" else None
     if args.json:
-        print(json.dumps({"experiment": "imitate", "logs": len(logs), "l2": args.l2,
-                          **report.__dict__, "features": FEATURES}))
+        print(json.dumps({"experiment": "imitate", "data": args.data, "logs": len(logs),
+                          "games": len({s.log for s in items}), "l2": args.l2,
+                          **report.__dict__, "features": FEATURES,
+                          "logs_situations": len(log_items), "logs_agreement": on_logs}))
         return 0
 
-    def pct(k: int) -> str:
-        return f"{100.0 * k / report.situations:.1f} %"
+    def pct(k: int, n: int = report.situations) -> str:
+        return f"{100.0 * k / n:.1f} %"
 
-    print(f"the discard ranker fitted to {len(logs)} Botzone logs (l2 {args.l2}, work budget "
-          f"{BUDGET})")
+    what = {"logs": f"{len(logs)} Botzone logs",
+            "pku": f"the PKU sample's {len({s.log for s in items})} games",
+            "both": f"{len(logs)} Botzone logs and the PKU sample"}[args.data]
+    print(f"the discard ranker fitted to {what} (l2 {args.l2}, work budget {BUDGET}; held "
+          "out: each game's far discards ranked by weights fitted on the other games)")
     print(f"discards after a draw            {report.situations}")
     print(f"  far from 8 fan (ranked)        {report.ranked}, of which {report.fitted} "
           "with the logged discard among the close (fitted)")
     print(f"agreement, the planner           {report.planner} ({pct(report.planner)})")
     print(f"agreement, ranked, held out      {report.held_out} ({pct(report.held_out)})")
     print(f"agreement, ranked, in sample     {report.in_sample} ({pct(report.in_sample)})")
+    if on_logs is not None:
+        print(f"on the {len(logs)} Botzone logs, never fitted  {on_logs} of "
+              f"{len(log_items)} ({pct(on_logs, len(log_items))})")
     print(f"weights: {describe(report.weights)}")
     print(f"as source: weights={report.weights}")
     return 0

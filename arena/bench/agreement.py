@@ -31,6 +31,8 @@ from bot.planner import Planner
 from bot.seat import AskKind, SeatView
 from game.events import Action, ClaimChow, ClaimPung, Discard, Pass, claim_of
 from game.rules import MCR_BOTZONE
+from game.table import play_game
+from protocols.pku_datatxt import botzone_responses, parse_pku_datatxt, walltiles_of
 from strategy.deficiency.kernel import UNREACHABLE
 from strategy.stepvalue import Deadline
 from strategy.value import ValueModel
@@ -96,6 +98,24 @@ def logged_turns(logs: Sequence[Path]) -> Iterator[LoggedTurn]:
                 yield LoggedTurn(index, seat, view, step.played)
                 if step.played is not None:
                     view.answered(step.played)
+
+
+def pku_turns(path: Path, first_log: int = 0) -> Iterator[LoggedTurn]:
+    """Every seat of every match of a PKU ``data.txt`` file (:mod:`protocols.pku_datatxt`:
+    Botzone contest games of many bots) rebuilt event by event, as :func:`logged_turns`
+    does for the match logs; match ``k`` is log ``first_log + k``."""
+    for k, match in enumerate(parse_pku_datatxt(path.read_text(encoding="utf-8"))):
+        stages = botzone_responses(match)
+        table = play_game(walltiles_of(match), match.prevalent_wind, stages)
+        for seat in range(4):
+            view = SeatView(MCR_BOTZONE)
+            for stage, event in enumerate(table.events_seen_by(seat)):
+                view.observe(event)
+                answer = stages[stage][seat] if stage < len(stages) else None
+                played = answer if isinstance(answer, Action) else None
+                yield LoggedTurn(first_log + k, seat, view, played)
+                if played is not None:
+                    view.answered(played)
 
 
 def log_files(command: str) -> list[Path]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import support
 from support import botzone_logs
 
 from arena.bench.agreement import measure
@@ -38,3 +39,30 @@ def test_our_agent_is_measured_on_the_same_decisions() -> None:
     assert (ours.discards, ours.calls, ours.passes) == (safest.discards, safest.calls,
                                                         safest.passes)
     assert ours.same_discards > safest.same_discards
+
+
+def test_pku_turns_answer_every_play_line_of_the_sample() -> None:
+    """Each seat's rebuilt turns play a tile (a discard, or a claim and its discard) exactly
+    where the PKU file has a ``Play`` line or a chow or pung that lost (``Ignore Player``),
+    and only when the view asked for it."""
+    import re
+
+    from arena.bench.agreement import pku_turns
+    from bot.seat import AskKind
+    from game.events import ClaimAndDiscard, Discard
+
+    path = support.pku_sample()
+    text = path.read_text(encoding="utf-8")
+    blocks = [b.split("\nScore ")[0] for b in ("\n" + text).split("\nMatch ")[1:]]  # no notes
+    plays: dict[tuple[int, int], int] = {}
+    for turn in pku_turns(path, first_log=100):
+        if isinstance(turn.played, Discard | ClaimAndDiscard):
+            assert turn.view.ask.kind in (AskKind.DRAW, AskKind.DISCARD)
+            key = (turn.log - 100, turn.seat)
+            plays[key] = plays.get(key, 0) + 1
+    assert len(blocks) == 16
+    for k, block in enumerate(blocks):
+        for seat in range(4):
+            expected = (len(re.findall(rf"^Player {seat} Play ", block, flags=re.M))
+                        + len(re.findall(rf"Ignore Player {seat} (Chi|Peng) ", block)))
+            assert plays.get((k, seat), 0) == expected, (k, seat)

@@ -127,3 +127,16 @@ def test_experiment_imitate_quick(capsys: pytest.CaptureFixture[str]) -> None:
     for figure in ("held_out", "in_sample"):
         assert data["near"] < data[figure] <= data["near"] + data["fitted"]
     assert len(data["weights"]) == len(FEATURES)
+
+
+def test_experiment_imitate_on_the_pku_sample_scores_the_logs_it_never_saw(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``--data pku``: fitted to the contest games, held out by game, and the weights also
+    scored on the Botzone logs, none of whose discards they were fitted to."""
+    data = _run(capsys, ["experiment", "imitate", "--quick", "--data", "pku", "--json"])
+    assert data["data"] == "pku" and data["games"] == 2 and data["situations"] > 40
+    assert 0 < data["fitted"] <= data["ranked"] < data["situations"]
+    assert 0 < data["logs_agreement"] <= data["logs_situations"]
+    logs = _run(capsys, ["experiment", "imitate", "--quick", "--json"])
+    assert data["logs_situations"] == logs["situations"]  # the same two logs
+    assert logs["logs_agreement"] is None
