@@ -35,7 +35,9 @@ named players; every in-process one plays through :class:`bot.session.SeatSessio
                        are ranked by their useful draws first; ``rank=learned``
                        (the default): those close discards in the order learned
                        from the rank-1 Botzone bot (:mod:`strategy.discard_rank`),
-                       ``rank=steps`` by the useful draws and step-value order
+                       ``rank=steps`` by the useful draws and step-value order,
+                       ``rank=pku`` / ``rank=both`` in the order fitted to the PKU
+                       sample's contest games / to both
 ``planner-calls``      the planner that also makes today's claims (the plain
                        deficiency falls) where the distance to 8 fan holds
 ``planner-think``      the planner with the sampling search at the top
@@ -99,7 +101,7 @@ from bot.seat import AskKind, SeatView
 from bot.session import SeatSession
 from game.events import Action, Event, Pass
 from game.rules import Ruleset
-from strategy.discard_rank import RANK1
+from strategy.discard_rank import RANK1, RANK_LOGS_PKU, RANK_PKU, DiscardRanker
 from strategy.policy import Method
 from strategy.sampling import RolloutPolicy
 from strategy.stepvalue import Deadline
@@ -123,8 +125,12 @@ waits' outs and fan, :attr:`strategy.value.ValueModel.wait_worth`; ``routefan``:
 fan of the best route, :attr:`strategy.value.ValueModel.route_fan`; ``fitdanger``: the
 value reads the fitted danger, :attr:`strategy.value.ValueModel.danger_fit`)."""
 _VALUE_FIELDS = frozenset(f.name for f in fields(ValueModel))
-RANK_ORDERS = ("steps", "learned")
-"""The planners' ``rank=`` option: the order of close discards after a draw."""
+RANKERS: dict[str, DiscardRanker | None] = {"steps": None, "learned": RANK1, "pku": RANK_PKU,
+                                            "both": RANK_LOGS_PKU}
+"""The planners' ``rank=`` option: the order of close discards after a draw far from 8 fan
+(``steps``: the useful draws and the step-value order; ``learned``, the default: fitted to
+the rank-1 bot of the 8 Botzone logs; ``pku``: to the PKU sample's contest games; ``both``:
+to both, :mod:`strategy.discard_rank`)."""
 ROLLOUT_POLICIES = tuple(p.value for p in RolloutPolicy)
 """``planner-think``'s ``rollout=`` option."""
 
@@ -179,9 +185,9 @@ class PlayerSpec:
     sample_seed: int = 0
     rollout: str = "plain"
     """``planner-think``: the rollouts' policy (:class:`strategy.sampling.RolloutPolicy`)."""
-    learned_rank: bool = True
-    """The planners' ``rank=learned`` (their default): close discards far from 8 fan in
-    the learned order; ``rank=steps`` turns it off."""
+    rank: str = "learned"
+    """The planners' ``rank=`` (a key of :data:`RANKERS`): the order of close discards far
+    from 8 fan."""
     z: float | None = None
     """``planner-think``: standard errors of the sampled gain a rival needs (None: the
     sampler's default)."""
@@ -277,9 +283,9 @@ def parse_player(text: str) -> PlayerSpec:
         raise PlayerSpecError(f"player {text!r}: rollout {rollout!r} is not one of "
                               f"{', '.join(ROLLOUT_POLICIES)}")
     rank = options.get("rank", "learned")
-    if rank not in RANK_ORDERS:
+    if rank not in RANKERS:
         raise PlayerSpecError(f"player {text!r}: rank {rank!r} is not one of "
-                              f"{', '.join(RANK_ORDERS)}")
+                              f"{', '.join(RANKERS)}")
     z = None
     if "z" in options:
         z = _number(text, options["z"], float, 0.0)
@@ -296,7 +302,7 @@ def parse_player(text: str) -> PlayerSpec:
     return PlayerSpec(kind, text, budget=budget, epsilon=epsilon, value=numbers,
                       rollouts=rollouts, think=think, sample_seed=sample_seed, z=z,
                       rollout=rollout,
-                      learned_rank=rank == "learned", fold=fold, fold_win=fold_win)
+                      rank=rank, fold=fold, fold_win=fold_win)
 
 
 def _number(text: str, value: str | None, kind: type[int] | type[float],
@@ -344,7 +350,7 @@ def strategy_of(spec: PlayerSpec, rules: Ruleset,
     numbers = dict(spec.value)
     model = ValueModel(**{k: v for k, v in numbers.items() if k in _VALUE_FIELDS})
     tai_model = TaiModel(**numbers)
-    ranker = RANK1 if spec.learned_rank else None
+    ranker = RANKERS[spec.rank]
     if kind is PlayerKind.PLANNER_THINK:
         rollouts = spec.rollouts
         if rollouts is None and spec.think is None:

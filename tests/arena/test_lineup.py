@@ -67,12 +67,19 @@ def test_the_planners_take_the_learned_discard_order() -> None:
     for text in ("planner", "planner:rank=learned", "planner-calls:budget=900",
                  "planner-think:rank=learned,rollouts=4"):
         spec = parse_player(text)
-        assert spec.learned_rank
+        assert spec.rank == "learned"
         seat = ArenaSeat(spec, MCR_BOTZONE, 1)
         assert isinstance(seat.agent, Planner) and seat.agent.ranker is RANK1
     for text in ("planner:rank=steps", "planner-calls:rank=steps"):
         seat = ArenaSeat(parse_player(text), MCR_BOTZONE, 1)
         assert isinstance(seat.agent, Planner) and seat.agent.ranker is None
+    from strategy.discard_rank import RANK_LOGS_PKU, RANK_PKU
+
+    for text, ranker in (("planner:rank=pku", RANK_PKU), ("planner:rank=both", RANK_LOGS_PKU)):
+        seat = ArenaSeat(parse_player(text), MCR_BOTZONE, 1)
+        assert isinstance(seat.agent, Planner) and seat.agent.ranker is ranker
+    with pytest.raises(PlayerSpecError, match="rank 'rank1' is not one of steps, learned"):
+        parse_player("planner:rank=rank1")
 
 
 # ---------------------------------------------------------------- SIMCAT-ε
