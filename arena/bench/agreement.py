@@ -19,11 +19,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.data import DataMissing, botzone_logs
+from arena.data import DataMissing, botzone_logs, pku_sample
 from arena.players import CallingPlanner, FoldingPlanner
 from arena.replay import seat_lines_from_match_log, steps_from_lines
 from bot.agent import Agent, Strategy
@@ -34,6 +34,7 @@ from game.rules import MCR_BOTZONE
 from game.table import play_game
 from protocols.pku_datatxt import botzone_responses, parse_pku_datatxt, walltiles_of
 from strategy.deficiency.kernel import UNREACHABLE
+from strategy.discard_rank import RANK_LOGS_PKU, RANK_PKU
 from strategy.stepvalue import Deadline
 from strategy.value import ValueModel
 
@@ -45,6 +46,8 @@ STRATEGIES: dict[str, Callable[[], Strategy]] = {
     "planner:useful=never": lambda: Planner(MCR_BOTZONE,
                                             model=ValueModel(useful_from=UNREACHABLE)),
     "planner:fold=0.5,foldwin=0.3": lambda: FoldingPlanner(MCR_BOTZONE, fold=0.5, fold_win=0.3),
+    "planner:rank=pku": lambda: Planner(MCR_BOTZONE, ranker=RANK_PKU),
+    "planner:rank=both": lambda: Planner(MCR_BOTZONE, ranker=RANK_LOGS_PKU),
 }
 """The strategies this bench can compare, by the arena's player names."""
 
@@ -127,11 +130,12 @@ def log_files(command: str) -> list[Path]:
         return []
 
 
-def measure(name: str, make: Callable[[], Strategy], logs: list[Path],
+def measure(name: str, make: Callable[[], Strategy], turns: Iterable[LoggedTurn],
             budget: int) -> Agreement:
+    """``name``'s decisions against the logged ones (a fresh strategy for every seat)."""
     tally = Agreement(name)
-    strategy, seat = make(), (0, 0)
-    for turn in logged_turns(logs):
+    strategy, seat = make(), (-1, -1)
+    for turn in turns:
         if (turn.log, turn.seat) != seat:
             strategy, seat = make(), (turn.log, turn.seat)
         ask, played = turn.view.ask, turn.played
@@ -160,12 +164,28 @@ def main(args: argparse.Namespace) -> int:
         logs = logs[:1]
     budget = 4_000 if args.quick else 20_000
     names = args.strategies or list(STRATEGIES)
-    rows = [measure(n, STRATEGIES[n], logs, budget).row() for n in names]
+    if args.data == "pku":
+        try:
+            pku = pku_sample()
+        except DataMissing as exc:
+            print(f"mjbot bench agreement: {exc}", file=sys.stderr)
+            return 2
+        games = 1 if args.quick else None
+        what = "the PKU sample's contest games (many bots)"
+
+        def turns() -> Iterator[LoggedTurn]:
+            return (t for t in pku_turns(pku) if games is None or t.log < games)
+    else:
+        what = f"the rank-1 bot of {len(logs)} Botzone logs"
+
+        def turns() -> Iterator[LoggedTurn]:
+            return logged_turns(logs)
+    rows = [measure(n, STRATEGIES[n], turns(), budget).row() for n in names]
     if args.json:
-        print(json.dumps({"bench": "agreement", "logs": len(logs), "budget": budget,
-                          "rows": rows}))
+        print(json.dumps({"bench": "agreement", "data": args.data, "logs": len(logs),
+                          "budget": budget, "rows": rows}))
         return 0
-    print(f"agreement with the rank-1 bot of {len(logs)} Botzone logs (work budget {budget})")
+    print(f"agreement with {what} (work budget {budget})")
     print(f"{'strategy':<20} {'discards':>8} {'same %':>7} {'calls':>6} {'same %':>7} "
           f"{'passes':>7} {'same %':>7}")
     for r in rows:

@@ -55,6 +55,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="decide: the search budget per decision")
     p.add_argument("--strategies", nargs="+", metavar="NAME",
                    help="agreement: which strategies (default: all it knows)")
+    p.add_argument("--data", choices=["logs", "pku"], default="logs",
+                   help="agreement: with the rank-1 bot of the 8 Botzone logs (default) or "
+                   "with the PKU sample's contest games")
     p.add_argument("--games", type=positive_int, default=None,
                    help="planner: games to profile compiled, 8 unless given; zip: games "
                    "to play, 20 unless given")

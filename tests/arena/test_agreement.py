@@ -5,7 +5,7 @@ from __future__ import annotations
 import support
 from support import botzone_logs
 
-from arena.bench.agreement import measure
+from arena.bench.agreement import logged_turns, measure
 from bot.agent import Agent, Decision
 from bot.seat import SeatView
 from game.rules import MCR_BOTZONE
@@ -26,7 +26,7 @@ class Safest:
 
 
 def test_a_strategy_that_never_calls_agrees_on_every_pass_and_no_call() -> None:
-    tally = measure("safest", Safest, LOGS, budget=1_000)
+    tally = measure("safest", Safest, logged_turns(LOGS), budget=1_000)
     assert tally.discards > 40 and tally.calls > 0 and tally.passes > 0
     assert tally.same_calls == 0 and tally.same_passes == tally.passes
     # the rank-1 bot rarely throws the tile it just drew
@@ -34,8 +34,8 @@ def test_a_strategy_that_never_calls_agrees_on_every_pass_and_no_call() -> None:
 
 
 def test_our_agent_is_measured_on_the_same_decisions() -> None:
-    ours = measure("baseline-v1", lambda: Agent(MCR_BOTZONE), LOGS, budget=1_000)
-    safest = measure("safest", Safest, LOGS, budget=1_000)
+    ours = measure("baseline-v1", lambda: Agent(MCR_BOTZONE), logged_turns(LOGS), budget=1_000)
+    safest = measure("safest", Safest, logged_turns(LOGS), budget=1_000)
     assert (ours.discards, ours.calls, ours.passes) == (safest.discards, safest.calls,
                                                         safest.passes)
     assert ours.same_discards > safest.same_discards

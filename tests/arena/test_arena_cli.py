@@ -140,3 +140,25 @@ def test_experiment_imitate_on_the_pku_sample_scores_the_logs_it_never_saw(
     logs = _run(capsys, ["experiment", "imitate", "--quick", "--json"])
     assert data["logs_situations"] == logs["situations"]  # the same two logs
     assert logs["logs_agreement"] is None
+
+
+def test_bench_agreement_on_the_pku_sample_counts_its_discards_after_a_draw(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``--data pku --quick``: the first contest game; every ``Play`` right after the same
+    player's ``Draw`` is a discard after a draw, counted once per strategy."""
+    import itertools
+    import re
+
+    from support import pku_sample
+
+    first = ("\n" + pku_sample().read_text(encoding="utf-8")).split("\nMatch ")[1]
+    lines = first.split("\nScore ")[0].splitlines()
+    expected = sum(1 for a, b in itertools.pairwise(lines)
+                   if (m := re.match(r"Player (\d) Draw ", a)) and b.startswith(
+                       f"Player {m.group(1)} Play "))
+    data = _run(capsys, ["bench", "agreement", "--quick", "--data", "pku", "--json",
+                         "--strategies", "baseline-v1", "planner:rank=pku"])
+    assert data["data"] == "pku" and expected > 20
+    for row in data["rows"]:
+        assert row["discards"] == expected
+        assert 0 < row["discard_agreement_pct"] <= 100
