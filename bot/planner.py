@@ -92,6 +92,18 @@ the bot every arena result measures wherever its clock allows.  The platform's 1
 takes seconds in plain Python (the zip's slowest decisions were that search); compiled,
 the two budgets measured even (``docs/arena.md``, "The Botzone budget")."""
 
+SHIPPED_MODEL = ValueModel(wait_worth=1.0, danger_fit=1.0, deal_in_points=20.0)
+"""The value of the bot that ships (``mjbot``; arena ``planner:waits=1,fitdanger=1,
+deal=20``): ``planner-v1``'s, with the waits weighed by their outs' copies and fan
+(:attr:`strategy.value.ValueModel.wait_worth`), the danger read from the model calibrated
+on self-play (:data:`strategy.danger.DANGER_FIT`) and a deal-in costing 20 points beyond
+the lost chance of winning (8 + the winner's fan, about 12).  Against three
+``planner-v1`` at the Botzone budget, rotate seating, on seeds not used while tuning:
++1.16 ± 0.76 points per game over 481 walls (seed 60402, SPRT (0, +0.5) accepted H1) and
++0.52 ± 0.57 over 1,000 walls (seed 60403, a fixed count; the SPRT read in wall order
+accepts H1 at wall 286); it deals in less (15.6-17.2 % against 17.2-18.5 %) and wins as
+often (``docs/arena.md``, "The fifth stop")."""
+
 
 @dataclass
 class Planner(Agent):
@@ -521,16 +533,18 @@ class OnTime:
 
 def default_strategy(rules: Ruleset) -> Strategy:
     """The submitted bot's strategy: the planner under mcr-botzone, with the learned
-    discard order far from 8 fan (its gain over ``baseline-v1`` is measured in
-    ``docs/arena.md``, "The planner, measured"), today's :class:`Agent` elsewhere.  Without
+    discard order far from 8 fan and the shipped value (:data:`SHIPPED_MODEL`; its gain
+    over ``baseline-v1`` is measured in ``docs/arena.md``, "The planner, measured", and
+    over ``planner-v1`` in "The fifth stop"), today's :class:`Agent` elsewhere.  Without
     numba (a Botzone upload) the planner watches the turn's clock and lets today's agent
     answer when its fan routes, in plain Python, run out of time (:class:`OnTime`, its
-    search on the arena's budget :data:`ZIP_BUDGET`; the useful draws and the learned
-    order come last, and the clock cutting them leaves the planner's step-value order, its
-    note saying so).  Under taiwan-16 the
+    search on the arena's budget :data:`ZIP_BUDGET`; the useful draws, the learned order
+    and the waits' worth come last, and the clock cutting them leaves the planner's
+    step-value order, its note saying so).  Under taiwan-16 the
     planner's tai value (:mod:`strategy.tai`) measured even with today's agent (the SPRT
     accepted no gain; ``docs/arena.md``), so the Olympiad bot keeps today's agent."""
     if rules.min_fan > 0 and rules.special_shapes:
         # compiled, no clock is watched and the planner never runs out of time
-        return Planner(rules) if HAVE_NUMBA else OnTime(Planner(rules), Agent(rules))
+        planner = Planner(rules, model=SHIPPED_MODEL)
+        return planner if HAVE_NUMBA else OnTime(planner, Agent(rules))
     return Agent(rules)

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from arena.games import GameSpec, Rules, SeatFeed
-from arena.lineup import ArenaSeat, PlayerKind, PlayerSpecError, parse_player
+from arena.lineup import ArenaSeat, PlayerKind, PlayerSpecError, parse_player, strategy_of
 from arena.play import play
 from bot.planner import Planner
 from bot.seat import AskKind
@@ -258,3 +258,31 @@ def test_a_seat_without_notes_keeps_no_reasons_and_answers_the_same() -> None:
 
     (noted, last), (quiet, none) = answer(True), answer(False)
     assert noted == quiet and last is not None and none is None
+
+
+def test_mjbot_is_the_planner_with_the_shipped_value_not_planner_v1() -> None:
+    """``mjbot`` plays, decision for decision, as the arena's ``planner`` with the shipped
+    value's three options (what the arena measured before it shipped), and not as
+    ``planner-v1`` on the same walls."""
+    from bot.planner import SHIPPED_MODEL, default_strategy
+
+    shipped = default_strategy(MCR_BOTZONE)
+    assert isinstance(shipped, Planner) and shipped.model == SHIPPED_MODEL
+    option = strategy_of(parse_player("planner:waits=1,fitdanger=1,deal=20"), MCR_BOTZONE)
+    assert isinstance(option, Planner) and option.model == SHIPPED_MODEL
+
+    def decisions(name: str) -> list[str]:
+        names = (name,) * 4
+        out = []
+        for wall in range(6):
+            record = play(GameSpec(Rules.MCR_BOTZONE, 31, wall, 0, names, names,
+                                   record=True)).record
+            assert record is not None
+            out += [line for line in record
+                    if '"record": "event"' in line or '"record": "decision"' in line]
+        return [json.dumps({k: v for k, v in json.loads(x).items()
+                            if k in ("type", "seat", "tile", "action", "method")})
+                for x in out]
+
+    assert decisions("mjbot") == decisions("planner:waits=1,fitdanger=1,deal=20")
+    assert decisions("mjbot") != decisions("planner-v1")

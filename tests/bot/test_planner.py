@@ -288,12 +288,12 @@ def test_without_numba_the_clock_cutting_the_useful_draws_leaves_the_planners_or
     import dataclasses
 
     import bot.planner as planner_module
+    from bot.planner import SHIPPED_MODEL
     from strategy.stepvalue import Deadline, OutOfTime
-    from strategy.value import DEFAULT_MODEL
 
     v = view_of("2358m2467p1358s1z", Drew(0, tile("7z")))  # 5 from 8 fan
-    compiled = Planner(MCR_BOTZONE).decide(v, Deadline(budget=4000))
-    steps = Planner(MCR_BOTZONE, model=dataclasses.replace(DEFAULT_MODEL, useful_from=99),
+    compiled = Planner(MCR_BOTZONE, model=SHIPPED_MODEL).decide(v, Deadline(budget=4000))
+    steps = Planner(MCR_BOTZONE, model=dataclasses.replace(SHIPPED_MODEL, useful_from=99),
                     ranker=None).decide(v, Deadline(budget=4000))
     monkeypatch.setattr(planner_module, "HAVE_NUMBA", False)
     zipped = planner_module.default_strategy(MCR_BOTZONE)
@@ -337,6 +337,35 @@ def test_waits_worth_chooses_the_wait_with_the_most_points() -> None:
         assert value.hand_outs(v, h, ()) == value.outs(dealt)
         worth[out] = value.wait_worth(v, h, (), waits._turns(v), waits._danger(v))
     assert worth["5s"] > worth["6s"]
+
+
+def test_without_numba_the_clock_cutting_the_waits_worth_keeps_the_value_s_choice(
+        monkeypatch) -> None:
+    """The shipped bot weighs the waits; the zip's planner (plain Python, on a clock)
+    weighs them as the compiled one does, and when the clock passes during their outs it
+    keeps the discard its value chose, its note saying what was cut."""
+    import dataclasses
+
+    import bot.planner as planner_module
+    from bot.planner import SHIPPED_MODEL
+    from strategy.rule_value import FanValue
+    from strategy.stepvalue import Deadline, OutOfTime
+
+    v = view_of("3p3p3p9p9p9p2s2s2s5s6s6s9s", Drew(0, tile("9s")))  # as above
+    unweighed = Planner(MCR_BOTZONE, model=dataclasses.replace(SHIPPED_MODEL, wait_worth=0.0))
+    assert unweighed.decide(v).action == Discard(tile("6s"))
+    monkeypatch.setattr(planner_module, "HAVE_NUMBA", False)
+    zipped = planner_module.default_strategy(MCR_BOTZONE)
+    whole = zipped.decide(v, Deadline(budget=4000, clock=lambda: 0.0, until=1.0))
+    assert whole.action == Discard(tile("5s"))
+
+    def passed(*args: object, **kwargs: object) -> float:
+        raise OutOfTime
+
+    monkeypatch.setattr(FanValue, "wait_worth", passed)
+    cut = zipped.decide(v, Deadline(budget=4000, clock=lambda: 0.0, until=1.0))
+    assert cut.action == Discard(tile("6s")) and v.ask.allows(cut.action)
+    assert cut.note.endswith("[the clock cut the waits' worth]")
 
 
 def test_the_value_reads_the_danger_model_it_is_given() -> None:
