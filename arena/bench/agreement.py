@@ -27,7 +27,7 @@ from arena.data import DataMissing, botzone_logs, pku_sample
 from arena.players import CallingPlanner, FoldingPlanner
 from arena.replay import seat_lines_from_match_log, steps_from_lines
 from bot.agent import Agent, Strategy
-from bot.planner import Planner
+from bot.planner import Planner, default_strategy
 from bot.seat import AskKind, SeatView
 from game.events import Action, ClaimChow, ClaimPung, Discard, Pass, claim_of
 from game.rules import MCR_BOTZONE
@@ -39,6 +39,7 @@ from strategy.stepvalue import Deadline
 from strategy.value import ValueModel
 
 STRATEGIES: dict[str, Callable[[], Strategy]] = {
+    "mjbot": lambda: default_strategy(MCR_BOTZONE),
     "baseline-v1": lambda: Agent(MCR_BOTZONE),
     "planner": lambda: Planner(MCR_BOTZONE),
     "planner-calls": lambda: CallingPlanner(MCR_BOTZONE),
