@@ -63,8 +63,12 @@ class ValueModel:
     """What dealing in costs beyond what another seat's win costs anyway and the seat's own
     chance it ends.  The winner's fan (about 12) was the first guess; measured in the arena
     on the same walls, 0 beat 14 by +1.77 ± 1.14 points per game over 350 walls (seeds 13
-    and 17; 8 and 24 lay between and below on seed 13), so the danger now counts through
-    the lost chance of winning alone (the P(win) * W term)."""
+    and 17; 8 and 24 lay between and below on seed 13), so ``planner-v1``'s danger counts
+    through the lost chance of winning alone (the P(win) * W term).  That danger
+    (``DANGER_V1``) says twice as many seats wait as do; with the calibrated one
+    (:attr:`danger_fit`) a deal-in's price pays: the shipped value
+    (:data:`bot.planner.SHIPPED_MODEL`) charges 20, swept from 13 to 60 in
+    ``docs/arena.md``, "The fifth stop"."""
     step_rate: float = 0.22
     """Chance per turn that a draw or a claim lowers the distance to a win by one."""
     ready_rate: float = 0.15
@@ -106,7 +110,8 @@ class ValueModel:
     """mcr-botzone, for :func:`mcr_win_choice`: what dealing in costs (8 + the winner's fan,
     about 12)."""
     wait_worth: float = 0.0
-    """mcr-botzone, what a waiting hand's own outs count for.  0 (``planner-v1``): nothing;
+    """mcr-botzone, what a waiting hand's own outs count for (1 in the shipped value,
+    :data:`bot.planner.SHIPPED_MODEL`).  0 (``planner-v1``): nothing;
     every waiting hand wins at ``ready_rate`` for ``win_points``, and the step-value order
     counts the outs of close discards but not their fan.  1: among the discards within the
     margin that leave the hand waiting, the one whose wait is worth most
@@ -119,7 +124,8 @@ class ValueModel:
     the discarder, three from everyone on a self-draw).  0 (``planner-v1``): every route's
     win is worth ``win_points``."""
     danger_fit: float = 0.0
-    """1: the danger the value reads is the model fitted to self-play
+    """1 (the shipped value, :data:`bot.planner.SHIPPED_MODEL`): the danger the value reads
+    is the model fitted to self-play
     (:data:`strategy.danger.DANGER_FIT`, calibrated: P(a seat waits) 0.14 where 0.14
     wait); 0 (``planner-v1``): the hand-set :data:`strategy.danger.DANGER_V1`, which says
     about twice as many seats wait as do."""
