@@ -27,13 +27,14 @@ import numpy as np
 from arena.bench.agreement import LoggedTurn, log_files, logged_turns, pku_turns
 from arena.commands.options import positive_float
 from arena.data import DataMissing, pku_sample
-from bot.planner import Planner
+from bot.planner import SHIPPED_MODEL, Planner
 from bot.seat import AskKind, SeatView
 from game.events import Discard
 from game.rules import MCR_BOTZONE
 from strategy.discard_rank import FEATURES, Choice, agreement, describe, fit
 from strategy.policy import choose_discard
 from strategy.stepvalue import Deadline
+from strategy.value import DEFAULT_MODEL, ValueModel
 
 BUDGET = 20_000
 """Kernel calls per decision, as the agreement bench gives."""
@@ -87,13 +88,15 @@ class Situation:
         return Choice(self.close.features, self.close.tiles.index(self.chosen))
 
 
-def situations(turns: Iterable[LoggedTurn], budget: int = BUDGET) -> list[Situation]:
-    """Every logged discard after a draw with the planner's close discards."""
+def situations(turns: Iterable[LoggedTurn], budget: int = BUDGET,
+               model: ValueModel = DEFAULT_MODEL) -> list[Situation]:
+    """Every logged discard after a draw with the close discards of the planner on
+    ``model`` (``planner-v1``'s unless given)."""
     out: list[Situation] = []
-    planner, seat = Planner(MCR_BOTZONE, ranker=None), (-1, -1)
+    planner, seat = Planner(MCR_BOTZONE, model=model, ranker=None), (-1, -1)
     for turn in turns:
         if (turn.log, turn.seat) != seat:
-            planner, seat = Planner(MCR_BOTZONE, ranker=None), (turn.log, turn.seat)
+            planner, seat = Planner(MCR_BOTZONE, model=model, ranker=None), (turn.log, turn.seat)
         played = turn.played
         if turn.view.ask.kind is AskKind.DRAW and isinstance(played, Discard):
             close = close_discards(planner, turn.view, Deadline(budget=budget))
@@ -159,6 +162,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="fit to the 8 Botzone logs (default), the PKU sample's 16 contest "
                         "games, or both; with pku, the weights are also scored on the 8 "
                         "logs they never saw")
+    p.add_argument("--shipped", action="store_true",
+                   help="the planner on the shipped value (mjbot's, bot.planner.SHIPPED_MODEL) "
+                        "instead of planner-v1's: mjbot's agreement held out by game")
     p.add_argument("--quick", action="store_true",
                    help="two logs (and two PKU games) only (for tests)")
     p.add_argument("--json", action="store_true", help="print the results as JSON")
@@ -176,15 +182,17 @@ def run(args: argparse.Namespace) -> int:
         print(f"mjbot experiment imitate: {exc}", file=sys.stderr)
         return 2
     games = 2 if args.quick else None
-    log_items = situations(logged_turns(logs))
+    model = SHIPPED_MODEL if args.shipped else DEFAULT_MODEL
+    log_items = situations(logged_turns(logs), model=model)
     pku_items = ([] if pku is None else
-                 situations(t for t in pku_turns(pku, len(logs)) if games is None
-                            or t.log < len(logs) + games))
+                 situations((t for t in pku_turns(pku, len(logs)) if games is None
+                             or t.log < len(logs) + games), model=model))
     items = {"logs": log_items, "pku": pku_items, "both": log_items + pku_items}[args.data]
     report = fit_and_hold_out(items, args.l2)
     on_logs = transfer(report.weights, log_items) if args.data == "pku" else None
     if args.json:
         print(json.dumps({"experiment": "imitate", "data": args.data, "logs": len(logs),
+                          "value": "shipped" if args.shipped else "planner-v1",
                           "games": len({s.log for s in items}), "l2": args.l2,
                           **report.__dict__, "features": FEATURES,
                           "logs_situations": len(log_items), "logs_agreement": on_logs}))
@@ -196,8 +204,10 @@ def run(args: argparse.Namespace) -> int:
     what = {"logs": f"{len(logs)} Botzone logs",
             "pku": f"the PKU sample's {len({s.log for s in items})} games",
             "both": f"{len(logs)} Botzone logs and the PKU sample"}[args.data]
-    print(f"the discard ranker fitted to {what} (l2 {args.l2}, work budget {BUDGET}; held "
-          "out: each game's far discards ranked by weights fitted on the other games)")
+    value = "the shipped value (mjbot)" if args.shipped else "planner-v1's value"
+    print(f"the discard ranker fitted to {what} (l2 {args.l2}, work budget {BUDGET}, "
+          f"{value}; held out: each game's far discards ranked by weights fitted on the "
+          "other games)")
     print(f"discards after a draw            {report.situations}")
     print(f"  far from 8 fan (ranked)        {report.ranked}, of which {report.fitted} "
           "with the logged discard among the close (fitted)")

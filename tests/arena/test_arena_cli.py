@@ -162,3 +162,14 @@ def test_bench_agreement_on_the_pku_sample_counts_its_discards_after_a_draw(
     for row in data["rows"]:
         assert row["discards"] == expected
         assert 0 < row["discard_agreement_pct"] <= 100
+
+
+def test_experiment_imitate_shipped_ranks_the_shipped_planners_close_discards(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``--shipped``: the same logged discards, the close ones and the near answers the
+    shipped value's (mjbot's), and planner-v1's without it."""
+    v1 = _run(capsys, ["experiment", "imitate", "--quick", "--json"])
+    shipped = _run(capsys, ["experiment", "imitate", "--quick", "--json", "--shipped"])
+    assert (v1["value"], shipped["value"]) == ("planner-v1", "shipped")
+    assert shipped["situations"] == v1["situations"]
+    assert shipped["near"] <= shipped["held_out"] <= shipped["near"] + shipped["fitted"]
