@@ -96,8 +96,8 @@ SHIPPED_MODEL = ValueModel(wait_worth=1.0, danger_fit=1.0, deal_in_points=20.0)
 """The value of the bot that ships (``mjbot``; arena ``planner:waits=1,fitdanger=1,
 deal=20``): ``planner-v1``'s, with the waits weighed by their outs' copies and fan
 (:attr:`strategy.value.ValueModel.wait_worth`), the danger read from the model calibrated
-on self-play (:data:`strategy.danger.DANGER_FIT`) and a deal-in costing 20 points beyond
-the lost chance of winning (8 + the winner's fan, about 12).  Against three
+on self-play (:data:`strategy.danger.DANGER_FIT`) and a deal-in costing 20 points (8 +
+the winner's fan, about 12) beyond the lost chance of winning.  Against three
 ``planner-v1`` at the Botzone budget, rotate seating, on seeds not used while tuning:
 +1.16 ± 0.76 points per game over 481 walls (seed 60402, SPRT (0, +0.5) accepted H1) and
 +0.52 ± 0.57 over 1,000 walls (seed 60403, a fixed count; the SPRT read in wall order

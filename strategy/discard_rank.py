@@ -212,7 +212,9 @@ RANK_PKU = DiscardRanker(
            "discards held out by game 61.8 %, and on the 8 Botzone logs, none of whose "
            "discards it saw, 67.2 % of 308")
 """The ranker fitted to other bots than the rank-1 bot (``planner:rank=pku``): data that
-is not the 8 logs, which it still matches about as well as :data:`RANK1` held out."""
+is not the 8 logs, which it still matches about as well as :data:`RANK1` held out.  It
+plays worse: −1.29 ± 0.96 points per game against three ``planner-v1`` (seed 60002, 500
+walls; ``docs/arena.md``, "The fifth stop"), so it is an arena option only."""
 
 RANK_LOGS_PKU = DiscardRanker(
     weights=(0.3635, -1.9266, 5.2437, -2.5508, -0.4594, -0.1891, 0.0547, -0.7916,
@@ -220,4 +222,5 @@ RANK_LOGS_PKU = DiscardRanker(
     source="`mjbot experiment imitate --data both`: the 649 far discards after a draw of "
            "the 8 Botzone logs and the PKU sample (l2 0.3); agreement on all 1,036 "
            "discards held out by game 64.1 %, in sample 65.2 %")
-"""The ranker fitted to both (``planner:rank=both``)."""
+"""The ranker fitted to both (``planner:rank=both``): −1.03 ± 0.96 points per game against
+three ``planner-v1`` on the same walls, an arena option only."""
