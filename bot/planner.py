@@ -99,10 +99,10 @@ deal=20``): ``planner-v1``'s, with the waits weighed by their outs' copies and f
 on self-play (:data:`strategy.danger.DANGER_FIT`) and a deal-in costing 20 points (8 +
 the winner's fan, about 12) beyond the lost chance of winning.  Against three
 ``planner-v1`` at the Botzone budget, rotate seating, on seeds not used while tuning:
-+1.16 ± 0.76 points per game over 481 walls (seed 60402, SPRT (0, +0.5) accepted H1) and
-+0.52 ± 0.57 over 1,000 walls (seed 60403, a fixed count; the SPRT read in wall order
-accepts H1 at wall 286); it deals in less (15.6-17.2 % against 17.2-18.5 %) and wins as
-often (``docs/arena.md``, "The fifth stop")."""
++1.16 ± 0.76 points per game over 481 walls (seed 60402, SPRT (0, +0.5) accepted H1), and
++0.33 ± 0.26 over the 4,000 walls of three runs no sequential test stopped (seeds 60403,
+60602 and 60603: +0.52, +0.08, +0.36); it deals in less (16.3 % against 17.9 % on
+60603) and wins as often (``docs/arena.md``, "The fifth stop")."""
 
 
 @dataclass
