@@ -128,10 +128,16 @@ class FitReport:
     weights: tuple[float, ...]
 
 
+def _near(items: Sequence[Situation]) -> int:
+    """Logged discards the planner's own order matches where the ranker does not order
+    them (near 8 fan)."""
+    return sum(int(not s.close.ranked and s.planner == s.chosen) for s in items)
+
+
 def fit_and_hold_out(items: Sequence[Situation], l2: float = L2) -> FitReport:
     """The weights fitted on every far situation, and the agreement in sample and held
     out by log (leave one log out)."""
-    near = sum(int(not s.close.ranked and s.planner == s.chosen) for s in items)
+    near = _near(items)
     held = near
     for log in sorted({s.log for s in items}):
         train = choices([s for s in items if s.log != log])
@@ -147,8 +153,7 @@ def fit_and_hold_out(items: Sequence[Situation], l2: float = L2) -> FitReport:
 def transfer(weights: Sequence[float], items: Sequence[Situation]) -> int:
     """Discards of ``items`` matched with ``weights`` fitted elsewhere (near: the planner's
     own order)."""
-    near = sum(int(not s.close.ranked and s.planner == s.chosen) for s in items)
-    return near + agreement(weights, choices(items))
+    return _near(items) + agreement(weights, choices(items))
 
 
 DATA = ("logs", "pku", "both")
@@ -181,12 +186,10 @@ def run(args: argparse.Namespace) -> int:
     except DataMissing as exc:
         print(f"mjbot experiment imitate: {exc}", file=sys.stderr)
         return 2
-    games = 2 if args.quick else None
     model = SHIPPED_MODEL if args.shipped else DEFAULT_MODEL
     log_items = situations(logged_turns(logs), model=model)
     pku_items = ([] if pku is None else
-                 situations((t for t in pku_turns(pku, len(logs)) if games is None
-                             or t.log < len(logs) + games), model=model))
+                 situations(pku_turns(pku, len(logs), 2 if args.quick else None), model=model))
     items = {"logs": log_items, "pku": pku_items, "both": log_items + pku_items}[args.data]
     report = fit_and_hold_out(items, args.l2)
     on_logs = transfer(report.weights, log_items) if args.data == "pku" else None

@@ -104,11 +104,14 @@ def logged_turns(logs: Sequence[Path]) -> Iterator[LoggedTurn]:
                     view.answered(step.played)
 
 
-def pku_turns(path: Path, first_log: int = 0) -> Iterator[LoggedTurn]:
+def pku_turns(path: Path, first_log: int = 0, matches: int | None = None
+              ) -> Iterator[LoggedTurn]:
     """Every seat of every match of a PKU ``data.txt`` file (:mod:`protocols.pku_datatxt`:
     Botzone contest games of many bots) rebuilt event by event, as :func:`logged_turns`
-    does for the match logs; match ``k`` is log ``first_log + k``."""
-    for k, match in enumerate(parse_pku_datatxt(path.read_text(encoding="utf-8"))):
+    does for the match logs; match ``k`` is log ``first_log + k``.  ``matches``: the first
+    that many only (the others are not replayed)."""
+    parsed = parse_pku_datatxt(path.read_text(encoding="utf-8"))
+    for k, match in enumerate(parsed[:matches]):
         stages = botzone_responses(match)
         table = play_game(walltiles_of(match), match.prevalent_wind, stages)
         for seat in range(4):
@@ -171,11 +174,10 @@ def main(args: argparse.Namespace) -> int:
         except DataMissing as exc:
             print(f"mjbot bench agreement: {exc}", file=sys.stderr)
             return 2
-        games = 1 if args.quick else None
         what = "the PKU sample's contest games (many bots)"
 
         def turns() -> Iterator[LoggedTurn]:
-            return (t for t in pku_turns(pku) if games is None or t.log < games)
+            return pku_turns(pku, matches=1 if args.quick else None)
     else:
         what = f"the rank-1 bot of {len(logs)} Botzone logs"
 
