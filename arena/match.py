@@ -19,11 +19,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from arena.games import GameSpec, PlayedGame, Rules, SeatFailure
 from arena.lineup import PlayerKind, parse_player
 from arena.runner import Runner
 from arena.seating import Seating, SeatingFormat, lineup_for, seated, seatings
 from arena.sprt import MIN_WALLS, PairedSprt, SprtState
+from arena.sprt_bias import StoppedEstimate, bias_adjusted
 from arena.stats import (
     GameOutcome,
     Interval,
@@ -279,6 +282,9 @@ class MatchSummary:
     """In-process seats' exceptions (each replaced by the seat's fallback answer)."""
     penalties: tuple[SeatIncident, ...] = ()
     """Games that ended in a penalty, with its reason."""
+    sprt_adjusted: StoppedEstimate | None = None
+    """A - B adjusted for where the SPRT stopped the match (:mod:`arena.sprt_bias`;
+    None without an SPRT or with fewer than two walls)."""
 
     def to_json(self) -> dict[str, Any]:
         def interval(i: Interval | None) -> dict[str, float | None] | None:
@@ -304,7 +310,9 @@ class MatchSummary:
             "sprt": None if cfg.sprt is None else {
                 "mu0": cfg.sprt.mu0, "mu1": cfg.sprt.mu1, "alpha": cfg.sprt.alpha,
                 "beta": cfg.sprt.beta, "state": self.sprt_state.value if self.sprt_state else None,
-                "llr": self.sprt_llr},
+                "llr": self.sprt_llr,
+                "adjusted": None if self.sprt_adjusted is None
+                else self.sprt_adjusted.adjusted},
             "variance_reduction": None if self.variance is None else {
                 "games_per_wall": self.variance.games_per_wall,
                 "duplicate_games": self.variance.duplicate_games,
@@ -345,10 +353,14 @@ def summarize(progress: MatchProgress, seconds: float, where: str) -> MatchSumma
         except (ValueError, ZeroDivisionError):
             variance = None
     sprt = progress.sprt
+    adjusted = None
+    if sprt is not None and len(progress.differences) >= 2:
+        adjusted = bias_adjusted(np.array(progress.differences), sprt,
+                                 progress.config.walls_planned())
     return MatchSummary(progress.config, len(games), len({g.wall for g in games}), stats,
                         difference, sprt.state if sprt else None, sprt.llr if sprt else None,
                         variance, progress.consistency, progress.replaced, seconds, where,
-                        tuple(progress.failures), tuple(progress.penalties))
+                        tuple(progress.failures), tuple(progress.penalties), adjusted)
 
 
 def _ci(i: Interval, scale: float = 1.0, digits: int = 2) -> str:
@@ -385,6 +397,10 @@ def render(summary: MatchSummary) -> str:
         lines.append(f"SPRT H0: {b.mu0:+g}  H1: {b.mu1:+g} points/game, alpha {b.alpha}, "
                      f"beta {b.beta}: {summary.sprt_state.value if summary.sprt_state else '-'}"
                      f" (llr {summary.sprt_llr:+.2f})")
+        if summary.sprt_adjusted is not None:
+            lines.append(f"A - B adjusted for where the test stopped (a mean at an SPRT's "
+                         f"stop leans toward the bound it crossed; Whitehead 1986): "
+                         f"{summary.sprt_adjusted.adjusted:+.2f} points/game")
     if summary.variance is not None:
         v = summary.variance
         lines.append(f"games for a ±{v.half_width:g} interval on A - B: "

@@ -72,6 +72,9 @@ def test_sprt_stops_a_clear_match(h0: str, h1: str, state: str,
     assert abs(sprt["llr"]) >= 2.94  # log(0.95 / 0.05)
     assert data["games"] < 800
     assert 3 < data["difference"]["estimate"] < 25
+    # the mean where the test stopped, adjusted for the stop (arena.sprt_bias): a clear
+    # difference, decided by its size at the first walls allowed, hardly moves
+    assert sprt["adjusted"] == pytest.approx(data["difference"]["estimate"], abs=1.0)
 
 
 def test_two_copies_of_one_deterministic_program_differ_by_nothing(
@@ -80,6 +83,7 @@ def test_two_copies_of_one_deterministic_program_differ_by_nothing(
                          "--no-progress"])
     assert data["b"] == "greedy#2" and data["difference"]["estimate"] == 0.0
     assert data["sprt"]["state"] == "accept H0" and data["walls"] == MIN_WALLS
+    assert data["sprt"]["adjusted"] == 0.0  # no variance: nothing leans on luck
     assert data["variance_reduction"]["ratio"] is None  # infinite: no variance at all
 
 
