@@ -35,6 +35,8 @@ from arena.sprt import PairedSprt
 TRIALS = 400
 """Simulated matches per ``theta``: the expectation's own error is then about a twentieth
 of the spread of the stopped means."""
+WIDENINGS = 20
+BISECTIONS = 40
 BLOCK = 500
 """Walls simulated at once for every match still running."""
 
@@ -128,21 +130,27 @@ def bias_adjusted(differences: np.ndarray, test: PairedSprt, max_walls: int,
     def gap(theta: float) -> float:
         return expected_stopped_mean(centred, theta, test, max_walls, trials, seed) - observed
 
+    # a bracket around the observed mean, widened until the root is inside: the mean at
+    # the stop moves with theta about one for one, so a few widenings at most
     step = max(sd / math.sqrt(len(d)), abs(test.mu1 - test.mu0))
     lo, hi = observed - step, observed + step
     g_lo, g_hi = gap(lo), gap(hi)
-    for _ in range(40):
+    for _ in range(WIDENINGS):
         if g_lo <= 0.0 <= g_hi:
             break
         if g_lo > 0.0:
-            lo, hi, g_hi = lo - 2 * (hi - lo), lo, g_lo
+            lo -= step
             g_lo = gap(lo)
         else:
-            lo, hi, g_lo = hi, hi + 2 * (hi - lo), g_hi
+            hi += step
             g_hi = gap(hi)
+        step *= 2.0
     else:
-        raise ValueError("no theta gives the observed mean at the stop")
-    while hi - lo > tolerance:
+        raise ValueError(f"no A - B within {lo:+.2f}..{hi:+.2f} is expected to stop at the "
+                         f"observed {observed:+.2f}")
+    for _ in range(BISECTIONS):
+        if hi - lo <= tolerance:
+            break
         mid = (lo + hi) / 2.0
         if gap(mid) <= 0.0:
             lo = mid

@@ -14,6 +14,12 @@ A bootstrap of the SPRT's operating characteristic: no model of the differences 
 assumed, the matches' own are replayed.  Seeded; no clock.
 
     python -m arena.bench.sprt_check DIR [DIR ...] --sprt 0 0.5 --min-walls 10 50 100
+
+With ``--replay`` it reads each match's walls in the order they were played instead, as
+if the SPRT had been watching: where it would have stopped, A - B there, and that mean
+adjusted for the stop (:mod:`arena.sprt_bias`; the cap is the match's walls):
+
+    python -m arena.bench.sprt_check DIR --replay --sprt 0 2
 """
 
 from __future__ import annotations
@@ -29,7 +35,8 @@ from pathlib import Path
 import numpy as np
 
 from arena.records import read_record
-from arena.sprt import PairedSprt, SprtState
+from arena.sprt import MIN_WALLS, PairedSprt, SprtState
+from arena.sprt_bias import StoppedEstimate, bias_adjusted
 from arena.stats import outcome_of, wall_differences
 
 BASELINE = "planner-v1"
@@ -99,6 +106,34 @@ def error_rates(differences: np.ndarray, mu0: float, mu1: float, min_walls: int,
                  float(np.median(walls[mu1])))
 
 
+@dataclass(frozen=True)
+class Replayed:
+    """A finished match read wall by wall by an SPRT."""
+
+    walls: int
+    """The match's walls."""
+    mean: float
+    """A - B over all of them."""
+    state: SprtState
+    stopped: StoppedEstimate
+    """A - B where the test stopped (all the walls when it never did), as read and
+    adjusted for the stop."""
+
+
+def replay(differences: np.ndarray, mu0: float, mu1: float, min_walls: int = MIN_WALLS,
+           seed: int = 0, cap: int | None = None) -> Replayed:
+    """The SPRT run over a match's per-wall ``differences`` in order; ``cap``: the walls
+    the match could have played (None: the walls it did, a match of fixed size)."""
+    test = PairedSprt(mu0, mu1, min_walls=min_walls)
+    for d in differences:
+        if test.add(float(d)) is not SprtState.CONTINUE:
+            break
+    played = differences[:test.walls]
+    stopped = bias_adjusted(played, PairedSprt(mu0, mu1, min_walls=min_walls),
+                            max(cap or 0, len(differences)), seed=seed)
+    return Replayed(len(differences), float(differences.mean()), test.state, stopped)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m arena.bench.sprt_check", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -109,8 +144,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--min-walls", nargs="+", type=int, default=[10, 50, 100])
     p.add_argument("--trials", type=int, default=1000)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--replay", action="store_true",
+                   help="read each match's walls in order: where the SPRT would stop")
+    p.add_argument("--cap", type=int, help="--replay: the walls the match could have played "
+                   "(its --max-games over its games per wall; default: the walls it did)")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
+    if args.replay:
+        return _replay(args)
     pooled = []
     for folder in args.records:
         d = match_differences(folder, args.a, args.b)
@@ -132,6 +173,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     for r in rows:
         print(f"| {r.min_walls} | {r.false_h1:.3f} | {r.false_h0:.3f} | {r.undecided:.3f} | "
               f"{r.median_walls_h0:.0f} / {r.median_walls_h1:.0f} |")
+    return 0
+
+
+def _replay(args: argparse.Namespace) -> int:
+    mu0, mu1 = args.sprt
+    min_walls = args.min_walls[0] if len(args.min_walls) == 1 else MIN_WALLS
+    rows = []
+    for folder in args.records:
+        r = replay(match_differences(folder, args.a, args.b), mu0, mu1, min_walls, args.seed,
+                   args.cap)
+        rows.append((folder, r))
+    if args.json:
+        print(json.dumps([{"records": str(f), "walls": r.walls, "mean": r.mean,
+                           "state": r.state.value, "stopped_walls": r.stopped.walls,
+                           "stopped_mean": r.stopped.observed,
+                           "adjusted": r.stopped.adjusted} for f, r in rows], indent=2))
+        return 0
+    print(f"SPRT ({mu0:+g}, {mu1:+g}) from wall {min_walls}, read in the order played")
+    print("| records | walls | A - B | SPRT | at wall | A - B there | adjusted for the stop |")
+    print("|---|---:|---:|---|---:|---:|---:|")
+    for f, r in rows:
+        print(f"| {f.name} | {r.walls} | {r.mean:+.2f} | {r.state.value} | {r.stopped.walls} "
+              f"| {r.stopped.observed:+.2f} | {r.stopped.adjusted:+.2f} |")
     return 0
 
 

@@ -9,8 +9,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from arena.bench.sprt_check import error_rates, match_differences
+from arena.bench.sprt_check import error_rates, match_differences, replay
 from arena.cli import main
+from arena.sprt import PairedSprt, SprtState
 
 
 def test_the_records_give_the_matchs_own_per_wall_differences(
@@ -36,3 +37,20 @@ def test_gaussian_walls_keep_the_nominal_rates_and_zero_walls_need_more_walls() 
     early = error_rates(centred, 0.0, 0.5, 10, trials=200, seed=3)
     later = error_rates(centred, 0.0, 0.5, 50, trials=200, seed=3)
     assert early.false_h1 + early.false_h0 > 2 * (later.false_h1 + later.false_h0)
+
+
+def test_replay_stops_where_the_arenas_test_would_and_adjusts_the_mean_there() -> None:
+    rng = np.random.default_rng(9)
+    walls = rng.normal(1.0, 3.0, 400)
+    r = replay(walls, 0.0, 2.0, min_walls=50)
+    test = PairedSprt(0.0, 2.0, min_walls=50)
+    for d in walls:
+        if test.add(float(d)) is not SprtState.CONTINUE:
+            break
+    assert r.state is test.state is not SprtState.CONTINUE
+    assert r.stopped.walls == test.walls < 400 and r.walls == 400
+    assert r.stopped.observed == pytest.approx(walls[:test.walls].mean())
+    assert r.mean == pytest.approx(walls.mean())
+    # a match that never stops is a fixed-size one: nothing to adjust but the bootstrap's
+    fixed = replay(walls[:60], 0.0, 0.1, min_walls=60)
+    assert fixed.stopped.adjusted == pytest.approx(fixed.stopped.observed, abs=0.1)
