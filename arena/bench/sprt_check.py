@@ -17,7 +17,7 @@ assumed, the matches' own are replayed.  Seeded; no clock.
 
 With ``--replay`` it reads each match's walls in the order they were played instead, as
 if the SPRT had been watching: where it would have stopped, A - B there, and that mean
-adjusted for the stop (:mod:`arena.sprt_bias`; the cap is the match's walls):
+adjusted for the stop (:mod:`arena.sprt_bias`; the cap is `--cap`, else the match's walls):
 
     python -m arena.bench.sprt_check DIR --replay --sprt 0 2
 """
@@ -40,6 +40,8 @@ from arena.sprt_bias import StoppedEstimate, bias_adjusted
 from arena.stats import outcome_of, wall_differences
 
 BASELINE = "planner-v1"
+MEASURED_MIN_WALLS = (10, 50, 100)
+"""The ``min_walls`` whose error rates are measured unless ``--min-walls`` says."""
 
 
 @dataclass(frozen=True)
@@ -124,13 +126,17 @@ def replay(differences: np.ndarray, mu0: float, mu1: float, min_walls: int = MIN
            seed: int = 0, cap: int | None = None) -> Replayed:
     """The SPRT run over a match's per-wall ``differences`` in order; ``cap``: the walls
     the match could have played (None: the walls it did, a match of fixed size)."""
+    if cap is None:
+        cap = len(differences)
+    elif cap < len(differences):
+        raise ValueError(f"the cap, {cap} walls, is below the {len(differences)} walls played")
     test = PairedSprt(mu0, mu1, min_walls=min_walls)
     for d in differences:
         if test.add(float(d)) is not SprtState.CONTINUE:
             break
     played = differences[:test.walls]
-    stopped = bias_adjusted(played, PairedSprt(mu0, mu1, min_walls=min_walls),
-                            max(cap or 0, len(differences)), seed=seed)
+    stopped = bias_adjusted(played, PairedSprt(mu0, mu1, min_walls=min_walls), cap,
+                            seed=seed)
     return Replayed(len(differences), float(differences.mean()), test.state, stopped)
 
 
@@ -141,7 +147,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--a", help="player A's label (default: the one that is not --b)")
     p.add_argument("--b", default=BASELINE, help="player B's label (default: planner-v1)")
     p.add_argument("--sprt", nargs=2, type=float, default=(0.0, 0.5), metavar=("H0", "H1"))
-    p.add_argument("--min-walls", nargs="+", type=int, default=[10, 50, 100])
+    p.add_argument("--min-walls", nargs="+", type=int,
+                   help="walls before the SPRT may decide: each is measured (default 10 50 "
+                        "100); with --replay one (default the arena's, 50)")
     p.add_argument("--trials", type=int, default=1000)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--replay", action="store_true",
@@ -152,6 +160,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = p.parse_args(argv)
     if args.replay:
         return _replay(args)
+    min_walls = MEASURED_MIN_WALLS if args.min_walls is None else args.min_walls
     pooled = []
     for folder in args.records:
         d = match_differences(folder, args.a, args.b)
@@ -161,7 +170,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         pooled.append(d - d.mean())
     centred = np.concatenate(pooled)
     mu0, mu1 = args.sprt
-    rows = [error_rates(centred, mu0, mu1, m, args.trials, args.seed) for m in args.min_walls]
+    rows = [error_rates(centred, mu0, mu1, m, args.trials, args.seed) for m in min_walls]
     if args.json:
         print(json.dumps({"walls": len(centred), "sprt": [mu0, mu1],
                           "rates": [asdict(r) for r in rows]}, indent=2))
@@ -178,7 +187,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _replay(args: argparse.Namespace) -> int:
     mu0, mu1 = args.sprt
-    min_walls = args.min_walls[0] if len(args.min_walls) == 1 else MIN_WALLS
+    if args.min_walls is not None and len(args.min_walls) > 1:
+        print("python -m arena.bench.sprt_check: --replay reads one --min-walls, not "
+              f"{len(args.min_walls)}", file=sys.stderr)
+        return 2
+    min_walls = MIN_WALLS if args.min_walls is None else args.min_walls[0]
     rows = []
     for folder in args.records:
         r = replay(match_differences(folder, args.a, args.b), mu0, mu1, min_walls, args.seed,

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from arena.bench.sprt_check import error_rates, match_differences, replay
+from arena.bench.sprt_check import main as sprt_check_main
 from arena.cli import main
 from arena.sprt import PairedSprt, SprtState
 
@@ -54,3 +55,13 @@ def test_replay_stops_where_the_arenas_test_would_and_adjusts_the_mean_there() -
     # a match that never stops is a fixed-size one: nothing to adjust but the bootstrap's
     fixed = replay(walls[:60], 0.0, 0.1, min_walls=60)
     assert fixed.stopped.adjusted == pytest.approx(fixed.stopped.observed, abs=0.1)
+
+
+def test_replay_refuses_a_cap_below_the_walls_played() -> None:
+    with pytest.raises(ValueError, match="cap, 50 walls"):
+        replay(np.zeros(60) + 1.0, 0.0, 1.0, cap=50)
+
+
+def test_replay_reads_one_min_walls(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert sprt_check_main([str(tmp_path), "--replay", "--min-walls", "10", "50"]) == 2
+    assert "one --min-walls" in capsys.readouterr().err
