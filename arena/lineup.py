@@ -117,13 +117,15 @@ VALUE_OPTIONS = {"win": "win_points", "deal": "deal_in_points", "margin": "margi
                  "looks": "useful_looks", "rlooks": "ready_looks",
                  "slack": "claim_slack",
                  "ties": "discard_ties", "learned": "win_fit", "waits": "wait_worth",
-                 "routefan": "route_fan", "fitdanger": "danger_fit"}
+                 "routefan": "route_fan", "fitdanger": "danger_fit", "wallfit": "wall_fit"}
 """The planner's options: its :class:`strategy.value.ValueModel` fields (``room``:
 :attr:`strategy.tai.TaiModel.route_room`, taiwan-16 only; ``learned``: the weight of the
 win chain fitted to self-play, :data:`strategy.value.WIN_FIT`; ``waits``: weigh the
 waits' outs and fan, :attr:`strategy.value.ValueModel.wait_worth`; ``routefan``: points a
 fan of the best route, :attr:`strategy.value.ValueModel.route_fan`; ``fitdanger``: the
-value reads the fitted danger, :attr:`strategy.value.ValueModel.danger_fit`)."""
+value reads the fitted danger, :attr:`strategy.value.ValueModel.danger_fit`; ``wallfit``:
+a wait's outs counted by the copies expected in the wall,
+:attr:`strategy.value.ValueModel.wall_fit`)."""
 _VALUE_FIELDS = frozenset(f.name for f in fields(ValueModel))
 RANKERS: dict[str, DiscardRanker | None] = {"steps": None, "learned": RANK1, "pku": RANK_PKU,
                                             "both": RANK_LOGS_PKU}

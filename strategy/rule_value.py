@@ -22,6 +22,7 @@ Each rule set answers those through :class:`RuleValue`:
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -30,9 +31,10 @@ import numpy as np
 
 from game.melds import Meld
 from game.rulebook import declarable_win, win_context
-from game.rules import TAIWAN_16, Ruleset
+from game.rules import TAIWAN_16, Ruleset, WallLayout
 from game.scoring.tai import own_flowers, tai_items, tai_total
-from game.tiles import tiles_of
+from game.tiles import NUM_KINDS, tiles_of
+from strategy.availability import WALL_FIT, wall_copies
 from strategy.candidates import best_shape_deficiency
 from strategy.knowledge import KnowledgeBase
 from strategy.policy import shape_deficiency_fast
@@ -87,6 +89,14 @@ class SeatFacts(Protocol):
     def unseen(self) -> np.ndarray: ...
     @property
     def melds_needed(self) -> int: ...
+    @property
+    def wall_left(self) -> Sequence[int]:
+        """Draws left in each seat's wall (all four the same for one shared wall)."""
+        ...
+    @property
+    def discards(self) -> Sequence[Sequence[int]]:
+        """Each seat's discards, oldest first (claimed ones included)."""
+        ...
     def concealed_tiles(self, extra: int | None = None) -> list[int]: ...
 
 
@@ -139,6 +149,35 @@ def _minus_each(hand: np.ndarray) -> list[tuple[int, np.ndarray]]:
         h[t] -= 1
         out.append((int(t), h))
     return out
+
+
+def _wall_tiles(v: SeatFacts) -> int:
+    """Tiles left in the wall (the seats' own walls together, or the one shared wall)."""
+    if v.rules.wall_layout is WallLayout.PER_SEAT:
+        return sum(v.wall_left)
+    return v.wall_left[v.seat]
+
+
+def _discarded(v: SeatFacts) -> np.ndarray:
+    """Copies of each kind every seat has discarded (claimed ones included)."""
+    counts = np.zeros(NUM_KINDS, dtype=np.int64)
+    for ds in v.discards:
+        for t in ds:
+            counts[t] += 1
+    return counts
+
+
+def out_copies(v: SeatFacts, model: ValueModel) -> tuple[np.ndarray, float]:
+    """Each kind's copies a wait's outs count (floats), and the pool they are drawn from:
+    every unseen copy among all the unseen tiles (``model.wall_fit`` 0), or the copies
+    expected in the wall among the wall's tiles (:func:`strategy.availability.
+    wall_copies`; where the wall or the hands are empty the two are the same)."""
+    unseen = v.unseen
+    total = int(unseen.sum())
+    wall = _wall_tiles(v)
+    if model.wall_fit <= 0.0 or not 0 < wall < total:
+        return unseen.astype(np.float64), float(total)
+    return wall_copies(unseen, _discarded(v), wall, WALL_FIT), float(wall)
 
 
 def _risk(v: SeatFacts, dz: np.ndarray) -> float:
@@ -200,8 +239,8 @@ class FanValue:
         tiles beside ``melds``)."""
         if watch is not None:
             watch.check_clock()
-        return wait_outlook(self.hand_outs(v, hand, melds), int(v.unseen.sum()), turns,
-                            deal_in, self.model)
+        outs, pool = self._outs_and_pool(v, hand, melds)
+        return wait_outlook(outs, pool, turns, deal_in, self.model)
 
     def kong_keeps(self, kong: Outlook, best: Outlook) -> bool:
         return kong.distance <= best.distance
@@ -213,14 +252,22 @@ class FanValue:
         mcr_win_choice` (24 + its fan now against the kept hand's outs)."""
         if self_drawn or fan is None:
             return None
-        return mcr_win_choice(fan, self.outs(v), int(v.unseen.sum()), turns, _risk(v, dz),
-                              self.model)
+        outs, pool = self._outs_and_pool(v, v.hand, v.melds)
+        return mcr_win_choice(fan, outs, pool, turns, _risk(v, dz), self.model)
 
     def outs(self, v: SeatFacts) -> list[WinOut]:
         """The unseen tiles that would complete the seat's 13-tile hand as a declarable
         win, with the fan drawn and on a discard (the rule book's, :func:`game.rulebook.
         declarable_win`)."""
         return self.hand_outs(v, v.hand, v.melds)
+
+    def _outs_and_pool(self, v: SeatFacts, hand: np.ndarray, melds: Sequence[Meld]
+                       ) -> tuple[list[WinOut], float]:
+        """:meth:`hand_outs` counted by :func:`out_copies`, and the pool of its copies."""
+        copies, pool = out_copies(v, self.model)
+        outs = [dataclasses.replace(o, copies=float(copies[o.tile]))
+                for o in self.hand_outs(v, hand, melds)]
+        return outs, pool
 
     def hand_outs(self, v: SeatFacts, hand: np.ndarray, melds: Sequence[Meld]
                   ) -> list[WinOut]:
@@ -253,8 +300,8 @@ class FanValue:
         """Expected points of a waiting ``hand`` (3m+1 concealed tiles beside ``melds``)
         kept to the end: its outs, each at its own fan (:func:`strategy.value.
         mcr_wait_worth`)."""
-        return mcr_wait_worth(self.hand_outs(v, hand, melds), int(v.unseen.sum()), turns,
-                              _risk(v, dz), self.model)
+        outs, pool = self._outs_and_pool(v, hand, melds)
+        return mcr_wait_worth(outs, pool, turns, _risk(v, dz), self.model)
 
     def _winning_shape(self, counts: np.ndarray, needed: int) -> bool:
         """Whether ``counts`` (concealed tiles with a winning tile) complete a shape of

@@ -129,6 +129,13 @@ class ValueModel:
     (:data:`strategy.danger.DANGER_FIT`, calibrated: P(a seat waits) 0.14 where 0.14
     wait); 0 (``planner-v1``): the hand-set :data:`strategy.danger.DANGER_V1`, which says
     about twice as many seats wait as do."""
+    wall_fit: float = 0.0
+    """mcr-botzone: how a wait's outs are counted (:func:`mcr_wait_worth`,
+    :func:`wait_outlook`, :func:`mcr_win_choice`).  0 (``planner-v1``): every unseen
+    copy alike, drawn from all the unseen tiles.  1: the copies expected in the wall
+    (:func:`strategy.availability.wall_copies` with the weights fitted to self-play,
+    :data:`strategy.availability.WALL_FIT`), drawn from the wall's tiles: a lone honour
+    lies in the wall where a middle tile late in the game is more often in a hand."""
     win_fit: float = 0.0
     """Weight of the chain fitted to self-play (:data:`WIN_FIT`) in :func:`win_chance`:
     0 the hand-set rates above alone (as first built), 1 the fitted chain alone, between
@@ -459,19 +466,20 @@ class WaitPoints:
     """Expected cost per turn of another seat's win ending the game (its chance in it)."""
 
 
-def wait_value(self_outs: int, discard_outs: int, unseen_total: int, turns: int,
+def wait_value(self_outs: float, discard_outs: float, pool: float, turns: int,
                points: WaitPoints, risk: float, end_rate: float,
                discard_release: float) -> float:
     """Expected points of keeping a waiting hand instead of declaring a win now.  Per turn
     another seat's win may end the game (``end_rate``; ``points.other_win`` is its expected
-    cost); if not, the seat's own draw is an out with chance self_outs / unseen, another
+    cost); if not, the seat's own draw is an out with chance self_outs / pool (``pool``: the
+    tiles the outs' copies are counted among, every unseen one or the wall's), another
     seat's discard one with ``3 * discard_release`` times the share of ``discard_outs`` (no
     furiten: any later discard of an out may be declared), and the seat's own discard deals
     in with chance ``risk``.  ``turns`` are the seat's draws left."""
-    if self_outs <= 0 or unseen_total <= 0 or turns <= 0:
+    if self_outs <= 0 or pool <= 0 or turns <= 0:
         return 0.0
-    p_self = min(1.0, self_outs / unseen_total)
-    p_discard = min(1.0 - p_self, 3.0 * discard_release * discard_outs / unseen_total)
+    p_self = min(1.0, self_outs / pool)
+    p_discard = min(1.0 - p_self, 3.0 * discard_release * discard_outs / pool)
     alive, value = 1.0, 0.0
     for _ in range(turns):
         value -= alive * points.other_win
@@ -501,20 +509,23 @@ class WinChoice:
     worth: int
     """The win's fan or tai now."""
     unit: WorthUnit
-    outs: int
+    outs: float
+    """Copies of the wait's outs (expected ones in the wall, where the value counts so)."""
 
     def describe(self) -> str:
         what = "declare" if self.declare else "wait"
         return (f"{what}: now {self.worth} {self.unit.value} = {self.now:+.2f}, "
-                f"wait on {self.outs} outs {self.wait:+.2f}")
+                f"wait on {self.outs:.3g} outs {self.wait:+.2f}")
 
 
 @dataclass(frozen=True)
 class WinOut:
-    """One tile a waiting hand would win on: its unseen copies and the fan of each way."""
+    """One tile a waiting hand would win on: its copies and the fan of each way."""
 
     tile: int
-    copies: int
+    copies: float
+    """Its unseen copies, or those expected in the wall (:func:`strategy.availability.
+    wall_copies`, where the value counts so: ``ValueModel.wall_fit``)."""
     self_drawn_fan: int | None
     """Fan of the win when the seat draws it (None: no win, or below the minimum)."""
     discard_fan: int | None
@@ -522,7 +533,7 @@ class WinOut:
 
 
 def _wait_points(outs: Sequence[WinOut], model: ValueModel
-                 ) -> tuple[int, int, WaitPoints]:
+                 ) -> tuple[float, float, WaitPoints]:
     """The copies of the outs drawn and thrown, and the points of each way (the mean over
     the copies: 3 * (8 + fan) drawn, 24 + fan on a discard)."""
     drawn = [(o.copies, o.self_drawn_fan) for o in outs if o.self_drawn_fan is not None]
@@ -538,18 +549,18 @@ def _wait_points(outs: Sequence[WinOut], model: ValueModel
                                          model.end_rate * model.other_win_points)
 
 
-def mcr_wait_worth(outs: Sequence[WinOut], unseen_total: int, turns: int, risk: float,
+def mcr_wait_worth(outs: Sequence[WinOut], pool: float, turns: int, risk: float,
                    model: ValueModel = DEFAULT_MODEL) -> float:
     """mcr-botzone: expected points of keeping a waiting hand with these ``outs``
     (:func:`wait_value`), each out at its own fan.  Two waits the distance calls equal
     differ here by their outs' copies and fan: 2 copies of a 24-fan seven pairs wait
     against 5 of an 8-fan one."""
     n_self, n_discard, points = _wait_points(outs, model)
-    return wait_value(n_self, n_discard, unseen_total, turns, points, risk, model.end_rate,
+    return wait_value(n_self, n_discard, pool, turns, points, risk, model.end_rate,
                       model.discard_release)
 
 
-def wait_outlook(outs: Sequence[WinOut], unseen_total: int, turns: int, deal_in: float,
+def wait_outlook(outs: Sequence[WinOut], pool: float, turns: int, deal_in: float,
                  model: ValueModel = DEFAULT_MODEL) -> Outlook:
     """The outlook of a waiting hand by its outs (``wait_worth`` 2): per turn it wins with
     the chance that its own draw is an out or another seat discards one (the rates of
@@ -557,8 +568,8 @@ def wait_outlook(outs: Sequence[WinOut], unseen_total: int, turns: int, deal_in:
     win brings the outs' points, weighted by how often each way comes (3 * (8 + fan)
     drawn, 24 + fan on a discard) in place of ``win_points``."""
     n_self, n_discard, points = _wait_points(outs, model)
-    self_rate = n_self / unseen_total if unseen_total else 0.0
-    discard_rate = 3.0 * model.discard_release * n_discard / unseen_total if unseen_total else 0.0
+    self_rate = n_self / pool if pool else 0.0
+    discard_rate = 3.0 * model.discard_release * n_discard / pool if pool else 0.0
     rate = min(1.0, self_rate + discard_rate)
     if rate <= 0.0:
         return Outlook(1, turns, 0.0, deal_in, 0.0)
@@ -568,7 +579,7 @@ def wait_outlook(outs: Sequence[WinOut], unseen_total: int, turns: int, deal_in:
     return Outlook(1, turns, win, deal_in, action_value(win, deal_in, model, worth))
 
 
-def mcr_win_choice(now_fan: int, outs: Sequence[WinOut], unseen_total: int, turns: int,
+def mcr_win_choice(now_fan: int, outs: Sequence[WinOut], pool: float, turns: int,
                    risk: float, model: ValueModel = DEFAULT_MODEL) -> WinChoice:
     """mcr-botzone: declare a win on a discard now (8 from each seat and the fan from the
     discarder: 24 + fan) or pass it and keep the waiting hand, whose outs are worth
@@ -577,8 +588,8 @@ def mcr_win_choice(now_fan: int, outs: Sequence[WinOut], unseen_total: int, turn
     the wait's best case is the same self-draw later."""
     now = 3.0 * BASE_POINTS + now_fan
     n_self, n_discard, points = _wait_points(outs, model)
-    if n_self == 0:
+    if n_self <= 0:
         return WinChoice(True, now, 0.0, now_fan, WorthUnit.FAN, 0)
-    wait = wait_value(n_self, n_discard, unseen_total, turns, points, risk, model.end_rate,
+    wait = wait_value(n_self, n_discard, pool, turns, points, risk, model.end_rate,
                       model.discard_release)
     return WinChoice(wait < now + model.win_margin, now, wait, now_fan, WorthUnit.FAN, n_self)
