@@ -52,7 +52,7 @@ from strategy.deficiency.kernel import UNREACHABLE
 from strategy.discard_rank import RANK1, DiscardFacts, DiscardRanker, features
 from strategy.jit import HAVE_NUMBA
 from strategy.policy import Method, choose_discard
-from strategy.rule_value import FanValue, RuleValue, rule_value
+from strategy.rule_value import FanValue, RuleValue, drawable_unseen, rule_value
 from strategy.stepvalue import Deadline, OutOfTime
 from strategy.tai import TAI_MODEL, TaiModel
 from strategy.value import (
@@ -199,7 +199,8 @@ class Planner(Agent):
         return None
 
     def _inputs(self, v: SeatView) -> FanInputs:
-        return FanInputs(v.unseen, tuple(v.melds), v.seat, v.prevalent_wind)
+        return FanInputs(drawable_unseen(v, self.model), tuple(v.melds), v.seat,
+                         v.prevalent_wind)
 
     # ------------------------------------------------------------------ discards
     def _discard_plan(self, v: SeatView, hand: np.ndarray, extra: Sequence[Meld],
@@ -215,7 +216,8 @@ class Planner(Agent):
         outlooks = self._discard_outlooks(v, hand, extra, turns, dz)
         if with_search:
             check = self._fan_check(v) if fan_check and not extra else None
-            choice = choose_discard(hand, v.unseen, needed, self.rules, deadline,
+            choice = choose_discard(hand, drawable_unseen(v, self.model), needed,
+                                    self.rules, deadline,
                                     win_check=check,
                                     cache=self._suits)
             ranked = list(choice.candidates)

@@ -34,7 +34,7 @@ from game.rulebook import declarable_win, win_context
 from game.rules import TAIWAN_16, Ruleset, WallLayout
 from game.scoring.tai import own_flowers, tai_items, tai_total
 from game.tiles import NUM_KINDS, tiles_of
-from strategy.availability import WALL_FIT, wall_copies
+from strategy.availability import WALL_FIT, drawable_counts, wall_copies
 from strategy.candidates import best_shape_deficiency
 from strategy.knowledge import KnowledgeBase
 from strategy.policy import shape_deficiency_fast
@@ -178,6 +178,14 @@ def out_copies(v: SeatFacts, model: ValueModel) -> tuple[np.ndarray, float]:
     if model.wall_fit <= 0.0 or not 0 < wall < total:
         return unseen.astype(np.float64), float(total)
     return wall_copies(unseen, _discarded(v), wall, WALL_FIT), float(wall)
+
+
+def drawable_unseen(v: SeatFacts, model: ValueModel) -> np.ndarray:
+    """The unseen copies the searches count: the seat's own (``model.wall_fit`` below 2),
+    or re-counted by where they lie (:func:`strategy.availability.drawable_counts`)."""
+    if model.wall_fit < 2.0:
+        return v.unseen
+    return drawable_counts(v.unseen, _discarded(v), _wall_tiles(v), WALL_FIT)
 
 
 def _risk(v: SeatFacts, dz: np.ndarray) -> float:

@@ -135,7 +135,9 @@ class ValueModel:
     copy alike, drawn from all the unseen tiles.  1: the copies expected in the wall
     (:func:`strategy.availability.wall_copies` with the weights fitted to self-play,
     :data:`strategy.availability.WALL_FIT`), drawn from the wall's tiles: a lone honour
-    lies in the wall where a middle tile late in the game is more often in a hand."""
+    lies in the wall where a middle tile late in the game is more often in a hand.  2: as
+    1, and the step-value search and the useful draws count the copies re-weighed the
+    same way (:func:`strategy.rule_value.drawable_unseen`)."""
     win_fit: float = 0.0
     """Weight of the chain fitted to self-play (:data:`WIN_FIT`) in :func:`win_chance`:
     0 the hand-set rates above alone (as first built), 1 the fitted chain alone, between

@@ -148,3 +148,23 @@ def test_the_value_counts_the_outs_in_the_wall_only_under_wall_fit() -> None:
     assert [(o.tile, o.copies) for o in plain[0]] == [(kind("6p"), 4.0)]
     assert [o.tile for o in counted[0]] == [kind("6p")]
     assert counted[0][0].copies == pytest.approx(copies[kind("6p")]) and counted[1] == 84
+
+
+def test_the_re_counted_copies_keep_every_unseen_kind_and_stay_within_its_copies() -> None:
+    from strategy.availability import drawable_counts
+
+    rng = np.random.default_rng(31)
+    for _ in range(300):
+        unseen, discarded, wall = random_position(rng)
+        c = drawable_counts(unseen, discarded, wall, WALL_FIT)
+        assert c.dtype == np.int8
+        assert ((c >= 1) == (unseen >= 1)).all() and (c <= unseen).all()
+        assert (drawable_counts(unseen, discarded, wall, UNIFORM) == unseen).all()
+    # late in the game (a quarter of the unseen tiles in the wall) four unseen middle tiles
+    # count fewer, the last copy of an honour stays
+    unseen = np.full(NUM_KINDS, 2, dtype=np.int64)
+    unseen[kind("5m")] = 4
+    unseen[kind("7z")] = 1
+    c = drawable_counts(unseen, np.zeros(NUM_KINDS, dtype=np.int64),
+                        int(unseen.sum()) // 4, WALL_FIT)
+    assert c[kind("5m")] < 4 and c[kind("7z")] == 1
