@@ -281,13 +281,17 @@ def seat_answer(seat: int, player: ArenaSeat) -> Action:
     return player.decide() if player.asked else _PASS
 
 
-def play_mcr_table(spec: GameSpec, answer: Callable[[int, ArenaSeat], Action] = seat_answer
+def play_mcr_table(spec: GameSpec, answer: Callable[[int, ArenaSeat], Action] = seat_answer,
+                   prepare: Callable[[list[ArenaSeat], BotzoneTable], None] | None = None,
                    ) -> BotzoneTable:
     """Play ``spec``'s mcr-botzone game in this process to its end: every seat is shown
     its request, then ``answer(seat, player)`` gives what it answers (the benchmarks time
-    it or look at the view first; nothing guards the seats here)."""
+    it or look at the view first; nothing guards the seats here).  ``prepare(seats,
+    table)`` runs before the first request (a bench that lets a seat read the table)."""
     seats = _seats(spec)
     table = BotzoneTable(spec.wall_tiles(), spec.prevalent_wind)
+    if prepare is not None:
+        prepare(seats, table)
     while not table.finished:
         answers: list[Action] = []
         for s, request in enumerate(table.requests):

@@ -1,0 +1,184 @@
+"""What reading the opponents could be worth at most: a seat that sees their hands.
+
+The planner's danger (:mod:`strategy.danger`) estimates from what is public the chance that
+a discard completes another seat's hand.  This bench plays the same player twice on every
+game: once as it is, once *sighted*, its danger read from the other seats' true hands (1
+where the kind completes a hand with at least 8 fan on a discard, by the rule book's
+scorer, else 0; everything else it decides as before).  The sighted player's lead over the
+field is the ceiling of any opponent model that feeds that danger: no estimate from public
+information can know more.
+
+Against the field (three ``planner-v1`` by default), each wall in the four rotations,
+seed and walls as the arena's (``GameSpec``), in-process; printed: each player's A − B
+(points per game over the field's mean, clustered by wall, Student's t), the sighted
+player's gain over the plain one on the same games, and the win and deal-in rates.
+
+    python -m arena.bench.sighted [--player SPEC] [--field SPEC] [--seed S] [--walls N]
+        [--workers W] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+
+from arena.bench.danger import _completes
+from arena.games import GameSpec, Rules, play_mcr_table
+from arena.lineup import ArenaSeat
+from arena.stats import Interval, mean_interval
+from bot.planner import Planner
+from bot.seat import SeatView
+from game.events import Won
+from game.melds import Meld
+from game.table import BotzoneTable
+from game.tiles import NUM_KINDS
+
+SEATS = 4
+
+
+def true_danger(hands: Sequence[np.ndarray], melds: Sequence[Sequence[Meld]], me: int,
+                wind: int) -> np.ndarray:
+    """(34,) 1 where discarding the kind completes another seat's concealed ``hands[o]``
+    beside ``melds[o]`` with at least 8 fan on a discard, else 0."""
+    dz = np.zeros(NUM_KINDS, dtype=np.float64)
+    for o in range(SEATS):
+        if o == me:
+            continue
+        hand = np.asarray(hands[o], dtype=np.int64)
+        for k in range(NUM_KINDS):
+            if dz[k] == 0.0 and _completes(hand, list(melds[o]), o, k, wind)[1]:
+                dz[k] = 1.0
+    return dz
+
+
+def _sight(seats: list[ArenaSeat], table: BotzoneTable, me: int, wind: int) -> None:
+    """Let ``seats[me]``'s planner read its danger from ``table``'s hands."""
+    planner = seats[me].strategy
+    if not isinstance(planner, Planner):
+        raise ValueError(f"{seats[me].spec.text!r} is not a planner: it reads no danger")
+
+    def danger(v: SeatView) -> np.ndarray:
+        hands, melds = [], []
+        for o in range(SEATS):
+            view = table.view(o)
+            counts = np.zeros(NUM_KINDS, dtype=np.int64)
+            for t in view.hand:
+                counts[t] += 1
+            hands.append(counts)
+            melds.append(view.melds)
+        return true_danger(hands, melds, me, wind)
+
+    setattr(planner, "_danger", danger)  # noqa: B010  (this instance only)
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game of one player at seat ``seat``: its score, the field's mean, how it ended
+    for the seat."""
+
+    wall: int
+    seating: int
+    sighted: bool
+    score: int
+    field_mean: float
+    won: bool
+    dealt_in: bool
+
+
+def play(seed: int, wall: int, player: str, field: str) -> list[Game]:
+    """The wall's four rotations, the player plain and sighted in each."""
+    games = []
+    for seating in range(SEATS):
+        four = tuple(player if s == seating else field for s in range(SEATS))
+        spec = GameSpec(Rules.MCR_BOTZONE, seed, wall, seating,
+                        (four[0], four[1], four[2], four[3]), (four[0], four[1], four[2],
+                                                               four[3]))
+        for sighted in (False, True):
+            wind = spec.prevalent_wind
+
+            def prepare(seats: list[ArenaSeat], table: BotzoneTable,
+                        me: int = seating, w: int = wind) -> None:
+                _sight(seats, table, me, w)
+
+            table = play_mcr_table(spec, prepare=prepare if sighted else None)
+            result = table.result
+            assert result is not None
+            scores = result.scores
+            ending = result.ending
+            won = isinstance(ending, Won) and ending.seat == seating
+            dealt = (isinstance(ending, Won) and not ending.self_drawn
+                     and ending.payer == seating)
+            games.append(Game(wall, seating, sighted, scores[seating],
+                              (sum(scores) - scores[seating]) / 3.0, won, dealt))
+    return games
+
+
+def summarise(games: Sequence[Game]) -> dict[str, Any]:
+    """Per player (plain, sighted): A − B by wall, win and deal-in rates; the sighted
+    player's gain on the same games."""
+    out: dict[str, Any] = {}
+    by_wall: dict[bool, dict[int, list[float]]] = {False: {}, True: {}}
+    for g in games:
+        by_wall[g.sighted].setdefault(g.wall, []).append(g.score - g.field_mean)
+    walls = sorted(set(by_wall[False]) & set(by_wall[True]))
+    for sighted, name in ((False, "plain"), (True, "sighted")):
+        mine = [g for g in games if g.sighted is sighted]
+        interval = mean_interval([float(np.mean(by_wall[sighted][w])) for w in walls])
+        out[name] = {"a_minus_b": asdict(interval),
+                     "won": sum(g.won for g in mine) / len(mine),
+                     "dealt_in": sum(g.dealt_in for g in mine) / len(mine),
+                     "games": len(mine)}
+    gain = [float(np.mean(by_wall[True][w]) - np.mean(by_wall[False][w])) for w in walls]
+    out["gain"] = asdict(mean_interval(gain))
+    out["walls_differ"] = sum(1 for x in gain if x != 0.0)
+    return out
+
+
+def _fmt(i: dict[str, Any]) -> str:
+    return f"{i['estimate']:+.2f} ± {Interval(**i).half_width:.2f}"
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--player", default="mjbot", help="the planner read plain and sighted")
+    parser.add_argument("--field", default="planner-v1", help="the three other seats")
+    parser.add_argument("--seed", type=int, default=61001)
+    parser.add_argument("--walls", type=int, default=100)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    if args.walls < 2:
+        parser.error("--walls needs at least 2 for an interval")
+    games: list[Game] = []
+    if args.workers > 1:
+        with ProcessPoolExecutor(args.workers) as pool:
+            for part in pool.map(play, [args.seed] * args.walls, range(args.walls),
+                                 [args.player] * args.walls, [args.field] * args.walls):
+                games += part
+    else:
+        for w in range(args.walls):
+            games += play(args.seed, w, args.player, args.field)
+    out = {"player": args.player, "field": args.field, "seed": args.seed,
+           "walls": args.walls, **summarise(games)}
+    if args.json:
+        print(json.dumps(out, indent=1))
+        return
+    print(f"{args.player} vs 3 {args.field}, seed {args.seed}, {args.walls} walls, rotate "
+          f"(each game played plain and sighted)")
+    print(f"{'player':<10}{'A - B':>16}{'won':>8}{'dealt in':>10}")
+    for name in ("plain", "sighted"):
+        r = out[name]
+        print(f"{name:<10}{_fmt(r['a_minus_b']):>16}{100 * r['won']:>7.1f}%"
+              f"{100 * r['dealt_in']:>9.1f}%")
+    print(f"sighted - plain, same games: {_fmt(out['gain'])} ({out['walls_differ']} walls "
+          f"differ)")
+
+
+if __name__ == "__main__":
+    main()

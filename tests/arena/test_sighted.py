@@ -1,0 +1,32 @@
+"""What reading the opponents could be worth at most (arena/bench/sighted.py): the true
+danger of a position in tile notation, and a sighted seat that never deals in."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from arena.bench.sighted import play, summarise, true_danger
+from game.tiles import NUM_KINDS, parse_counts, parse_tiles
+
+
+def test_the_true_danger_is_one_on_the_waits_of_a_hand_with_8_fan_and_zero_elsewhere() -> None:
+    # seat 1 holds 123456789m 11z 56p: a pure straight (16 fan) waiting on 4p and 7p; seat
+    # 2 holds 147m 258p 369s 1234z, lesser honours and knitted tiles (12 fan) on the
+    # three dragons; seat 3 waits on 1s and 5s with no 8 fan on a discard: no danger
+    hands = [np.zeros(NUM_KINDS, dtype=np.int64), parse_counts("123456789m11z56p"),
+             parse_counts("147m258p369s1234z"), parse_counts("123m789m456p11s55s")]
+    dz = true_danger(hands, [(), (), (), ()], 0, 0)
+    assert set(np.flatnonzero(dz)) == set(parse_tiles("4p7p5z6z7z"))
+    # the seat asking is never its own danger
+    mine = true_danger(hands, [(), (), (), ()], 1, 0)
+    assert set(np.flatnonzero(mine)) == set(parse_tiles("5z6z7z"))
+
+
+def test_a_sighted_seat_never_deals_in_and_plays_every_rotation_both_ways() -> None:
+    games = play(61001, 0, "mjbot", "planner-v1")
+    assert len(games) == 8
+    assert {(g.seating, g.sighted) for g in games} == {(s, b) for s in range(4)
+                                                      for b in (False, True)}
+    assert not any(g.dealt_in for g in games if g.sighted)
+    out = summarise(games + play(61001, 1, "mjbot", "planner-v1"))
+    assert out["sighted"]["dealt_in"] == 0.0 and out["plain"]["games"] == 8
