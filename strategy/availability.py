@@ -26,6 +26,7 @@ Pure: count vectors in, floats out; no I/O, no randomness.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -74,6 +75,15 @@ def _neighbour_discards(discarded: np.ndarray, step: int) -> np.ndarray:
             if 0 <= r <= 8:
                 out[k] += discarded[k - rank + r]
     return np.minimum(out, NEIGHBOUR_CAP)
+
+
+def discarded_counts(discards: Sequence[Sequence[int]]) -> np.ndarray:
+    """(34,) copies of each kind in the seats' discards (claimed ones included)."""
+    counts = np.zeros(NUM_KINDS, dtype=np.int64)
+    for ds in discards:
+        for t in ds:
+            counts[t] += 1
+    return counts
 
 
 def features(unseen: np.ndarray, discarded: np.ndarray, share: float) -> np.ndarray:

@@ -33,8 +33,8 @@ from game.melds import Meld
 from game.rulebook import declarable_win, win_context
 from game.rules import TAIWAN_16, Ruleset, WallLayout
 from game.scoring.tai import own_flowers, tai_items, tai_total
-from game.tiles import NUM_KINDS, tiles_of
-from strategy.availability import WALL_FIT, drawable_counts, wall_copies
+from game.tiles import tiles_of
+from strategy.availability import WALL_FIT, discarded_counts, drawable_counts, wall_copies
 from strategy.candidates import best_shape_deficiency
 from strategy.knowledge import KnowledgeBase
 from strategy.policy import shape_deficiency_fast
@@ -158,15 +158,6 @@ def _wall_tiles(v: SeatFacts) -> int:
     return v.wall_left[v.seat]
 
 
-def _discarded(v: SeatFacts) -> np.ndarray:
-    """Copies of each kind every seat has discarded (claimed ones included)."""
-    counts = np.zeros(NUM_KINDS, dtype=np.int64)
-    for ds in v.discards:
-        for t in ds:
-            counts[t] += 1
-    return counts
-
-
 def out_copies(v: SeatFacts, model: ValueModel) -> tuple[np.ndarray, float]:
     """Each kind's copies a wait's outs count (floats), and the pool they are drawn from:
     every unseen copy among all the unseen tiles (``model.wall_fit`` 0), or the copies
@@ -174,10 +165,12 @@ def out_copies(v: SeatFacts, model: ValueModel) -> tuple[np.ndarray, float]:
     wall_copies`; where the wall or the hands are empty the two are the same)."""
     unseen = v.unseen
     total = int(unseen.sum())
-    wall = _wall_tiles(v)
-    if model.wall_fit <= 0.0 or not 0 < wall < total:
+    if model.wall_fit <= 0.0:
         return unseen.astype(np.float64), float(total)
-    return wall_copies(unseen, _discarded(v), wall, WALL_FIT), float(wall)
+    wall = _wall_tiles(v)
+    if not 0 < wall < total:
+        return unseen.astype(np.float64), float(total)
+    return wall_copies(unseen, discarded_counts(v.discards), wall, WALL_FIT), float(wall)
 
 
 def drawable_unseen(v: SeatFacts, model: ValueModel) -> np.ndarray:
@@ -185,7 +178,7 @@ def drawable_unseen(v: SeatFacts, model: ValueModel) -> np.ndarray:
     or re-counted by where they lie (:func:`strategy.availability.drawable_counts`)."""
     if model.wall_fit < 2.0:
         return v.unseen
-    return drawable_counts(v.unseen, _discarded(v), _wall_tiles(v), WALL_FIT)
+    return drawable_counts(v.unseen, discarded_counts(v.discards), _wall_tiles(v), WALL_FIT)
 
 
 def _risk(v: SeatFacts, dz: np.ndarray) -> float:

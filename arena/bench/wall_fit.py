@@ -41,7 +41,15 @@ from arena.bench.match_replay import MatchReplay
 from game.melds import ConcealedKong
 from game.tiles import NUM_KINDS
 from protocols.pku_datatxt import PkuMatch, PkuVerb
-from strategy.availability import FEATURE_NAMES, UNIFORM, WALL_FIT, WallModel, features, wall_copies
+from strategy.availability import (
+    FEATURE_NAMES,
+    UNIFORM,
+    WALL_FIT,
+    WallModel,
+    discarded_counts,
+    features,
+    wall_copies,
+)
 
 
 @dataclass
@@ -89,10 +97,7 @@ def rows_of(match: PkuMatch, first: int = 0) -> Rows:
                 raise ValueError(f"match {match.match_id}: more copies in hands than unseen")
             total, wall_tiles = int(unseen.sum()), int(wall.sum())
             if 0 < wall_tiles < total:
-                discarded = np.zeros(NUM_KINDS, dtype=np.int64)
-                for ds in table.discards:
-                    for t in ds:
-                        discarded[t] += 1
+                discarded = discarded_counts(table.discards)
                 x = features(unseen, discarded, wall_tiles / total)
                 for k in np.flatnonzero(unseen > 0):
                     xs.append(x[k])

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from bot.planner import SHIPPED_MODEL
-from game.tiles import NUM_KINDS, parse_counts
+from game.tiles import NUM_KINDS, parse_counts, parse_tiles
 from strategy.availability import (
     FEATURE_NAMES,
     FEATURES,
@@ -168,3 +168,10 @@ def test_the_re_counted_copies_keep_every_unseen_kind_and_stay_within_its_copies
     c = drawable_counts(unseen, np.zeros(NUM_KINDS, dtype=np.int64),
                         int(unseen.sum()) // 4, WALL_FIT)
     assert c[kind("5m")] < 4 and c[kind("7z")] == 1
+
+
+def test_the_discards_are_counted_across_the_seats() -> None:
+    from strategy.availability import discarded_counts
+
+    c = discarded_counts([parse_tiles("1m5z"), parse_tiles("5z"), [], parse_tiles("9s")])
+    assert c[kind("5z")] == 2 and c[kind("1m")] == 1 and c[kind("9s")] == 1 and c.sum() == 4
