@@ -34,7 +34,7 @@ from arena.lineup import ArenaSeat
 from arena.stats import Interval, mean_interval
 from bot.planner import Planner
 from bot.seat import SeatView
-from game.events import Won
+from game.events import Penalized, Won
 from game.melds import Meld
 from game.table import BotzoneTable
 from game.tiles import NUM_KINDS
@@ -79,8 +79,8 @@ def _sight(seats: list[ArenaSeat], table: BotzoneTable, me: int, wind: int) -> N
 
 @dataclass(frozen=True)
 class Game:
-    """One game of one player at seat ``seat``: its score, the field's mean, how it ended
-    for the seat."""
+    """One game of one player at seat ``seating``: its score, the field's mean, how it
+    ended for the seat (and whether any seat was penalised)."""
 
     wall: int
     seating: int
@@ -89,6 +89,7 @@ class Game:
     field_mean: float
     won: bool
     dealt_in: bool
+    penalised: bool
 
 
 def play(seed: int, wall: int, player: str, field: str) -> list[Game]:
@@ -115,7 +116,8 @@ def play(seed: int, wall: int, player: str, field: str) -> list[Game]:
             dealt = (isinstance(ending, Won) and not ending.self_drawn
                      and ending.payer == seating)
             games.append(Game(wall, seating, sighted, scores[seating],
-                              (sum(scores) - scores[seating]) / 3.0, won, dealt))
+                              (sum(scores) - scores[seating]) / 3.0, won, dealt,
+                              isinstance(ending, Penalized)))
     return games
 
 
@@ -133,7 +135,7 @@ def summarise(games: Sequence[Game]) -> dict[str, Any]:
         out[name] = {"a_minus_b": asdict(interval),
                      "won": sum(g.won for g in mine) / len(mine),
                      "dealt_in": sum(g.dealt_in for g in mine) / len(mine),
-                     "games": len(mine)}
+                     "games": len(mine), "penalised": sum(g.penalised for g in mine)}
     gain = [float(np.mean(by_wall[True][w]) - np.mean(by_wall[False][w])) for w in walls]
     out["gain"] = asdict(mean_interval(gain))
     out["walls_differ"] = sum(1 for x in gain if x != 0.0)
@@ -177,7 +179,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         print(f"{name:<10}{_fmt(r['a_minus_b']):>16}{100 * r['won']:>7.1f}%"
               f"{100 * r['dealt_in']:>9.1f}%")
     print(f"sighted - plain, same games: {_fmt(out['gain'])} ({out['walls_differ']} walls "
-          f"differ)")
+          f"differ); penalised games: {out['plain']['penalised']} plain, "
+          f"{out['sighted']['penalised']} sighted")
 
 
 if __name__ == "__main__":

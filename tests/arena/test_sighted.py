@@ -28,5 +28,6 @@ def test_a_sighted_seat_never_deals_in_and_plays_every_rotation_both_ways() -> N
     assert {(g.seating, g.sighted) for g in games} == {(s, b) for s in range(4)
                                                       for b in (False, True)}
     assert not any(g.dealt_in for g in games if g.sighted)
+    assert not any(g.penalised for g in games)
     out = summarise(games + play(61001, 1, "mjbot", "planner-v1"))
     assert out["sighted"]["dealt_in"] == 0.0 and out["plain"]["games"] == 8
