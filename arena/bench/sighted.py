@@ -13,8 +13,11 @@ seed and walls as the arena's (``GameSpec``), in-process; printed: each player's
 (points per game over the field's mean, clustered by wall, Student's t), the sighted
 player's gain over the plain one on the same games, and the win and deal-in rates.
 
+``--blend B`` reads B times the true danger plus 1 − B times the player's own estimate: how
+much of the ceiling a reader that knows part of the truth keeps.
+
     python -m arena.bench.sighted [--player SPEC] [--field SPEC] [--seed S] [--walls N]
-        [--workers W] [--json]
+        [--workers W] [--blend B] [--json]
 """
 
 from __future__ import annotations
@@ -57,11 +60,14 @@ def true_danger(hands: Sequence[np.ndarray], melds: Sequence[Sequence[Meld]], me
     return dz
 
 
-def _sight(seats: list[ArenaSeat], table: BotzoneTable, me: int, wind: int) -> None:
-    """Let ``seats[me]``'s planner read its danger from ``table``'s hands."""
+def _sight(seats: list[ArenaSeat], table: BotzoneTable, me: int, wind: int,
+           blend: float = 1.0) -> None:
+    """Let ``seats[me]``'s planner read its danger from ``table``'s hands: ``blend`` times
+    the true danger plus the rest times its own estimate."""
     planner = seats[me].strategy
     if not isinstance(planner, Planner):
         raise ValueError(f"{seats[me].spec.text!r} is not a planner: it reads no danger")
+    estimate = planner._danger
 
     def danger(v: SeatView) -> np.ndarray:
         hands, melds = [], []
@@ -72,7 +78,8 @@ def _sight(seats: list[ArenaSeat], table: BotzoneTable, me: int, wind: int) -> N
                 counts[t] += 1
             hands.append(counts)
             melds.append(view.melds)
-        return true_danger(hands, melds, me, wind)
+        truth = true_danger(hands, melds, me, wind)
+        return truth if blend >= 1.0 else blend * truth + (1.0 - blend) * estimate(v)
 
     setattr(planner, "_danger", danger)  # noqa: B010  (this instance only)
 
@@ -92,8 +99,9 @@ class Game:
     penalised: bool
 
 
-def play(seed: int, wall: int, player: str, field: str) -> list[Game]:
-    """The wall's four rotations, the player plain and sighted in each."""
+def play(seed: int, wall: int, player: str, field: str, blend: float = 1.0) -> list[Game]:
+    """The wall's four rotations, the player plain and sighted (``blend`` of the true
+    danger, :func:`_sight`) in each."""
     games = []
     for seating in range(SEATS):
         four = tuple(player if s == seating else field for s in range(SEATS))
@@ -105,7 +113,7 @@ def play(seed: int, wall: int, player: str, field: str) -> list[Game]:
 
             def prepare(seats: list[ArenaSeat], table: BotzoneTable,
                         me: int = seating, w: int = wind) -> None:
-                _sight(seats, table, me, w)
+                _sight(seats, table, me, w, blend)
 
             table = play_mcr_table(spec, prepare=prepare if sighted else None)
             result = table.result
@@ -153,26 +161,32 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=61001)
     parser.add_argument("--walls", type=int, default=100)
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--blend", type=float, default=1.0,
+                        help="the sighted danger: this share of the truth, the rest the "
+                             "player's own estimate (1: the truth alone)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     if args.walls < 2:
         parser.error("--walls needs at least 2 for an interval")
+    if not 0.0 < args.blend <= 1.0:
+        parser.error("--blend lies in (0, 1]")
     games: list[Game] = []
     if args.workers > 1:
         with ProcessPoolExecutor(args.workers) as pool:
             for part in pool.map(play, [args.seed] * args.walls, range(args.walls),
-                                 [args.player] * args.walls, [args.field] * args.walls):
+                                 [args.player] * args.walls, [args.field] * args.walls,
+                                 [args.blend] * args.walls):
                 games += part
     else:
         for w in range(args.walls):
-            games += play(args.seed, w, args.player, args.field)
+            games += play(args.seed, w, args.player, args.field, args.blend)
     out = {"player": args.player, "field": args.field, "seed": args.seed,
-           "walls": args.walls, **summarise(games)}
+           "walls": args.walls, "blend": args.blend, **summarise(games)}
     if args.json:
         print(json.dumps(out, indent=1))
         return
     print(f"{args.player} vs 3 {args.field}, seed {args.seed}, {args.walls} walls, rotate "
-          f"(each game played plain and sighted)")
+          f"(each game played plain and sighted, {args.blend:g} of the true danger)")
     print(f"{'player':<10}{'A - B':>16}{'won':>8}{'dealt in':>10}")
     for name in ("plain", "sighted"):
         r = out[name]

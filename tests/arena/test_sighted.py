@@ -4,6 +4,7 @@ danger of a position in tile notation, and a sighted seat that never deals in.""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from arena.bench.sighted import play, summarise, true_danger
 from game.tiles import NUM_KINDS, parse_counts, parse_tiles
@@ -31,3 +32,35 @@ def test_a_sighted_seat_never_deals_in_and_plays_every_rotation_both_ways() -> N
     assert not any(g.penalised for g in games)
     out = summarise(games + play(61001, 1, "mjbot", "planner-v1"))
     assert out["sighted"]["dealt_in"] == 0.0 and out["plain"]["games"] == 8
+
+
+def test_a_blended_reader_reads_that_share_of_the_truth_and_the_rest_of_its_estimate() -> None:
+    from arena.bench.sighted import _sight
+    from arena.games import GameSpec, Rules, _seats, seat_answer
+    from bot.planner import Planner
+    from game.table import BotzoneTable
+
+    four = ("mjbot", "planner-v1", "planner-v1", "planner-v1")
+    spec = GameSpec(Rules.MCR_BOTZONE, 61001, 3, 0, four, four)
+    seats = _seats(spec)
+    table = BotzoneTable(spec.wall_tiles(), spec.prevalent_wind)
+    _sight(seats, table, 0, spec.prevalent_wind, 0.25)
+    for _ in range(40):  # some twenty draws and discards into the game
+        answers = []
+        for s, request in enumerate(table.requests):
+            seats[s].observe(request)
+            answers.append(seat_answer(s, seats[s]))
+        table.respond(answers)
+    planner = seats[0].strategy
+    assert isinstance(planner, Planner) and not table.finished
+    hands = []
+    for o in range(4):
+        counts = np.zeros(NUM_KINDS, dtype=np.int64)
+        for t in table.view(o).hand:
+            counts[t] += 1
+        hands.append(counts)
+    truth = true_danger(hands, [table.view(o).melds for o in range(4)], 0,
+                        spec.prevalent_wind)
+    own = Planner._danger(planner, seats[0].view)
+    assert own.any()
+    assert planner._danger(seats[0].view) == pytest.approx(0.25 * truth + 0.75 * own)
