@@ -30,7 +30,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -139,21 +139,36 @@ def _share(signs: SeatSigns, unseen: np.ndarray) -> np.ndarray:
     return w / mass if mass > 0 else np.zeros(NUM_KINDS)
 
 
+def cached_arrays(cache: Path | None, name: str, seed: int, games: int,
+                  players: Sequence[str], build: Callable[[], dict[str, np.ndarray]]
+                  ) -> dict[str, np.ndarray]:
+    """``build()``'s arrays for ``games`` self-play games of ``seed``, kept in ``cache`` (a
+    folder) as ``{name}-{seed}-{games}-{players}.npz`` and read from there when present."""
+    if cache is None:
+        return build()
+    path = cache / f"{name}-{seed}-{games}-{'_'.join(players).replace(':', '-')}.npz"
+    if path.is_file():
+        z = np.load(path)
+        return {k: z[k] for k in z.files}
+    arrays = build()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(path, **arrays)  # type: ignore[arg-type]
+    return arrays
+
+
 def selfplay_rows(seed: int, games: int, players: Sequence[str], cache: Path | None = None
                   ) -> Rows:
     """The rows of :func:`selfplay_matches`' games, kept in ``cache`` (a folder) if given."""
-    path = None
-    if cache is not None:
-        path = cache / f"rows-{seed}-{games}-{'_'.join(players).replace(':', '-')}.npz"
-        if path.is_file():
-            z = np.load(path)
-            return Rows(z["features"], z["share"], z["waits"], z["held"], z["decision"])
-    rows = _concat([rows_of(m) for m in selfplay_matches(seed, games, players)])
-    if path is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        np.savez_compressed(path, features=rows.features, share=rows.share, waits=rows.waits,
-                            held=rows.held, decision=rows.decision)
-    return rows
+    def build() -> dict[str, np.ndarray]:
+        return asdict(_concat([rows_of(m) for m in selfplay_matches(seed, games, players)]))
+
+    return Rows(**cached_arrays(cache, "rows", seed, games, players, build))
+
+
+def selfplay_title(args: argparse.Namespace, players: Sequence[str]) -> str:
+    """A self-play fit's plot title: the held-out games and those fitted on."""
+    return (f"held-out self-play: seed {args.test_seed}, {args.test_games} games of "
+            f"{', '.join(players)}; fitted on seed {args.fit_seed}, {args.fit_games} games")
 
 
 def selfplay_matches(seed: int, games: int, players: Sequence[str]) -> Iterable[PkuMatch]:
@@ -392,9 +407,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         except DataMissing as e:
             out["logs"] = {"missing": str(e)}
     if args.plot:
-        plot(out["test"], args.plot, f"held-out self-play: seed {args.test_seed}, "
-             f"{args.test_games} games of {', '.join(players)}; fitted on seed "
-             f"{args.fit_seed}, {args.fit_games} games")
+        plot(out["test"], args.plot, selfplay_title(args, players))
     if args.json:
         print(json.dumps(out, indent=1))
         return

@@ -49,6 +49,7 @@ from arena.bench.danger_fit import (
     scores,
     selfplay_arguments,
     selfplay_header,
+    selfplay_title,
 )
 from arena.games import GameSpec, Rules, play_mcr_table
 from arena.lineup import ArenaSeat
@@ -385,9 +386,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     out["cells"] = by_cell(test, chains)
     out["test_points"] = points(test)
     if args.plot:
-        plot(out["test"], args.plot, f"held out: seed {args.test_seed}, {args.test_games} "
-             f"games of {', '.join(players)}; fitted on seed {args.fit_seed}, "
-             f"{args.fit_games} games")
+        plot(out["test"], args.plot, selfplay_title(args, players))
     if args.json:
         print(json.dumps(out, indent=1))
         return

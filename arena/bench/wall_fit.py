@@ -23,7 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -31,11 +31,13 @@ import numpy as np
 
 from arena.bench.danger_fit import (
     BINS,
+    cached_arrays,
     plot_reliability,
     reliability_lines,
     selfplay_arguments,
     selfplay_header,
     selfplay_matches,
+    selfplay_title,
 )
 from arena.bench.match_replay import MatchReplay
 from game.melds import ConcealedKong
@@ -125,26 +127,16 @@ def _concat(parts: Sequence[Rows]) -> Rows:
 def selfplay_rows(seed: int, games: int, players: Sequence[str], cache: Path | None = None
                   ) -> Rows:
     """The rows of ``games`` self-play games of ``seed``, kept in ``cache`` if given."""
-    path = None
-    if cache is not None:
-        path = cache / f"wall-{seed}-{games}-{'_'.join(players).replace(':', '-')}.npz"
-        if path.is_file():
-            z = np.load(path)
-            return Rows(*(z[f] for f in ("x", "unseen", "in_wall", "decision", "kind",
-                                         "wall_tiles", "discarded")))
-    parts, first = [], 0
-    for m in selfplay_matches(seed, games, players):
-        r = rows_of(m, first)
-        if len(r):
-            first = int(r.decision.max()) + 1
-        parts.append(r)
-    rows = _concat(parts)
-    if path is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        np.savez_compressed(path, x=rows.x, unseen=rows.unseen, in_wall=rows.in_wall,
-                            decision=rows.decision, kind=rows.kind,
-                            wall_tiles=rows.wall_tiles, discarded=rows.discarded)
-    return rows
+    def build() -> dict[str, np.ndarray]:
+        parts, first = [], 0
+        for m in selfplay_matches(seed, games, players):
+            r = rows_of(m, first)
+            if len(r):
+                first = int(r.decision.max()) + 1
+            parts.append(r)
+        return asdict(_concat(parts))
+
+    return Rows(**cached_arrays(cache, "wall", seed, games, players, build))
 
 
 def fit(rows: Rows, ridge: float = 1e-4, steps: int = 40) -> WallModel:
@@ -213,9 +205,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     out["test"] = {name: evaluate(test, m) for name, m in models.items()}
     if args.plot:
         plot_reliability([("P(an unseen copy is in the wall)", out["test"])], args.plot,
-                         f"held-out self-play: seed {args.test_seed}, {args.test_games} "
-                         f"games of {', '.join(players)}; fitted on seed {args.fit_seed}, "
-                         f"{args.fit_games} games")
+                         selfplay_title(args, players))
     if args.json:
         print(json.dumps(out, indent=1))
         return
