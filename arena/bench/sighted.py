@@ -13,11 +13,13 @@ seed and walls as the arena's (``GameSpec``), in-process; printed: each player's
 (points per game over the field's mean, clustered by wall, Student's t), the sighted
 player's gain over the plain one on the same games, and the win and deal-in rates.
 
-``--blend B`` reads B times the true danger plus 1 − B times the player's own estimate: how
-much of the ceiling a reader that knows part of the truth keeps.
+``--recall R``: the sighted player names each kind that would deal in with chance R (a draw
+seeded by the game) and keeps its own estimate for every kind it does not name: how much
+of the ceiling a reader that catches part of the dangers, and never calls a safe tile
+dangerous, keeps.
 
     python -m arena.bench.sighted [--player SPEC] [--field SPEC] [--seed S] [--walls N]
-        [--workers W] [--blend B] [--json]
+        [--workers W] [--recall R] [--json]
 """
 
 from __future__ import annotations
@@ -43,6 +45,9 @@ from game.table import BotzoneTable
 from game.tiles import NUM_KINDS
 
 SEATS = 4
+SIGHT_STREAM = 7
+"""The last element of a sighted game's seed ([seed, wall, seat, this]): the draws of
+``--recall`` are their own stream, apart from the players' own."""
 
 
 def true_danger(hands: Sequence[np.ndarray], melds: Sequence[Sequence[Meld]], me: int,
@@ -61,12 +66,16 @@ def true_danger(hands: Sequence[np.ndarray], melds: Sequence[Sequence[Meld]], me
 
 
 def _sight(seats: list[ArenaSeat], table: BotzoneTable, me: int, wind: int,
-           blend: float = 1.0) -> None:
-    """Let ``seats[me]``'s planner read its danger from ``table``'s hands: ``blend`` times
-    the true danger plus the rest times its own estimate."""
+           recall: float = 1.0, rng: np.random.Generator | None = None) -> None:
+    """Let ``seats[me]``'s planner read its danger from ``table``'s hands: each kind that
+    would deal in is named (danger 1) with chance ``recall`` (drawn from ``rng``, seeded
+    by the game), and every kind not named keeps the planner's own estimate.  A recall of
+    1 reads the true danger alone."""
     planner = seats[me].strategy
     if not isinstance(planner, Planner):
         raise ValueError(f"{seats[me].spec.text!r} is not a planner: it reads no danger")
+    if recall < 1.0 and rng is None:
+        raise ValueError("a recall below 1 needs the game's seeded generator")
     estimate = planner._danger
 
     def danger(v: SeatView) -> np.ndarray:
@@ -79,7 +88,11 @@ def _sight(seats: list[ArenaSeat], table: BotzoneTable, me: int, wind: int,
             hands.append(counts)
             melds.append(view.melds)
         truth = true_danger(hands, melds, me, wind)
-        return truth if blend >= 1.0 else blend * truth + (1.0 - blend) * estimate(v)
+        if recall >= 1.0:
+            return truth
+        assert rng is not None
+        named = (truth > 0) & (rng.random(NUM_KINDS) < recall)
+        return np.where(named, 1.0, estimate(v))
 
     setattr(planner, "_danger", danger)  # noqa: B010  (this instance only)
 
@@ -99,9 +112,9 @@ class Game:
     penalised: bool
 
 
-def play(seed: int, wall: int, player: str, field: str, blend: float = 1.0) -> list[Game]:
-    """The wall's four rotations, the player plain and sighted (``blend`` of the true
-    danger, :func:`_sight`) in each."""
+def play(seed: int, wall: int, player: str, field: str, recall: float = 1.0) -> list[Game]:
+    """The wall's four rotations, the player plain and sighted (naming ``recall`` of the
+    kinds that would deal in, :func:`_sight`) in each."""
     games = []
     for seating in range(SEATS):
         four = tuple(player if s == seating else field for s in range(SEATS))
@@ -113,7 +126,8 @@ def play(seed: int, wall: int, player: str, field: str, blend: float = 1.0) -> l
 
             def prepare(seats: list[ArenaSeat], table: BotzoneTable,
                         me: int = seating, w: int = wind) -> None:
-                _sight(seats, table, me, w, blend)
+                _sight(seats, table, me, w, recall,
+                       np.random.default_rng([seed, wall, me, SIGHT_STREAM]))
 
             table = play_mcr_table(spec, prepare=prepare if sighted else None)
             result = table.result
@@ -161,32 +175,33 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=61001)
     parser.add_argument("--walls", type=int, default=100)
     parser.add_argument("--workers", type=int, default=1)
-    parser.add_argument("--blend", type=float, default=1.0,
-                        help="the sighted danger: this share of the truth, the rest the "
-                             "player's own estimate (1: the truth alone)")
+    parser.add_argument("--recall", type=float, default=1.0,
+                        help="the sighted player names each kind that would deal in with "
+                             "this chance; kinds not named keep its own estimate (1: the "
+                             "truth alone)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     if args.walls < 2:
         parser.error("--walls needs at least 2 for an interval")
-    if not 0.0 < args.blend <= 1.0:
-        parser.error("--blend lies in (0, 1]")
+    if not 0.0 < args.recall <= 1.0:
+        parser.error("--recall lies in (0, 1]")
     games: list[Game] = []
     if args.workers > 1:
         with ProcessPoolExecutor(args.workers) as pool:
             for part in pool.map(play, [args.seed] * args.walls, range(args.walls),
                                  [args.player] * args.walls, [args.field] * args.walls,
-                                 [args.blend] * args.walls):
+                                 [args.recall] * args.walls):
                 games += part
     else:
         for w in range(args.walls):
-            games += play(args.seed, w, args.player, args.field, args.blend)
+            games += play(args.seed, w, args.player, args.field, args.recall)
     out = {"player": args.player, "field": args.field, "seed": args.seed,
-           "walls": args.walls, "blend": args.blend, **summarise(games)}
+           "walls": args.walls, "recall": args.recall, **summarise(games)}
     if args.json:
         print(json.dumps(out, indent=1))
         return
     print(f"{args.player} vs 3 {args.field}, seed {args.seed}, {args.walls} walls, rotate "
-          f"(each game played plain and sighted, {args.blend:g} of the true danger)")
+          f"(each game played plain and sighted, recall {args.recall:g})")
     print(f"{'player':<10}{'A - B':>16}{'won':>8}{'dealt in':>10}")
     for name in ("plain", "sighted"):
         r = out[name]
