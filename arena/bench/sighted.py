@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -36,15 +36,24 @@ import numpy as np
 from arena.bench.danger import _completes
 from arena.games import GameSpec, Rules, play_mcr_table
 from arena.lineup import ArenaSeat
-from arena.stats import Interval, mean_interval
+from arena.seating import SeatingFormat, seated, seatings
+from arena.stats import (
+    GameOutcome,
+    Interval,
+    mean_interval,
+    outcome_of,
+    paired_difference,
+    player_stats,
+    wall_differences,
+)
 from bot.planner import Planner
 from bot.seat import SeatView
-from game.events import Penalized, Won
 from game.melds import Meld
 from game.table import BotzoneTable
 from game.tiles import NUM_KINDS
 
 SEATS = 4
+Prepare = Callable[[list[ArenaSeat], BotzoneTable], None]
 SIGHT_STREAM = 7
 """The last element of a sighted game's seed ([seed, wall, seat, this]): the draws of
 ``--recall`` are their own stream, apart from the players' own."""
@@ -97,68 +106,64 @@ def _sight(seats: list[ArenaSeat], table: BotzoneTable, me: int, wind: int,
     setattr(planner, "_danger", danger)  # noqa: B010  (this instance only)
 
 
+PLAYER, FIELD = "player", "field"
+"""The statistics' labels of the player's seat and the field's (the two may be the same
+program)."""
+
+
 @dataclass(frozen=True)
-class Game:
-    """One game of one player at seat ``seating``: its score, the field's mean, how it
-    ended for the seat (and whether any seat was penalised)."""
+class Sighted:
+    """One game of a wall (the rotation ``seating``), as the player played it plain and
+    sighted."""
 
-    wall: int
     seating: int
-    sighted: bool
-    score: int
-    field_mean: float
-    won: bool
-    dealt_in: bool
-    penalised: bool
+    plain: GameOutcome
+    sighted: GameOutcome
 
 
-def play(seed: int, wall: int, player: str, field: str, recall: float = 1.0) -> list[Game]:
-    """The wall's four rotations, the player plain and sighted (naming ``recall`` of the
-    kinds that would deal in, :func:`_sight`) in each."""
+def play(seed: int, wall: int, player: str, field: str, recall: float = 1.0
+         ) -> list[Sighted]:
+    """The wall's four rotations (the arena's, :func:`arena.seating.seatings`), the player
+    plain and sighted (naming ``recall`` of the kinds that would deal in, :func:`_sight`)
+    in each."""
+    lineup, labels = (player, field, field, field), (PLAYER, FIELD, FIELD, FIELD)
     games = []
-    for seating in range(SEATS):
-        four = tuple(player if s == seating else field for s in range(SEATS))
-        spec = GameSpec(Rules.MCR_BOTZONE, seed, wall, seating,
-                        (four[0], four[1], four[2], four[3]), (four[0], four[1], four[2],
-                                                               four[3]))
-        for sighted in (False, True):
-            wind = spec.prevalent_wind
+    for r, seating in enumerate(seatings(SeatingFormat.ROTATE)):
+        spec = GameSpec(Rules.MCR_BOTZONE, seed, wall, r, seated(lineup, seating),
+                        seated(labels, seating))
+        me = spec.labels.index(PLAYER)
 
-            def prepare(seats: list[ArenaSeat], table: BotzoneTable,
-                        me: int = seating, w: int = wind) -> None:
-                _sight(seats, table, me, w, recall,
-                       np.random.default_rng([seed, wall, me, SIGHT_STREAM]))
+        def prepare(seats: list[ArenaSeat], table: BotzoneTable,
+                    spec: GameSpec = spec, me: int = me) -> None:
+            _sight(seats, table, me, spec.prevalent_wind, recall,
+                   np.random.default_rng([seed, wall, me, SIGHT_STREAM]))
 
-            table = play_mcr_table(spec, prepare=prepare if sighted else None)
-            result = table.result
+        def outcome(sighted: bool, spec: GameSpec = spec,
+                    prepare: Prepare = prepare) -> GameOutcome:
+            result = play_mcr_table(spec, prepare=prepare if sighted else None).result
             assert result is not None
-            scores = result.scores
-            ending = result.ending
-            won = isinstance(ending, Won) and ending.seat == seating
-            dealt = (isinstance(ending, Won) and not ending.self_drawn
-                     and ending.payer == seating)
-            games.append(Game(wall, seating, sighted, scores[seating],
-                              (sum(scores) - scores[seating]) / 3.0, won, dealt,
-                              isinstance(ending, Penalized)))
+            return outcome_of(wall, spec.labels, result)
+
+        games.append(Sighted(r, outcome(False), outcome(True)))
     return games
 
 
-def summarise(games: Sequence[Game]) -> dict[str, Any]:
-    """Per player (plain, sighted): A − B by wall, win and deal-in rates; the sighted
+def summarise(games: Sequence[Sighted]) -> dict[str, Any]:
+    """Per player (plain, sighted): A − B by wall, win and deal-in rates
+    (:mod:`arena.stats`, as the arena reports them) and penalised games; the sighted
     player's gain on the same games."""
     out: dict[str, Any] = {}
-    by_wall: dict[bool, dict[int, list[float]]] = {False: {}, True: {}}
-    for g in games:
-        by_wall[g.sighted].setdefault(g.wall, []).append(g.score - g.field_mean)
-    walls = sorted(set(by_wall[False]) & set(by_wall[True]))
-    for sighted, name in ((False, "plain"), (True, "sighted")):
-        mine = [g for g in games if g.sighted is sighted]
-        interval = mean_interval([float(np.mean(by_wall[sighted][w])) for w in walls])
-        out[name] = {"a_minus_b": asdict(interval),
-                     "won": sum(g.won for g in mine) / len(mine),
-                     "dealt_in": sum(g.dealt_in for g in mine) / len(mine),
-                     "games": len(mine), "penalised": sum(g.penalised for g in mine)}
-    gain = [float(np.mean(by_wall[True][w]) - np.mean(by_wall[False][w])) for w in walls]
+    plain = [g.plain for g in games]
+    sighted = [g.sighted for g in games]
+    for name, outcomes in (("plain", plain), ("sighted", sighted)):
+        stats = player_stats(outcomes, PLAYER)
+        out[name] = {"a_minus_b": asdict(paired_difference(outcomes, PLAYER, FIELD)),
+                     "won": stats.win_rate.estimate, "dealt_in": stats.deal_in_rate.estimate,
+                     "games": stats.seat_games,
+                     "penalised": sum(o.penalized is not None for o in outcomes)}
+    before = wall_differences(plain, PLAYER, FIELD)
+    after = wall_differences(sighted, PLAYER, FIELD)
+    gain = [after[w] - before[w] for w in before if w in after]
     out["gain"] = asdict(mean_interval(gain))
     out["walls_differ"] = sum(1 for x in gain if x != 0.0)
     return out
@@ -185,7 +190,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         parser.error("--walls needs at least 2 for an interval")
     if not 0.0 < args.recall <= 1.0:
         parser.error("--recall lies in (0, 1]")
-    games: list[Game] = []
+    games: list[Sighted] = []
     if args.workers > 1:
         with ProcessPoolExecutor(args.workers) as pool:
             for part in pool.map(play, [args.seed] * args.walls, range(args.walls),

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from arena.bench.sighted import play, summarise, true_danger
+from arena.bench.sighted import PLAYER, play, summarise, true_danger
 from game.tiles import NUM_KINDS, parse_counts, parse_tiles
 
 
@@ -25,11 +25,14 @@ def test_the_true_danger_is_one_on_the_waits_of_a_hand_with_8_fan_and_zero_elsew
 
 def test_a_sighted_seat_never_deals_in_and_plays_every_rotation_both_ways() -> None:
     games = play(61001, 0, "mjbot", "planner-v1")
-    assert len(games) == 8
-    assert {(g.seating, g.sighted) for g in games} == {(s, b) for s in range(4)
-                                                      for b in (False, True)}
-    assert not any(g.dealt_in for g in games if g.sighted)
-    assert not any(g.penalised for g in games)
+    outcomes = [o for g in games for o in (g.plain, g.sighted)]
+    assert len(outcomes) == 8
+    # the player sits in each seat once, plain and sighted
+    assert sorted(o.seats_of(PLAYER) for g in games for o in (g.plain, g.sighted)) == [
+        (s,) for s in range(4) for _ in range(2)]
+    assert {g.seating for g in games} == set(range(4))
+    assert not any(g.sighted.payer in g.sighted.seats_of(PLAYER) for g in games)
+    assert not any(o.penalized is not None for o in outcomes)
     out = summarise(games + play(61001, 1, "mjbot", "planner-v1"))
     assert out["sighted"]["dealt_in"] == 0.0 and out["plain"]["games"] == 8
 
