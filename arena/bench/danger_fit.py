@@ -208,21 +208,36 @@ def p_any(rows: Rows, model: DangerModel) -> tuple[np.ndarray, np.ndarray]:
     return (1.0 - safe)[held], hit[held]
 
 
-def scores(p: np.ndarray, y: np.ndarray) -> dict[str, Any]:
-    """Brier score, log loss and the reliability table (equal-width bins)."""
-    y = y.astype(np.float64)
+def reliability_table(p: np.ndarray, y: np.ndarray, trials: np.ndarray | None = None
+                      ) -> list[dict[str, Any]]:
+    """Predicted against observed in equal-width bins of ``p``: each row one trial with
+    outcome ``y``, or, given ``trials``, ``trials`` of them with ``y`` successes."""
     table = []
     for b in range(BINS):
         lo, hi = b / BINS, (b + 1) / BINS
         m = (p >= lo) & ((p < hi) if b < BINS - 1 else (p <= hi))
-        if m.any():
-            table.append({"bin": f"{lo:.1f}-{hi:.1f}", "n": int(m.sum()),
-                          "predicted": float(p[m].mean()), "observed": float(y[m].mean())})
+        if not m.any():
+            continue
+        if trials is None:
+            n, predicted, observed = int(m.sum()), float(p[m].mean()), float(y[m].mean())
+        else:
+            t = trials[m]
+            n = int(t.sum())
+            predicted = float((p[m] * t).sum() / t.sum())
+            observed = float(y[m].sum() / t.sum())
+        table.append({"bin": f"{lo:.1f}-{hi:.1f}", "n": n, "predicted": predicted,
+                      "observed": observed})
+    return table
+
+
+def scores(p: np.ndarray, y: np.ndarray) -> dict[str, Any]:
+    """Brier score, log loss and the reliability table (equal-width bins)."""
+    y = y.astype(np.float64)
     return {"n": len(p), "base_rate": float(y.mean()) if len(y) else math.nan,
             "mean_predicted": float(p.mean()) if len(p) else math.nan,
             "brier": float(((p - y) ** 2).mean()),
             "log_loss": log_loss(p, y),
-            "reliability": table}
+            "reliability": reliability_table(p, y)}
 
 
 def evaluate(rows: Rows, model: DangerModel) -> dict[str, Any]:
@@ -234,17 +249,21 @@ def evaluate(rows: Rows, model: DangerModel) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------- the fit
-def logistic(x: np.ndarray, y: np.ndarray, ridge: float = 1e-3, steps: int = 30
-             ) -> np.ndarray:
-    """Weights of P(y) = 1 / (1 + exp(-x @ w)) by Newton's method, a small ridge on all but
-    the first column (the bias)."""
+def logistic(x: np.ndarray, y: np.ndarray, ridge: float = 1e-3, steps: int = 30,
+             trials: np.ndarray | None = None, free_bias: bool = True) -> np.ndarray:
+    """Weights of P(y) = 1 / (1 + exp(-x @ w)) by Newton's method.  Each row is one trial
+    with outcome ``y``, or, given ``trials``, ``trials`` of them with ``y`` successes (a
+    binomial).  A ridge of ``ridge`` per trial on every weight, but the first column's (the
+    bias) where ``free_bias``."""
     w = np.zeros(x.shape[1])
-    reg = np.full(x.shape[1], ridge * len(y))
-    reg[0] = 0.0
+    n: np.ndarray | float = 1.0 if trials is None else trials
+    reg = np.full(x.shape[1], ridge * (len(y) if trials is None else float(trials.sum())))
+    if free_bias:
+        reg[0] = 0.0
     for _ in range(steps):
         p = 1.0 / (1.0 + np.exp(-(x @ w)))
-        grad = x.T @ (p - y) + reg * w
-        hess = (x * (p * (1 - p))[:, None]).T @ x + np.diag(reg)
+        grad = x.T @ (n * p - y) + reg * w
+        hess = (x * (n * p * (1 - p))[:, None]).T @ x + np.diag(reg)
         step = np.linalg.solve(hess, grad)
         w -= step
         if np.abs(step).max() < 1e-9:

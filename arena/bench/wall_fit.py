@@ -30,10 +30,11 @@ from typing import Any
 import numpy as np
 
 from arena.bench.danger_fit import (
-    BINS,
     cached_arrays,
+    logistic,
     plot_reliability,
     reliability_lines,
+    reliability_table,
     selfplay_arguments,
     selfplay_header,
     selfplay_matches,
@@ -140,19 +141,10 @@ def selfplay_rows(seed: int, games: int, players: Sequence[str], cache: Path | N
 
 
 def fit(rows: Rows, ridge: float = 1e-4, steps: int = 40) -> WallModel:
-    """The logistic's weights by Newton's method: each row is ``unseen`` binomial trials
-    with ``in_wall`` successes; a small ridge on every weight."""
-    x, n, k = rows.x, rows.unseen, rows.in_wall
-    w = np.zeros(x.shape[1])
-    reg = ridge * float(n.sum())
-    for _ in range(steps):
-        p = 1.0 / (1.0 + np.exp(-(x @ w)))
-        grad = x.T @ (n * p - k) + reg * w
-        hess = (x * (n * p * (1 - p))[:, None]).T @ x + reg * np.eye(x.shape[1])
-        step = np.linalg.solve(hess, grad)
-        w -= step
-        if np.abs(step).max() < 1e-10:
-            break
+    """The logistic's weights by Newton's method (:func:`arena.bench.danger_fit.
+    logistic`): each row is ``unseen`` binomial trials with ``in_wall`` successes; a small
+    ridge on every weight (the class-by-copies columns are the intercepts)."""
+    w = logistic(rows.x, rows.in_wall, ridge, steps, trials=rows.unseen, free_bias=False)
     return WallModel(tuple(round(float(v), 4) for v in w))
 
 
@@ -165,14 +157,6 @@ def evaluate(rows: Rows, model: WallModel) -> dict[str, Any]:
     q = np.clip(p, 1e-6, 1 - 1e-6)
     loss = float(-(k * np.log(q) + (n - k) * np.log(1 - q)).sum() / n.sum())
     brier = float(((k * (1 - p) ** 2 + (n - k) * p ** 2)).sum() / n.sum())
-    table = []
-    for b in range(BINS):
-        lo, hi = b / BINS, (b + 1) / BINS
-        m = (p >= lo) & ((p < hi) if b < BINS - 1 else (p <= hi))
-        if m.any():
-            table.append({"bin": f"{lo:.1f}-{hi:.1f}", "n": int(n[m].sum()),
-                          "predicted": float((p[m] * n[m]).sum() / n[m].sum()),
-                          "observed": float(k[m].sum() / n[m].sum())})
     errors = []
     starts = np.flatnonzero(np.r_[True, rows.decision[1:] != rows.decision[:-1]])
     ends = np.r_[starts[1:], len(rows)]
@@ -184,7 +168,8 @@ def evaluate(rows: Rows, model: WallModel) -> dict[str, Any]:
     mae = float(np.concatenate(errors).mean()) if errors else float("nan")
     return {"n": int(n.sum()), "base_rate": float(k.sum() / n.sum()),
             "mean_predicted": float((p * n).sum() / n.sum()), "brier": brier,
-            "log_loss": loss, "copies_mae": mae, "reliability": table}
+            "log_loss": loss, "copies_mae": mae,
+            "reliability": reliability_table(p, k, n)}
 
 
 def main(argv: Sequence[str] | None = None) -> None:
