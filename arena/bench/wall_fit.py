@@ -57,7 +57,8 @@ from strategy.availability import (
 
 @dataclass
 class Rows:
-    """One row per (discard, kind the discarder cannot see)."""
+    """One row per (discard, kind the discarder cannot see), and what the discard's rows
+    share once per discard (``wall_tiles``, ``discarded``: the k-th discard's at k)."""
 
     x: np.ndarray
     """(N, FEATURES) the kind's features."""
@@ -70,9 +71,9 @@ class Rows:
     kind: np.ndarray
     """(N,) the kind."""
     wall_tiles: np.ndarray
-    """(N,) the wall's count at that discard."""
+    """(D,) the wall's count at each discard."""
     discarded: np.ndarray
-    """(N, 34) copies of each kind discarded so far (the row's discard's)."""
+    """(D, 34) copies of each kind discarded before each discard."""
 
     def __len__(self) -> int:
         return len(self.unseen)
@@ -108,8 +109,8 @@ def rows_of(match: PkuMatch, first: int = 0) -> Rows:
                     ws.append(wall[k])
                     dec.append(n)
                     kinds.append(k)
-                    walls.append(wall_tiles)
-                    disc.append(discarded)
+                walls.append(wall_tiles)
+                disc.append(discarded)
                 n += 1
         table.apply(step)
     return Rows(np.array(xs, dtype=np.float64).reshape(-1, len(FEATURE_NAMES)),
@@ -160,10 +161,10 @@ def evaluate(rows: Rows, model: WallModel) -> dict[str, Any]:
     errors = []
     starts = np.flatnonzero(np.r_[True, rows.decision[1:] != rows.decision[:-1]])
     ends = np.r_[starts[1:], len(rows)]
-    for a, b in zip(starts, ends, strict=True):
+    for i, (a, b) in enumerate(zip(starts, ends, strict=True)):
         unseen = np.zeros(NUM_KINDS, dtype=np.int64)
         unseen[rows.kind[a:b]] = rows.unseen[a:b].astype(np.int64)
-        e = wall_copies(unseen, rows.discarded[a], int(rows.wall_tiles[a]), model)
+        e = wall_copies(unseen, rows.discarded[i], int(rows.wall_tiles[i]), model)
         errors.append(np.abs(e[rows.kind[a:b]] - rows.in_wall[a:b]))
     mae = float(np.concatenate(errors).mean()) if errors else float("nan")
     return {"n": int(n.sum()), "base_rate": float(k.sum() / n.sum()),

@@ -17,9 +17,10 @@ def test_a_game_s_rows_hold_the_wall_s_own_count_at_every_discard() -> None:
     rows = rows_of(match)
     assert len(rows) > 0
     assert (rows.in_wall >= 0).all() and (rows.in_wall <= rows.unseen).all()
-    for d in np.unique(rows.decision):
+    assert len(rows.wall_tiles) == len(rows.discarded) == len(np.unique(rows.decision))
+    for i, d in enumerate(np.unique(rows.decision)):
         at = rows.decision == d
-        assert rows.in_wall[at].sum() == rows.wall_tiles[at][0]
+        assert rows.in_wall[at].sum() == rows.wall_tiles[i]
     # the uniform model is calibrated on its own rows: its mean is the wall's share
     r = evaluate(rows, UNIFORM)
     assert r["mean_predicted"] == pytest.approx(r["base_rate"], abs=1e-9)
@@ -40,8 +41,8 @@ def test_the_fit_recovers_the_weights_that_drew_the_copies() -> None:
             ks.append(rng.binomial(unseen[k], p[k]))
             dec.append(d)
             kinds.append(k)
-            walls.append(0)
-            disc.append(thrown)
+        walls.append(0)
+        disc.append(thrown)
     rows = Rows(np.array(xs), np.array(us, dtype=float), np.array(ks, dtype=float),
                 np.array(dec), np.array(kinds), np.array(walls), np.array(disc))
     got = np.array(fit(rows, ridge=0.0).weights)
