@@ -311,6 +311,7 @@ class Planner(Agent):
         draws toward 8 fan.  On a clock (plain Python) it is checked before each discard's
         draws (:class:`strategy.stepvalue.OutOfTime` when it has passed)."""
         top = max(o.value for o in outlooks.values())
+        inputs = self._inputs(v)
         useful = {}
         for t in order:
             if outlooks[t].value >= top - self.model.margin:
@@ -318,7 +319,7 @@ class Planner(Agent):
                     self._watch.check_clock()
                 h = hand.copy()
                 h[t] -= 1
-                useful[t] = useful_draws(h, self._inputs(v), outlooks[t].distance, extra)
+                useful[t] = useful_draws(h, inputs, outlooks[t].distance, extra)
         return useful
 
     def _ranks(self, outlooks: dict[int, Outlook]) -> bool:
