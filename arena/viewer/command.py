@@ -12,12 +12,14 @@ seat's running score) and one page per game.
   all four seats; a player that is no agent of ours, or a Botzone log's seat: the
   shipped bot; ``--player SPEC``: that one) and mark where it disagrees with what
   was played;
-- ``--serve``: serve the pages it wrote (and nothing else: no listing, no other file, no
-  link followed) from a small http.server on 127.0.0.1, to requests naming that host
-  (``127.0.0.1:PORT`` or ``localhost:PORT``: a page of another site that rebinds its
-  name to 127.0.0.1 gets nothing).
+- ``--serve``: serve the pages it wrote, by name and as it wrote them (nothing is read
+  back from the folder: no listing, no other file, no link, no hard link) from a small
+  http.server on 127.0.0.1, to requests naming that host (``127.0.0.1:PORT`` or
+  ``localhost:PORT``: a page of another site that rebinds its name to 127.0.0.1 gets
+  nothing).
 
-The output never replaces the input, and never writes through a symbolic link.
+The output never replaces the input, and never writes through a symbolic link: every page
+is written to a new file and renamed into place, so a link planted mid-run is replaced.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ import stat
 import sys
 import time
 import webbrowser
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -131,13 +133,23 @@ def make_server(directory: Path, port: int = 0,
                 pages: Iterable[Path] | None = None) -> PageServer:
     """An http.server on 127.0.0.1 (port 0: any free port) serving ``pages`` (default: the
     ``.html`` files of ``directory``), read now; no listing, no other file, no link
-    followed, and only to requests whose Host is ``127.0.0.1:PORT`` or ``localhost:PORT``."""
+    followed, and only to requests whose Host is ``127.0.0.1:PORT`` or ``localhost:PORT``.
+    ``mjbot view --serve`` serves what it wrote instead (:func:`serve_pages`)."""
     chosen = list(pages) if pages is not None else sorted(directory.glob("*.html"))
     served: dict[str, bytes] = {}
     for page in chosen:
         data = _read_page(page)
         if data is not None:
             served[page.name] = data
+    return serve_pages(served, port)
+
+
+def serve_pages(pages: Mapping[str, bytes], port: int = 0) -> PageServer:
+    """An http.server on 127.0.0.1 serving exactly ``pages`` (file name -> bytes), by name:
+    nothing is read from disk, so nothing put in the folder (another page, a link, a hard
+    link to a secret) is ever served.  Only requests whose Host is ``127.0.0.1:PORT`` or
+    ``localhost:PORT`` are answered."""
+    served = dict(pages)
     server = PageServer(("127.0.0.1", port), _PagesHandler)
     bound = server.server_address[1]
     server.pages = served
@@ -175,25 +187,25 @@ def run(args: argparse.Namespace) -> int:
         match = build_match(games, args.file.name, BuildOptions(seats, args.budget, args.player))
         out = args.out or default_out(args.file, len(games))
         check_out(args.file, out)
-        page = write_pages(match, out, args.seat)
+        written = write_pages(match, out, args.seat)
     except (OSError, ValueError, ViewerError) as exc:
         print(f"mjbot view: {exc}", file=sys.stderr)
         return 2
+    page = written.first
     seconds = time.perf_counter() - started
-    written = [page] if len(games) == 1 else sorted(
-        p for p in out.iterdir() if p.suffix == ".html" and not p.is_symlink())
-    size = sum(p.stat().st_size for p in written)
+    size = sum(len(data) for data in written.pages.values())
     steps = sum(len(g.steps) for g in match.games)
     disagreements = sum(len(g.disagreements()) for g in match.games)
+    files = len(written.pages)
     print(f"{page}: {len(games)} game{'s' * (len(games) != 1)}, {steps} steps, "
-          f"{len(written)} file{'s' * (len(written) != 1)}, {size / 1024:.0f} KiB, "
+          f"{files} file{'s' * (files != 1)}, {size / 1024:.0f} KiB, "
           f"built in {seconds:.2f} s"
           + (f", {disagreements} disagreements" if args.reask else ""))
     for g in match.games:
         for note in g.notes:
             print(f"  {g.title}: {note}")
     if args.serve:
-        server = make_server(page.parent, args.port, written)
+        server = serve_pages(written.pages, args.port)
         url = f"http://127.0.0.1:{server.server_address[1]}/{page.name}"
         print(f"serving {url} (Ctrl-C stops)", flush=True)
         if not args.no_browser:

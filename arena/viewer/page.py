@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from arena.output_files import replace_file
 from arena.viewer.assets import CSS, INDEX_CSS, JS
 from arena.viewer.model import (
     DecisionView,
@@ -240,19 +241,36 @@ def render_index(match: MatchView, hrefs: Sequence[str]) -> str:
 """
 
 
-def write_pages(match: MatchView, out: Path, view_seat: int | None = None) -> Path:
+@dataclass(frozen=True)
+class WrittenPages:
+    """The pages one run wrote: the one to open, and every page by file name with the bytes
+    written (what ``--serve`` serves: these pages, as written, nothing else)."""
+
+    first: Path
+    pages: dict[str, bytes]
+
+
+def write_pages(match: MatchView, out: Path, view_seat: int | None = None) -> WrittenPages:
     """One game: ``out`` is its HTML file.  A match: ``out`` is a directory with
-    ``index.html`` and one page per game.  Returns the page to open."""
+    ``index.html`` and one page per game.  Every page is written to a new file and renamed
+    into place (:func:`arena.output_files.replace_file`): a link planted under a page's name,
+    even while the pages are being written, is replaced, never followed."""
     if len(match.games) == 1:
         out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(render_game(match.games[0], view_seat=view_seat), encoding="utf-8")
-        return out
+        data = _write(out, render_game(match.games[0], view_seat=view_seat))
+        return WrittenPages(out, {out.name: data})
     out.mkdir(parents=True, exist_ok=True)
     names = [f"game-{i + 1:03d}.html" for i in range(len(match.games))]
+    written: dict[str, bytes] = {}
     for i, game in enumerate(match.games):
         links = Links("index.html", names[i - 1] if i > 0 else None,
                       names[i + 1] if i + 1 < len(names) else None)
-        (out / names[i]).write_text(render_game(game, links, view_seat), encoding="utf-8")
+        written[names[i]] = _write(out / names[i], render_game(game, links, view_seat))
     index = out / "index.html"
-    index.write_text(render_index(match, names), encoding="utf-8")
-    return index
+    written[index.name] = _write(index, render_index(match, names))
+    return WrittenPages(index, written)
+
+
+def _write(path: Path, text: str) -> bytes:
+    replace_file(path, text)
+    return text.encode()
