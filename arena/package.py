@@ -24,13 +24,24 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PROJECT = ("game", "strategy", "protocols", "bot", "arena")
+VENDOR = ("vendor/dataclasses.py", "vendor/LICENSE.dataclasses.txt")
+"""Carried beside the modules for Python 3.6 (``vendor/README.md``)."""
 ENTRY = "bot.start"
 MAIN = '''"""mjbot for Botzone: keep-running, simple or JSON interaction (detected)."""
 import os
 import sys
 
+HERE = os.path.dirname(os.path.abspath(__file__))
 os.environ.setdefault("MJBOT_NO_NUMBA", "1")
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, HERE)
+if sys.version_info < (3, 7):  # Botzone's CPython 3.6: the data classes backport (vendor/)
+    sys.path.insert(1, os.path.join(HERE, "vendor"))
+try:
+    import MahjongGB  # noqa: F401
+except ImportError:
+    sys.stderr.write("mjbot: this Python (%s) has no MahjongGB, the fan calculator Botzone "
+                     "provides: pip install PyMahjongGB\\n" % sys.executable)
+    sys.exit(1)
 
 from bot.start import play_botzone  # noqa: E402
 
@@ -46,7 +57,9 @@ if os.environ.get("MJBOT_DECISION_LOG"):  # mjbot bench zip: each decision's rea
 
     bot.botzone.run = functools.partial(bot.botzone.run, log=_write)
 
-sys.exit(play_botzone(keep_running="--no-keep-running" not in sys.argv, think_seconds=2.0))
+_argv = sys.argv[1:]  # Botzone passes none; the gate and the benches do
+_budget = int(_argv[_argv.index("--work-budget") + 1]) if "--work-budget" in _argv else None
+sys.exit(play_botzone(keep_running="--no-keep-running" not in _argv, work_budget=_budget))
 '''
 
 
@@ -99,6 +112,9 @@ def build(out: Path) -> list[str]:
     names = ["__main__.py"]
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
         zf.writestr("__main__.py", MAIN)
+        for name in VENDOR:
+            zf.write(ROOT / name, name)
+            names.append(name)
         for module in player_modules():
             path = _path_of(module)
             assert path is not None
@@ -113,6 +129,8 @@ def built_zip(directory: Path | None = None) -> Path:
     temporary directory unless ``directory`` is given) and reused: what the arena's
     ``mjbot-zip`` player runs, exactly as ``mjbot package botzone`` writes it."""
     digest = hashlib.sha256(MAIN.encode())
+    for name in VENDOR:
+        digest.update(name.encode() + b"\0" + (ROOT / name).read_bytes())
     for module in player_modules():
         path = _path_of(module)
         assert path is not None

@@ -18,16 +18,14 @@ the hand's declared melds), so among discards of equal deficiency the search
 prefers those whose completions can actually be declared.
 """
 
-from __future__ import annotations
-
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Protocol
 
 from bot.seat import AskKind, SeatView
 from game import events as ev
+from game.compat import Protocol
 from game.rulebook import claim_answer
 from game.rules import Ruleset
 from game.tiles import tile_name
@@ -48,13 +46,13 @@ from strategy.win_check import FanTotals
 
 @dataclass(frozen=True)
 class Decision:
-    action: ev.Action
-    method: Method
-    reasons: tuple[Candidate, ...] = ()
+    action: "ev.Action"
+    method: "Method"
+    reasons: "tuple[Candidate, ...]" = ()
     note: str = ""
-    fan: int | None = None
+    fan: "int | None" = None
     finished: bool = True
-    horizon: int | None = None
+    horizon: "int | None" = None
     """How far the search looked (``Method.SEARCH_DEEPENED``)."""
 
     @property
@@ -64,7 +62,7 @@ class Decision:
     def describe_method(self) -> str:
         return self.method.describe(self.horizon)
 
-    def info(self) -> dict[str, object]:
+    def info(self) -> "dict[str, object]":
         """The decision's reasons as plain data (for game records and replays)."""
         return {
             "action": describe_action(self.action),
@@ -76,7 +74,7 @@ class Decision:
         }
 
 
-def describe_action(action: ev.Action) -> str:
+def describe_action(action: "ev.Action") -> str:
     """An action as records and logs keep it, its fields by name (``chow middle=2m
     discard=3z``; :func:`arena.record_types.parse_action` reads it back).  For people,
     the action's own ``notation()`` names a claim by its meld (``chow 1m2m3m, then
@@ -91,7 +89,7 @@ def describe_action(action: ev.Action) -> str:
 class Strategy(Protocol):
     """What a seat session asks: a decision for the view's ask, within the deadline."""
 
-    def decide(self, view: SeatView, deadline: Deadline | None = None) -> Decision: ...
+    def decide(self, view: "SeatView", deadline: "Deadline | None" = None) -> "Decision": ...
 
     def reset(self) -> None:
         """A new game starts."""
@@ -109,20 +107,20 @@ class OneDecision:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._running: Deadline | None = None
+        self._running: "Deadline | None" = None
         self._local = threading.local()
 
-    def __getstate__(self) -> dict[str, object]:
+    def __getstate__(self) -> "dict[str, object]":
         return {}  # locks do not pickle; a copy starts with no decision running
 
-    def __setstate__(self, state: dict[str, object]) -> None:
+    def __setstate__(self, state: "dict[str, object]") -> None:
         self.__init__()  # type: ignore[misc]
 
-    def __deepcopy__(self, memo: dict[int, object]) -> OneDecision:
+    def __deepcopy__(self, memo: "dict[int, object]") -> "OneDecision":
         return OneDecision()
 
     @contextmanager
-    def running(self, deadline: Deadline | None, shared: SuitCache) -> Iterator[None]:
+    def running(self, deadline: "Deadline | None", shared: "SuitCache") -> "Iterator[None]":
         """The scope of one decision under ``deadline``: inside it :meth:`cache` is
         ``shared``, or a fresh cache while an abandoned decision still holds ``shared``."""
         if getattr(self._local, "cache", None) is not None:  # a decision within one
@@ -146,7 +144,7 @@ class OneDecision:
                 self._running = None
                 self._lock.release()
 
-    def cache(self, shared: SuitCache) -> SuitCache:
+    def cache(self, shared: "SuitCache") -> "SuitCache":
         """The cache of the decision running in this thread (``shared`` outside one)."""
         own = getattr(self._local, "cache", None)
         return shared if own is None else own
@@ -154,19 +152,19 @@ class OneDecision:
 
 @dataclass
 class Agent:
-    rules: Ruleset
+    rules: "Ruleset"
     name: str = "mjbot"
 
-    _fan: FanTotals = field(init=False, default_factory=FanTotals, repr=False)
-    _shared_suits: SuitCache = field(init=False, default_factory=lambda: SuitCache(1 << 14),
+    _fan: "FanTotals" = field(init=False, default_factory=FanTotals, repr=False)
+    _shared_suits: "SuitCache" = field(init=False, default_factory=lambda: SuitCache(1 << 14),
                                      repr=False, compare=False)
     """Suit results of the deficiency kernel, kept across decisions (they depend on the
     suit's counts only)."""
-    _one: OneDecision = field(init=False, default_factory=OneDecision, repr=False,
+    _one: "OneDecision" = field(init=False, default_factory=OneDecision, repr=False,
                               compare=False)
 
     @property
-    def _suits(self) -> SuitCache:
+    def _suits(self) -> "SuitCache":
         """The suit cache of the decision running in this thread (:class:`OneDecision`)."""
         return self._one.cache(self._shared_suits)
 
@@ -174,27 +172,27 @@ class Agent:
         self._fan.reset()
 
     # ------------------------------------------------------------------ wins
-    def win_fan(self, v: SeatView, tile: int, self_drawn: bool,
-                robbing: bool = False) -> int | None:
+    def win_fan(self, v: "SeatView", tile: int, self_drawn: bool,
+                robbing: bool = False) -> "int | None":
         """The fan total if the rule book lets the hand win on ``tile`` (None if it is no
         declarable win; under taiwan-16 a win counts 0 here)."""
         offer = v.win_offer(tile, self_drawn=self_drawn, robbing=robbing)
         return None if offer is None else offer.fan
 
     def can_win(
-        self, v: SeatView, tile: int, self_drawn: bool, robbing: bool = False
-    ) -> tuple[bool, int | None]:
+        self, v: "SeatView", tile: int, self_drawn: bool, robbing: bool = False
+    ) -> "tuple[bool, int | None]":
         """Whether the rule book lets the seat declare a win on ``tile``, and its fan."""
         fan = self.win_fan(v, tile, self_drawn, robbing)
         return fan is not None, fan
 
-    def _fan_check(self, v: SeatView) -> WinCheck | None:
+    def _fan_check(self, v: "SeatView") -> "WinCheck | None":
         """For the search's leaves: does a completed hand reach the minimum fan
         (:class:`strategy.win_check.FanTotals`, kept across decisions)?"""
         return self._fan.check(self.rules, v.melds, v.seat, v.prevalent_wind,
                                int(v.kb.flowers[v.seat]))
 
-    def answers(self, v: SeatView) -> tuple[ev.Action, ...]:
+    def answers(self, v: "SeatView") -> "tuple[ev.Action, ...]":
         """The legal answers this agent weighs: the rule book's (``v.ask.legal``), less the
         claims of a discard after which the next seat's wall is empty and, on one shared
         wall, the kongs once the normal draws are over.  The judges take those, but today's
@@ -204,18 +202,18 @@ class Agent:
         legal = ask.legal
         if ask.kind is AskKind.DISCARD and v.provider is not None and (
                 v.wall_left[v.next_seat(v.provider)] <= 0):
-            return tuple(a for a in legal if isinstance(a, ev.Pass | ev.DeclareWin))
+            return tuple(a for a in legal if isinstance(a, (ev.Pass, ev.DeclareWin)))
         if v.wall_left[v.seat] <= 0:
             kongs = ev.ClaimKong | ev.DeclareConcealedKong | ev.DeclareAddedKong
             return tuple(a for a in legal if not isinstance(a, kongs))
         return legal
 
     # ------------------------------------------------------------------ decisions
-    def decide(self, v: SeatView, deadline: Deadline | None = None) -> Decision:
+    def decide(self, v: "SeatView", deadline: "Deadline | None" = None) -> "Decision":
         with self._one.running(deadline, self._shared_suits):
             return self._decide(v, deadline)
 
-    def _decide(self, v: SeatView, deadline: Deadline | None) -> Decision:
+    def _decide(self, v: "SeatView", deadline: "Deadline | None") -> "Decision":
         kind = v.ask.kind
         if kind is AskKind.DRAW:
             return self._after_draw(v, deadline)
@@ -231,7 +229,7 @@ class Agent:
             return self._after_claim(v, deadline)
         return Decision(ev.Pass(), Method.PASS, note="nothing to decide")
 
-    def _after_draw(self, v: SeatView, deadline: Deadline | None) -> Decision:
+    def _after_draw(self, v: "SeatView", deadline: "Deadline | None") -> "Decision":
         assert v.drawn is not None
         ok, fan = self.can_win(v, v.drawn, self_drawn=True)
         if ok:
@@ -250,7 +248,7 @@ class Agent:
                             (added, *choice.candidates), added.note)
         return self._from_choice(ev.Discard(_tile(choice.chosen)), choice)
 
-    def _on_discard(self, v: SeatView, deadline: Deadline | None) -> Decision:
+    def _on_discard(self, v: "SeatView", deadline: "Deadline | None") -> "Decision":
         assert v.tile_in_play is not None and v.provider is not None
         t = v.tile_in_play
         ok, fan = self.can_win(v, t, self_drawn=False)
@@ -259,12 +257,12 @@ class Agent:
         legal = self.answers(v)
         claims = {ev.claim_of(a) for a in legal}
         can_chow = any(isinstance(a, ev.ClaimChow) for a in claims)
-        if not any(isinstance(a, ev.ClaimPung | ev.ClaimChow | ev.ClaimKong) for a in claims):
+        if not any(isinstance(a, (ev.ClaimPung, ev.ClaimChow, ev.ClaimKong)) for a in claims):
             return Decision(ev.Pass(), Method.PASS, note="no claim is legal")
         choice = choose_claim(v.hand, v.unseen, v.melds_needed, self.rules, t,
                               can_chow=can_chow, can_win=False, deadline=deadline,
                               cache=self._suits)
-        action: ev.Action | None = None
+        action: "ev.Action | None" = None
         if choice.action is ev.ActionKind.PUNG:
             action = claim_answer(ev.ClaimPung(), _tile(choice.chosen), legal)
         elif choice.action is ev.ActionKind.KONG:
@@ -276,7 +274,7 @@ class Agent:
             action = ev.Pass()
         return self._from_choice(action, choice)
 
-    def _after_claim(self, v: SeatView, deadline: Deadline | None) -> Decision:
+    def _after_claim(self, v: "SeatView", deadline: "Deadline | None") -> "Decision":
         """The discard after this seat's own chow or pung (the Olympiad flow asks for it
         once the claim is taken: the view holds the meld already)."""
         choice = choose_discard(v.hand, v.unseen, v.melds_needed, self.rules, deadline,
@@ -284,12 +282,12 @@ class Agent:
         return self._from_choice(ev.Discard(_tile(choice.chosen)), choice)
 
     @staticmethod
-    def _from_choice(action: ev.Action, choice: Choice) -> Decision:
+    def _from_choice(action: "ev.Action", choice: "Choice") -> "Decision":
         return Decision(action, choice.method, choice.candidates, finished=choice.finished,
                         horizon=choice.horizon)
 
 
-def _tile(candidate: Candidate) -> int:
+def _tile(candidate: "Candidate") -> int:
     """The tile of a candidate that must name one (a discard, a kong, the discard after a
     claim): a candidate without it is a bug in the policy, not a tile."""
     if candidate.tile is None:

@@ -9,8 +9,6 @@ not legal is replaced by the safest legal action, and the reason goes to
 stderr (JSON: the debug field), never to the answer line.
 """
 
-from __future__ import annotations
-
 import contextlib
 import json
 import sys
@@ -49,27 +47,27 @@ deadline is 80 % of it; the first turns get double, as the platform's limit is).
 class Answer:
     response: str
     debug: str
-    decision: Decision | None
+    decision: "Decision | None"
 
 
 class BotzoneSeat(PlatformSeat[str, str]):
     """The Botzone dialect: request lines in, response text out."""
 
-    def __init__(self, rules: Ruleset = MCR_BOTZONE, think_seconds: float = THINK_SECONDS,
-                 strategy: Strategy | None = None, *, work_budget: int | None = None) -> None:
+    def __init__(self, rules: "Ruleset" = MCR_BOTZONE, think_seconds: float = THINK_SECONDS,
+                 strategy: "Strategy | None" = None, *, work_budget: "int | None" = None) -> None:
         super().__init__(SeatSession(rules, strategy, work_budget=work_budget))
         self.rules = rules
         self.think_seconds = think_seconds
         self.decoder = RequestDecoder()
         self.turns = 0
 
-    def decode(self, wire: str) -> list[Event]:
+    def decode(self, wire: str) -> "list[Event]":
         return [self.decoder.decode(wire)]
 
     def close(self) -> None:
         self.session.close()
 
-    def encode(self, decision: Decision) -> str:
+    def encode(self, decision: "Decision") -> str:
         return format_response(decision.action)
 
     def observe_only(self, request: str, response: str = "") -> None:
@@ -79,7 +77,7 @@ class BotzoneSeat(PlatformSeat[str, str]):
             with contextlib.suppress(ProtocolError):
                 self.session.answered(parse_response(response))
 
-    def answer(self, request: str) -> Answer:
+    def answer(self, request: str) -> "Answer":
         self.turns += 1
         applied = self.take(request)
         session = self.session
@@ -95,14 +93,14 @@ class BotzoneSeat(PlatformSeat[str, str]):
         debug = decision.note if decision.fell_back else ""
         return Answer(self.encode(decision), debug, decision)
 
-    def _unapplied_draw(self, request: str) -> Decision | None:
+    def _unapplied_draw(self, request: str) -> "Decision | None":
         """Our own draw (``2 T``) that could not be applied still asks for a discard, and
         the judge punishes anything else: play the drawn tile when it reads (the judge
         gave it to us), else the last tile the view holds."""
         tokens = request.split()
         if not tokens or tokens[0] != "2":
             return None
-        tile: int | None = None
+        tile: "int | None" = None
         if len(tokens) == 2:
             with contextlib.suppress(TileError):
                 tile = parse_tile(tokens[1], Notation.BOTZONE)
@@ -125,7 +123,7 @@ class LongLine(str):
     head: str = ""
 
 
-def _lines(stream: TextIO, limit: int = MAX_LINE_CHARS) -> Iterator[str]:
+def _lines(stream: "TextIO", limit: int = MAX_LINE_CHARS) -> "Iterator[str]":
     """The input's lines without their ends; a line longer than ``limit`` is read in
     pieces and dropped (a :class:`LongLine` in its place), so it is answered at once and
     never held whole."""
@@ -145,11 +143,11 @@ def _lines(stream: TextIO, limit: int = MAX_LINE_CHARS) -> Iterator[str]:
         yield long
 
 
-def run(stdin: TextIO, stdout: TextIO, stderr: TextIO, *, rules: Ruleset = MCR_BOTZONE,
+def run(stdin: "TextIO", stdout: "TextIO", stderr: "TextIO", *, rules: "Ruleset" = MCR_BOTZONE,
         keep_running: bool = True, think_seconds: float = THINK_SECONDS,
-        log: Callable[[str], None] | None = None,
-        strategy: Callable[[Ruleset], Strategy] | None = None,
-        work_budget: int | None = None, first_answered: bool = False) -> int:
+        log: "Callable[[str], None] | None" = None,
+        strategy: "Callable[[Ruleset], Strategy] | None" = None,
+        work_budget: "int | None" = None, first_answered: bool = False) -> int:
     """Serve one Botzone bot process until stdin ends (or after one turn without keep-running).
 
     Every request gets exactly one answer line (and the keep-running marker in that
@@ -183,7 +181,7 @@ def run(stdin: TextIO, stdout: TextIO, stderr: TextIO, *, rules: Ruleset = MCR_B
             stderr.flush()
             said = note
 
-    current: str | None
+    current: "str | None"
     try:
         opening = read_first_input(first, lambda: next(lines, None))
     except EnvelopeError as exc:
@@ -223,6 +221,6 @@ def run(stdin: TextIO, stdout: TextIO, stderr: TextIO, *, rules: Ruleset = MCR_B
 
 
 def main(keep_running: bool = True, think_seconds: float = THINK_SECONDS,
-         work_budget: int | None = None) -> int:
+         work_budget: "int | None" = None) -> int:
     return run(sys.stdin, sys.stdout, sys.stderr, keep_running=keep_running,
                think_seconds=think_seconds, work_budget=work_budget)

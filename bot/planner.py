@@ -31,8 +31,6 @@ between rule sets (the distance, a kong's test, which wins are weighed) is one
 zip is a wrapper strategy, :class:`OnTime`.
 """
 
-from __future__ import annotations
-
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -75,9 +73,9 @@ class ClaimOption:
     hand, the meld it declares, and the value and distance of the hand it leaves."""
 
     value: float
-    action: ev.Action
-    taken: tuple[int, ...]
-    meld: Meld
+    action: "ev.Action"
+    taken: "tuple[int, ...]"
+    meld: "Meld"
     distance: int
 
 
@@ -108,26 +106,26 @@ the winner's fan, about 12) beyond the lost chance of winning.  Against three
 @dataclass
 class Planner(Agent):
     name: str = "planner"
-    model: ValueModel = field(default=DEFAULT_MODEL)
-    tai_model: TaiModel = field(default=TAI_MODEL)
+    model: "ValueModel" = field(default=DEFAULT_MODEL)
+    tai_model: "TaiModel" = field(default=TAI_MODEL)
     """The value's numbers under taiwan-16 (:mod:`strategy.tai`)."""
-    ranker: DiscardRanker | None = RANK1
+    ranker: "DiscardRanker | None" = RANK1
     """The learned order of the close discards after a draw far from 8 fan
     (:mod:`strategy.discard_rank`; mcr, compiled): where given, it replaces the
     useful-draws-then-step-value order; None keeps that order (``planner:rank=steps``)."""
-    _watch: Deadline | None = field(init=False, default=None, repr=False)
+    _watch: "Deadline | None" = field(init=False, default=None, repr=False)
     """The decision's deadline, while the fan routes run in plain Python (no numba: a
     Botzone upload) and it has a clock: the routes check it between discards."""
     _cut: str = field(init=False, default="", repr=False)
     """What the clock cut from the decision being made (plain Python on a clock: the
     useful draws or the learned order), said in its note; empty when nothing was."""
-    value: RuleValue = field(init=False, repr=False)
+    value: "RuleValue" = field(init=False, repr=False)
     """The value under these rules (:func:`strategy.rule_value.rule_value`)."""
 
     def __post_init__(self) -> None:
         self.value = rule_value(self.rules, self.model, self.tai_model)
 
-    def decide(self, v: SeatView, deadline: Deadline | None = None) -> Decision:
+    def decide(self, v: "SeatView", deadline: "Deadline | None" = None) -> "Decision":
         """The planner's decision.  Without numba, under a deadline with a clock, the fan
         routes check it between discards and raise :class:`strategy.stepvalue.OutOfTime`
         when it has passed (:class:`OnTime` lets today's agent answer then).  The work is
@@ -160,23 +158,23 @@ class Planner(Agent):
                 self._watch = None
 
     # ------------------------------------------------------------------ inputs
-    def _hand_outlook(self, v: SeatView, hand: np.ndarray, melds: Sequence[Meld], turns: int,
-                      deal_in: float) -> Outlook:
+    def _hand_outlook(self, v: "SeatView", hand: "np.ndarray", melds: "Sequence[Meld]", turns: int,
+                      deal_in: float) -> "Outlook":
         """The outlook of holding the 3m+1 ``hand`` beside all of ``melds`` (the declared
         ones and any being weighed)."""
         return self.value.hand(v, hand, melds, turns, deal_in, self._watch)
 
-    def _discard_outlooks(self, v: SeatView, hand: np.ndarray, extra: Sequence[Meld],
-                          turns: int, dz: np.ndarray) -> dict[int, Outlook]:
+    def _discard_outlooks(self, v: "SeatView", hand: "np.ndarray", extra: "Sequence[Meld]",
+                          turns: int, dz: "np.ndarray") -> "dict[int, Outlook]":
         """Each kind the 3m+2 ``hand`` holds -> the outlook after discarding it."""
         return self.value.discards(v, hand, (*v.melds, *extra), turns, dz, self._watch)
 
-    def _turns(self, v: SeatView) -> int:
+    def _turns(self, v: "SeatView") -> int:
         """Draws this seat has left (a shared wall is drawn by four seats)."""
         left = v.wall_left[v.seat]
         return left if self.rules.wall_layout is WallLayout.PER_SEAT else left // 4
 
-    def _signs(self, v: SeatView) -> list[SeatSigns]:
+    def _signs(self, v: "SeatView") -> "list[SeatSigns]":
         signs = []
         for s in range(4):
             if s == v.seat:
@@ -186,27 +184,27 @@ class Planner(Agent):
             signs.append(SeatSigns(tuple(v.discards[s]), melds, concealed, tuple(v.passed[s])))
         return signs
 
-    def _danger(self, v: SeatView) -> np.ndarray:
+    def _danger(self, v: "SeatView") -> "np.ndarray":
         """P(each kind discarded completes another seat's hand), by the model the value
         reads (:attr:`strategy.value.ValueModel.danger_fit`)."""
         model = DANGER_FIT if self.model.danger_fit >= 1.0 else DANGER_V1
         return danger(self._signs(v), v.unseen, model)
 
-    def _folded(self, v: SeatView, chosen: int, best: Outlook,
-                cands: tuple[ValuedCandidate, ...]) -> tuple[int, str] | None:
+    def _folded(self, v: "SeatView", chosen: int, best: "Outlook",
+                cands: "tuple[ValuedCandidate, ...]") -> "tuple[int, str] | None":
         """(another discard, its note) to play instead of ``chosen``, or None: the
         planner's own discard stands (the arena's folding player overrides this)."""
         return None
 
-    def _inputs(self, v: SeatView) -> FanInputs:
+    def _inputs(self, v: "SeatView") -> "FanInputs":
         return FanInputs(drawable_unseen(v, self.model), tuple(v.melds), v.seat,
                          v.prevalent_wind)
 
     # ------------------------------------------------------------------ discards
-    def _discard_plan(self, v: SeatView, hand: np.ndarray, extra: Sequence[Meld],
-                      deadline: Deadline | None, dz: np.ndarray, turns: int,
+    def _discard_plan(self, v: "SeatView", hand: "np.ndarray", extra: "Sequence[Meld]",
+                      deadline: "Deadline | None", dz: "np.ndarray", turns: int,
                       with_search: bool = True, fan_check: bool = True,
-                      ) -> tuple[int, tuple[ValuedCandidate, ...], Outlook, Method]:
+                      ) -> "tuple[int, tuple[ValuedCandidate, ...], Outlook, Method]":
         """The discard from a 3m+2 hand by value, ties (within the margin) by step value
         (``fan_check``: the search's leaves must reach the minimum fan; not for the hand
         of a claim the view does not hold yet, nor the discard after a claim)."""
@@ -254,8 +252,8 @@ class Planner(Agent):
         cands.sort(key=lambda c: -c.outlook.value if c.outlook else 0.0)
         return chosen, tuple(cands), outlooks[chosen], method
 
-    def _best_wait(self, v: SeatView, hand: np.ndarray, extra: Sequence[Meld],
-                   outlooks: dict[int, Outlook], chosen: int, turns: int, dz: np.ndarray,
+    def _best_wait(self, v: "SeatView", hand: "np.ndarray", extra: "Sequence[Meld]",
+                   outlooks: "dict[int, Outlook]", chosen: int, turns: int, dz: "np.ndarray",
                    ) -> int:
         """``chosen``, or where it leaves the hand waiting and ``model.wait_worth`` is on
         (mcr), the discard within the margin that leaves the wait worth most
@@ -290,8 +288,8 @@ class Planner(Agent):
             return chosen
         return best
 
-    def _useful_first(self, v: SeatView, hand: np.ndarray, extra: Sequence[Meld],
-                      outlooks: dict[int, Outlook], order: list[int]) -> list[int]:
+    def _useful_first(self, v: "SeatView", hand: "np.ndarray", extra: "Sequence[Meld]",
+                      outlooks: "dict[int, Outlook]", order: "list[int]") -> "list[int]":
         """``order`` with the discards within the margin ranked first by their useful draws
         toward 8 fan, where the best distance is at least ``model.useful_from`` (mcr)."""
         least = min(o.distance for o in outlooks.values())
@@ -305,8 +303,8 @@ class Planner(Agent):
             return order
         return sorted(useful, key=lambda t: -useful[t]) + [t for t in order if t not in useful]
 
-    def _close_useful(self, v: SeatView, hand: np.ndarray, extra: Sequence[Meld],
-                      outlooks: dict[int, Outlook], order: Sequence[int]) -> dict[int, int]:
+    def _close_useful(self, v: "SeatView", hand: "np.ndarray", extra: "Sequence[Meld]",
+                      outlooks: "dict[int, Outlook]", order: "Sequence[int]") -> "dict[int, int]":
         """The discards within the margin of the best value (in ``order``) -> their useful
         draws toward 8 fan.  On a clock (plain Python) it is checked before each discard's
         draws (:class:`strategy.stepvalue.OutOfTime` when it has passed)."""
@@ -322,17 +320,17 @@ class Planner(Agent):
                 useful[t] = useful_draws(h, inputs, outlooks[t].distance, extra)
         return useful
 
-    def _ranks(self, outlooks: dict[int, Outlook]) -> bool:
+    def _ranks(self, outlooks: "dict[int, Outlook]") -> bool:
         """Whether the learned order ranks these discards (mcr, from the distance
         ``model.useful_from`` on, where it replaces the useful-draws order)."""
         return self.ranker is not None and self.value.fan_routes and self._far(outlooks)
 
-    def _far(self, outlooks: dict[int, Outlook]) -> bool:
+    def _far(self, outlooks: "dict[int, Outlook]") -> bool:
         least = min(o.distance for o in outlooks.values())
         return self.model.useful_from <= least < UNREACHABLE
 
-    def _close_features(self, v: SeatView, hand: np.ndarray, outlooks: dict[int, Outlook],
-                        dz: np.ndarray, steps: Sequence[int]) -> tuple[list[int], np.ndarray]:
+    def _close_features(self, v: "SeatView", hand: "np.ndarray", outlooks: "dict[int, Outlook]",
+                        dz: "np.ndarray", steps: "Sequence[int]") -> "tuple[list[int], np.ndarray]":
         """The discards within the margin (in the step-value order) and their features."""
         order = list(steps) + sorted(t for t in outlooks if t not in steps)
         useful = self._close_useful(v, hand, (), outlooks, order)
@@ -342,7 +340,7 @@ class Planner(Agent):
         return close, features(hand, v.unseen, facts, steps, v.seat, v.prevalent_wind,
                                v.drawn)
 
-    def _after_draw(self, v: SeatView, deadline: Deadline | None) -> Decision:
+    def _after_draw(self, v: "SeatView", deadline: "Deadline | None") -> "Decision":
         assert v.drawn is not None
         ok, fan = self.can_win(v, v.drawn, self_drawn=True)
         turns, hand, legal = self._turns(v), v.hand, self.answers(v)
@@ -387,11 +385,11 @@ class Planner(Agent):
                         note=f"by value: {tile_name(chosen)} {best.describe()}")
 
     # ------------------------------------------------------------------ claims
-    def _on_discard(self, v: SeatView, deadline: Deadline | None) -> Decision:
+    def _on_discard(self, v: "SeatView", deadline: "Deadline | None") -> "Decision":
         assert v.tile_in_play is not None and v.provider is not None
         t, provider = v.tile_in_play, v.provider
         ok, fan = self.can_win(v, t, self_drawn=False)
-        wc: WinChoice | None = None
+        wc: "WinChoice | None" = None
         if ok and self.value.weighs_wins:
             wc = self.value.win_choice(v, t, False, fan, self._danger(v), self._turns(v))
         if wc is not None:
@@ -404,15 +402,15 @@ class Planner(Agent):
             return Decision(ev.DeclareWin(), Method.WIN, note=f"on {tile_name(t)}", fan=fan)
         legal = self.answers(v)
         claims = {ev.claim_of(a) for a in legal}
-        if not any(isinstance(a, ev.ClaimPung | ev.ClaimChow | ev.ClaimKong) for a in claims):
+        if not any(isinstance(a, (ev.ClaimPung, ev.ClaimChow, ev.ClaimKong)) for a in claims):
             return Decision(ev.Pass(), Method.PASS, note="no claim is legal")
         dz, turns, hand = self._danger(v), self._turns(v), v.hand
         held = np.flatnonzero(hand)
         pass_o = self._hand_outlook(v, hand, v.melds, turns, float(dz[held].min()))
         d_pass = pass_o.distance
         pass_c = ValuedCandidate(ev.ActionKind.PASS, None, d_pass, outlook=pass_o)
-        cands: list[ValuedCandidate] = [pass_c]
-        options: list[tuple[Meld, tuple[int, ...]]] = []
+        cands: "list[ValuedCandidate]" = [pass_c]
+        options: "list[tuple[Meld, tuple[int, ...]]]" = []
         if ev.ClaimKong() in legal:
             options.append((Kong(t, provider), (t, t, t)))
         if ev.ClaimPung() in claims:
@@ -421,8 +419,8 @@ class Planner(Agent):
         for middle in middles:
             chow = Chow(middle, t, provider)
             options.append((chow, tuple(x for x in chow.tiles if x != t)))
-        best: ClaimOption | None = None
-        per_meld: dict[Meld, ClaimOption] = {}
+        best: "ClaimOption | None" = None
+        per_meld: "dict[Meld, ClaimOption]" = {}
         for meld, taken in options:
             h = hand.copy()
             for x in taken:
@@ -480,14 +478,14 @@ class Planner(Agent):
         slack = model.claim_slack if isinstance(model, TaiModel) else 0.0
         return model.margin - slack
 
-    def _claim_below_margin(self, v: SeatView, deadline: Deadline | None,
-                            per_meld: dict[Meld, ClaimOption], pass_o: Outlook,
-                            ) -> tuple[ClaimOption, str] | None:
+    def _claim_below_margin(self, v: "SeatView", deadline: "Deadline | None",
+                            per_meld: "dict[Meld, ClaimOption]", pass_o: "Outlook",
+                            ) -> "tuple[ClaimOption, str] | None":
         """A claim made although none gains the margin over passing, and its note: none
         here (the arena's ``planner-calls`` makes today's claims)."""
         return None
 
-    def _after_claim(self, v: SeatView, deadline: Deadline | None) -> Decision:
+    def _after_claim(self, v: "SeatView", deadline: "Deadline | None") -> "Decision":
         """The discard after this seat's own chow or pung, by value (the view holds the
         meld already: the Olympiad flow asks for the discard once the claim is taken)."""
         chosen, cands, best, method = self._discard_plan(v, v.hand, (), deadline,
@@ -509,11 +507,11 @@ class OnTime:
     Everything else a caller asks (``value``, ``can_win``, ``rules``, ``name``) is
     ``first``'s."""
 
-    first: Planner
-    quick: Agent
+    first: "Planner"
+    quick: "Agent"
     budget: int = ZIP_BUDGET
 
-    def decide(self, v: SeatView, deadline: Deadline | None = None) -> Decision:
+    def decide(self, v: "SeatView", deadline: "Deadline | None" = None) -> "Decision":
         d = deadline or Deadline()
         capped = Deadline(budget=min(d.budget, self.budget), clock=d.clock, until=d.until,
                           spent=d.spent)
@@ -528,13 +526,13 @@ class OnTime:
         self.first.reset()
         self.quick.reset()
 
-    def __getattr__(self, name: str) -> Any:
+    def __getattr__(self, name: str) -> "Any":
         if name in ("first", "quick", "budget") or name.startswith("__"):
             raise AttributeError(name)
         return getattr(self.first, name)
 
 
-def default_strategy(rules: Ruleset) -> Strategy:
+def default_strategy(rules: "Ruleset") -> "Strategy":
     """The submitted bot's strategy: the planner under mcr-botzone, with the learned
     discard order far from 8 fan and the shipped value (:data:`SHIPPED_MODEL`; its gain
     over ``baseline-v1`` is measured in ``docs/arena.md``, "The planner, measured", and

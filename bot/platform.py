@@ -13,8 +13,6 @@ short reason (the offending text is clipped): the seat keeps answering, safely,
 until the next game.
 """
 
-from __future__ import annotations
-
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import Generic, TypeVar
@@ -26,26 +24,26 @@ from game.events import Event
 WireIn = TypeVar("WireIn")
 WireOut = TypeVar("WireOut")
 
-DECODE_ERRORS: tuple[type[Exception], ...] = (ValueError,)
+DECODE_ERRORS: "tuple[type[Exception], ...]" = (ValueError,)
 """What a dialect's decoder raises for bad input (every protocol error is a ValueError)."""
 
 
 class PlatformSeat(ABC, Generic[WireIn, WireOut]):
     """A seat on one platform: decode, apply, answer, encode."""
 
-    def __init__(self, session: SeatSession) -> None:
+    def __init__(self, session: "SeatSession") -> None:
         self.session = session
 
     @abstractmethod
-    def decode(self, wire: WireIn) -> Sequence[Event]:
+    def decode(self, wire: "WireIn") -> "Sequence[Event]":
         """The events one piece of wire input carries (raises a ValueError naming what
         was wrong)."""
 
     @abstractmethod
-    def encode(self, decision: Decision) -> WireOut:
+    def encode(self, decision: "Decision") -> "WireOut":
         """The wire form of a decision."""
 
-    def take(self, wire: WireIn) -> bool:
+    def take(self, wire: "WireIn") -> bool:
         """Decode and apply one piece of input; False (and the view lost, once) when it
         cannot be decoded or applied."""
         try:

@@ -6,8 +6,6 @@ melds, the walls' sizes, the tile in play and what the last event asks of
 the seat, and it lists the legal answers.  It never sees wire text.
 """
 
-from __future__ import annotations
-
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -63,17 +61,17 @@ class Ask:
     (:mod:`game.rulebook`): a win is offered only when it is one, at the rule set's
     minimum fan with the seat's flowers, so a session can refuse a false win."""
 
-    kind: AskKind
-    legal: tuple[ev.Action, ...]
-    drawn: int | None = None
+    kind: "AskKind"
+    legal: "tuple[ev.Action, ...]"
+    drawn: "int | None" = None
     """The tile the seat just drew (for ``DRAW``)."""
-    win: WinOffer | None = None
+    win: "WinOffer | None" = None
     """The win offered (its fan), when ``legal`` holds :class:`DeclareWin`."""
 
-    def allows(self, action: ev.Action) -> bool:
+    def allows(self, action: "ev.Action") -> bool:
         return action in self.legal
 
-    def safest(self) -> ev.Action:
+    def safest(self) -> "ev.Action":
         """The one safest-answer rule: :func:`safest_action` on this ask."""
         return safest_action(self.legal, self.drawn)
 
@@ -84,57 +82,57 @@ _NOTHING_ASKED = Ask(AskKind.NOTHING, (ev.Pass(),))
 
 @dataclass
 class SeatView:
-    rules: Ruleset
+    rules: "Ruleset"
     seat: int = 0
     prevalent_wind: int = 0
-    kb: KnowledgeBase = field(default_factory=KnowledgeBase)
-    melds: list[Meld] = field(default_factory=list)
-    wall_left: list[int] = field(default_factory=lambda: [PER_SEAT_DRAWS] * 4)
+    kb: "KnowledgeBase" = field(default_factory=KnowledgeBase)
+    melds: "list[Meld]" = field(default_factory=list)
+    wall_left: "list[int]" = field(default_factory=lambda: [PER_SEAT_DRAWS] * 4)
     """Per-seat walls (Botzone duplicate); for one shared wall all four entries move."""
-    last_event: ev.Event | None = None
-    drawn: int | None = None
+    last_event: "ev.Event | None" = None
+    drawn: "int | None" = None
     """The tile this seat just drew (while it must answer the draw)."""
     after_kong: bool = False
     """This seat's current draw is a kong replacement."""
-    tile_in_play: int | None = None
-    provider: int | None = None
+    tile_in_play: "int | None" = None
+    provider: "int | None" = None
     dealt: bool = False
     events: int = 0
-    own_answer: ev.Action | None = None
+    own_answer: "ev.Action | None" = None
     """This seat's last answer: Botzone's ``3 p GANG`` does not name the tile of the
     seat's own concealed kong, so the view fills it in from here."""
-    _ask: Ask | None = field(default=None, repr=False)
+    _ask: "Ask | None" = field(default=None, repr=False)
     """What the last event asks, computed once per event (:attr:`ask`)."""
-    discards: list[list[int]] = field(default_factory=lambda: [[], [], [], []])
+    discards: "list[list[int]]" = field(default_factory=lambda: [[], [], [], []])
     """Every seat's discards, oldest first (those claimed by others included)."""
-    shown_melds: list[list[Meld]] = field(default_factory=lambda: [[], [], [], []])
+    shown_melds: "list[list[Meld]]" = field(default_factory=lambda: [[], [], [], []])
     """Every seat's declared melds as the table shows them (another seat's concealed kong
     of an unknown tile is left out)."""
-    passed: list[list[int]] = field(default_factory=lambda: [[], [], [], []])
+    passed: "list[list[int]]" = field(default_factory=lambda: [[], [], [], []])
     """Per seat: the tiles the others discarded since its hand last changed."""
-    hidden_kongs: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    hidden_kongs: "list[int]" = field(default_factory=lambda: [0, 0, 0, 0])
     """Per seat: its concealed kongs whose tile this seat was not shown."""
-    dealer: int | None = None
+    dealer: "int | None" = None
     """The seat that made the first normal draw of the game (taiwan-16's dealer; the seat
     winds are counted from it)."""
-    own_flowers: list[int] = field(default_factory=list)
+    own_flowers: "list[int]" = field(default_factory=list)
     """The flower tiles this seat has set aside (taiwan-16 scores its own-seat flowers)."""
     tiles_left: int = 0
     """One shared wall (taiwan-16): every tile still in it, the dead wall included (a
     kong's replacement comes from there)."""
-    _offers: dict[tuple[int, bool, bool], WinOffer | None] = field(
+    _offers: "dict[tuple[int, bool, bool], WinOffer | None]" = field(
         default_factory=dict, repr=False)
     """The wins :meth:`win_offer` found since the last event."""
 
     # ------------------------------------------------------------------ events
-    def observe(self, event: ev.Event) -> None:
+    def observe(self, event: "ev.Event") -> None:
         """Apply one event; a contradiction raises (KnowledgeError) and changes nothing."""
         # each update of the knowledge base is whole or nothing: only an event that makes
         # two (a claim, then the claimer's discard) works on a copy
-        kb = self.kb.copy() if isinstance(event, ev.Punged | ev.Chowed) else self.kb
+        kb = self.kb.copy() if isinstance(event, (ev.Punged, ev.Chowed)) else self.kb
         melds = list(self.melds)
         me = self.seat
-        was_kong = isinstance(self.last_event, ev.Konged | ev.ConcealedKonged | ev.KongAdded)
+        was_kong = isinstance(self.last_event, (ev.Konged, ev.ConcealedKonged, ev.KongAdded))
         discarder = self.provider if self.provider is not None else 0  # of a claimed tile
         # the two events of every turn first
         if isinstance(event, ev.Drew):
@@ -206,12 +204,12 @@ class SeatView:
         self._track_play(event, was_kong)
         self._track_signs(event, discarder)
 
-    def answered(self, action: ev.Action) -> None:
+    def answered(self, action: "ev.Action") -> None:
         """Remember what this seat answered (the next request may leave out its tile)."""
         self.own_answer = action
 
-    def _claimed(self, kb: KnowledgeBase, melds: list[Meld], seat: int, from_hand: list[int],
-                 meld: Meld) -> None:
+    def _claimed(self, kb: "KnowledgeBase", melds: "list[Meld]", seat: int, from_hand: "list[int]",
+                 meld: "Meld") -> None:
         if seat == self.seat:
             kb.own_meld(from_hand)
             melds.append(meld)
@@ -219,7 +217,7 @@ class SeatView:
             kb.seen_meld(from_hand)
 
     @staticmethod
-    def _meld_of(event: ev.Melded) -> Meld:
+    def _meld_of(event: "ev.Melded") -> "Meld":
         if event.kind is ev.ActionKind.PUNG:
             return Pung(event.claimed, event.from_seat)
         return Chow(event.tiles[1], event.claimed, event.from_seat)
@@ -232,7 +230,7 @@ class SeatView:
             self.tiles_left = max(0, self.tiles_left - 1)
             self.wall_left = [max(0, n - 1) for n in self.wall_left]
 
-    def _track_play(self, event: ev.Event, was_kong: bool) -> None:
+    def _track_play(self, event: "ev.Event", was_kong: bool) -> None:
         if isinstance(event, ev.Drew) and event.seat == self.seat:
             self.drawn = event.tile
             self.after_kong = was_kong
@@ -240,14 +238,14 @@ class SeatView:
             self.drawn = None
         if isinstance(event, ev.Discarded):
             self.tile_in_play, self.provider = event.tile, event.seat
-        elif isinstance(event, ev.Punged | ev.Chowed):
+        elif isinstance(event, (ev.Punged, ev.Chowed)):
             self.tile_in_play, self.provider = event.discard, event.seat
         elif isinstance(event, ev.KongAdded):
             self.tile_in_play, self.provider = event.tile, event.seat
         elif not isinstance(event, ev.Drew):
             self.tile_in_play = None
 
-    def _track_signs(self, event: ev.Event, discarder: int) -> None:
+    def _track_signs(self, event: "ev.Event", discarder: int) -> None:
         """What every seat shows: its discards, its melds, the tiles it let pass."""
         seat = getattr(event, "seat", None)
         # the two events of every turn first: a draw shows nothing, a discard one tile
@@ -259,7 +257,7 @@ class SeatView:
             if seat is not None and 0 <= seat < 4:
                 self._thrown(seat, event.tile)
             return
-        meld: Meld | None = None
+        meld: "Meld | None" = None
         if isinstance(event, ev.Punged):
             meld = Pung(event.tile, discarder)
         elif isinstance(event, ev.Chowed):
@@ -281,10 +279,10 @@ class SeatView:
             return
         if meld is not None:
             self.shown_melds[seat].append(meld)
-        if isinstance(event, ev.Punged | ev.Chowed | ev.Melded | ev.Konged
-                      | ev.ConcealedKonged | ev.KongAdded):
+        if isinstance(event, (ev.Punged, ev.Chowed, ev.Melded, ev.Konged, ev.ConcealedKonged,
+                              ev.KongAdded)):
             self.passed[seat] = []
-        if isinstance(event, ev.Punged | ev.Chowed):
+        if isinstance(event, (ev.Punged, ev.Chowed)):
             self._thrown(seat, event.discard)
 
     def _thrown(self, seat: int, tile: int) -> None:
@@ -297,25 +295,25 @@ class SeatView:
 
     # ------------------------------------------------------------------ views
     @property
-    def hand(self) -> np.ndarray:
+    def hand(self) -> "np.ndarray":
         return self.kb.hand
 
     @property
-    def unseen(self) -> np.ndarray:
+    def unseen(self) -> "np.ndarray":
         return self.kb.unseen
 
     @property
     def melds_needed(self) -> int:
         return self.rules.melds_needed - len(self.melds)
 
-    def pungs(self) -> list[int]:
+    def pungs(self) -> "list[int]":
         return [m.tile for m in self.melds if isinstance(m, Pung)]
 
     def next_seat(self, seat: int) -> int:
         return (seat + 1) % 4
 
     @property
-    def ask(self) -> Ask:
+    def ask(self) -> "Ask":
         """What the last event asks of this seat and its legal answers (once per event)."""
         if self._ask is None:
             kind = self._ask_kind()
@@ -327,7 +325,7 @@ class SeatView:
                             self.drawn if kind is AskKind.DRAW else None, win)
         return self._ask
 
-    def _offered_win(self, kind: AskKind) -> WinOffer | None:
+    def _offered_win(self, kind: "AskKind") -> "WinOffer | None":
         if kind is AskKind.DRAW and self.drawn is not None:
             return self.win_offer(self.drawn, self_drawn=True)
         if kind in (AskKind.DISCARD, AskKind.ROB) and self.tile_in_play is not None:
@@ -336,7 +334,7 @@ class SeatView:
         return None
 
     def win_offer(self, tile: int, *, self_drawn: bool, robbing: bool = False
-                  ) -> WinOffer | None:
+                  ) -> "WinOffer | None":
         """The win the rule book allows this seat on ``tile`` (drawn: already in the hand;
         else the tile in play), with the circumstances as the seat can know them; None if
         declaring it would be a false win.  Kept until the next event."""
@@ -377,12 +375,12 @@ class SeatView:
                                       melds == self.rules.melds_needed)
         return bool(least <= 0)
 
-    def _ask_kind(self) -> AskKind:
+    def _ask_kind(self) -> "AskKind":
         e = self.last_event
         if isinstance(e, ev.Drew) and e.seat == self.seat and e.tile is not None:
             # a flower is replaced, not played
             return AskKind.NOTHING if is_flower(e.tile) else AskKind.DRAW
-        if isinstance(e, ev.Discarded | ev.Punged | ev.Chowed) and e.seat != self.seat:
+        if isinstance(e, (ev.Discarded, ev.Punged, ev.Chowed)) and e.seat != self.seat:
             return AskKind.DISCARD
         if isinstance(e, ev.KongAdded) and e.seat != self.seat:
             return AskKind.ROB
@@ -390,7 +388,7 @@ class SeatView:
             return AskKind.CALLED
         return AskKind.NOTHING
 
-    def _legal(self, kind: AskKind, win: bool) -> tuple[ev.Action, ...]:
+    def _legal(self, kind: "AskKind", win: bool) -> "tuple[ev.Action, ...]":
         """The rule book's legal answers, with what this seat knows of the walls."""
         hand = self.hand.tolist()  # the rule book reads it tile by tile: Python ints
         if kind is AskKind.DRAW:
@@ -419,8 +417,8 @@ class SeatView:
             own = after = self.tiles_left
         return kong_forbidden(own, after) is None
 
-    def concealed_tiles(self, extra: int | None = None) -> list[int]:
-        tiles: list[int] = np.repeat(_KINDS, self.hand).tolist()
+    def concealed_tiles(self, extra: "int | None" = None) -> "list[int]":
+        tiles: "list[int]" = np.repeat(_KINDS, self.hand).tolist()
         if extra is not None:
             tiles.append(extra)
         return tiles

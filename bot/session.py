@@ -23,12 +23,11 @@ the Olympiad client (:mod:`bot.olympiad_client`) awaits :meth:`answer`.  The
 loops around it differ only in their transport.
 """
 
-from __future__ import annotations
-
 import asyncio
 import concurrent.futures
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
+from typing import Callable
 
 from bot.agent import Decision, Strategy
 from bot.planner import default_strategy
@@ -49,11 +48,11 @@ Work = Callable[[Deadline], Decision]
 class SeatSession:
     """One seat's agent behind a deadline and a legality check."""
 
-    def __init__(self, rules: Ruleset, strategy: Strategy | None = None, *,
-                 work_budget: int | None = None,
-                 executor: concurrent.futures.Executor | None = None) -> None:
+    def __init__(self, rules: "Ruleset", strategy: "Strategy | None" = None, *,
+                 work_budget: "int | None" = None,
+                 executor: "concurrent.futures.Executor | None" = None) -> None:
         self.rules = rules
-        self.strategy: Strategy = strategy if strategy is not None else default_strategy(rules)
+        self.strategy: "Strategy" = strategy if strategy is not None else default_strategy(rules)
         self.view = SeatView(rules)
         self.work_budget = work_budget
         """Deterministic mode: a work budget per decision and no clock at all."""
@@ -64,7 +63,7 @@ class SeatSession:
         :meth:`answer_now` and the event loop's default executor for :meth:`answer`,
         so many seats in one process share threads (200 seats thinking in 200
         threads would starve the event loop of the GIL)."""
-        self._own: concurrent.futures.ThreadPoolExecutor | None = None
+        self._own: "concurrent.futures.ThreadPoolExecutor | None" = None
 
     def close(self) -> None:
         if self._own is not None:
@@ -81,7 +80,7 @@ class SeatSession:
         if not self.lost:
             self.lost = why
 
-    def observe(self, events: Iterable[Event]) -> None:
+    def observe(self, events: "Iterable[Event]") -> None:
         """Apply events in order; one that cannot be applied marks the view lost."""
         for event in events:
             try:
@@ -93,25 +92,25 @@ class SeatSession:
         """Whether the last event asks this seat for an answer."""
         return self.view.ask.kind is not AskKind.NOTHING
 
-    def answered(self, action: Action) -> None:
+    def answered(self, action: "Action") -> None:
         """Note an answer given outside :meth:`answer` (a replayed history)."""
         self.view.answered(action)
 
-    def fallback(self, why: str) -> Decision:
+    def fallback(self, why: str) -> "Decision":
         """The safest legal answer to the view's ask, with the reason."""
         return Decision(self.view.ask.safest(), Method.FALLBACK, note=why)
 
-    def decide(self, deadline: Deadline) -> Decision:
+    def decide(self, deadline: "Deadline") -> "Decision":
         """The strategy's decision on the current view (in the worker thread)."""
         return self.strategy.decide(self.view, deadline)
 
     # ------------------------------------------------------------------ decisions
-    def deadline(self, seconds: float) -> Deadline:
+    def deadline(self, seconds: float) -> "Deadline":
         if self.work_budget is not None:
             return Deadline(budget=self.work_budget)
         return Deadline(clock=time.monotonic, until=time.monotonic() + seconds * 0.8)
 
-    def answer_now(self, seconds: float) -> Decision:
+    def answer_now(self, seconds: float) -> "Decision":
         """The answer to the last event, within ``seconds`` (blocks the calling thread)."""
         if self.lost:
             return self._answered(self.fallback(f"state lost: {self.lost}"))
@@ -126,7 +125,7 @@ class SeatSession:
             decision = self.fallback(self._why(exc, seconds))
         return self._answered(self._legal(decision))
 
-    def answer_inline(self, deadline: Deadline) -> Decision:
+    def answer_inline(self, deadline: "Deadline") -> "Decision":
         """The answer to the last event, decided in the calling thread under ``deadline``
         (the arena's seats: a work budget, so no thread and no clock), with the same
         legality check and fallback as :meth:`answer_now`."""
@@ -138,18 +137,18 @@ class SeatSession:
             decision = self.fallback(f"strategy failed: {type(exc).__name__}: {exc}")
         return self._answered(self._legal(decision))
 
-    async def answer(self, seconds: float) -> Decision:
+    async def answer(self, seconds: float) -> "Decision":
         """The answer to the last event, within ``seconds`` (the event loop keeps running)."""
         if self.lost:
             return self._answered(self.fallback(f"state lost: {self.lost}"))
         decision = await self.run(self.decide, seconds, self.fallback)
         return self._answered(self._legal(decision))
 
-    async def run(self, work: Work, seconds: float,
-                  fallback: Callable[[str], Decision]) -> Decision:
+    async def run(self, work: "Work", seconds: float,
+                  fallback: "Callable[[str], Decision]") -> "Decision":
         """Any decision in the worker thread, under the same deadline and time limit."""
         deadline = self.deadline(seconds)
-        future = asyncio.get_running_loop().run_in_executor(self.executor, work, deadline)
+        future = asyncio.get_event_loop().run_in_executor(self.executor, work, deadline)
         try:
             return await asyncio.wait_for(future,
                                           None if self.work_budget else seconds)
@@ -157,12 +156,12 @@ class SeatSession:
             return fallback(self._why(exc, seconds))
 
     @staticmethod
-    def _why(exc: Exception, seconds: float) -> str:
-        if isinstance(exc, TimeoutError):
+    def _why(exc: "Exception", seconds: float) -> str:
+        if isinstance(exc, (TimeoutError, asyncio.TimeoutError)):  # apart before 3.11
             return f"strategy took longer than {seconds:.3f} s"
         return f"strategy failed: {type(exc).__name__}: {exc}"
 
-    def _legal(self, decision: Decision) -> Decision:
+    def _legal(self, decision: "Decision") -> "Decision":
         ask = self.view.ask
         if ask.allows(decision.action):
             return decision
@@ -173,6 +172,6 @@ class SeatSession:
         return self.fallback(
             f"strategy answered {decision.action!r}, which is not legal here")
 
-    def _answered(self, decision: Decision) -> Decision:
+    def _answered(self, decision: "Decision") -> "Decision":
         self.view.answered(decision.action)
         return decision

@@ -1,10 +1,11 @@
-"""The Botzone player's start-up: answer before loading, never wait for a compile.
+"""The Botzone player's start-up: load in the first turn, never wait for a compile.
 
 A keep-running game's first request is the seat assignment (``0 SEAT WIND``), and its
-answer is ``PASS``: :func:`play_botzone` answers it with the standard library alone (not
-even numpy is imported yet), then loads the player (the planner, the kernels) while the
-other seats answer, and hands every line it read to :func:`bot.botzone.run`, which
-rebuilds the seat from them without writing that answer again.
+answer is ``PASS``.  Botzone gives that turn 6 s and every later one 4 s, and pauses a
+kept-running bot between turns, so :func:`play_botzone` loads the player (the planner,
+the kernels) before it answers, then hands every line it read to
+:func:`bot.botzone.run`, which rebuilds the seat from them without writing that answer
+again.
 
 The strategy's kernels are numba-compiled and cached on disk.  A turn must never wait
 for a compile (minutes on a loaded machine): the player sets ``MJBOT_JIT=cached``
@@ -12,8 +13,6 @@ for a compile (minutes on a loaded machine): the player sets ``MJBOT_JIT=cached`
 Python, and a background ``python -m strategy.warmup`` (one at a time, at idle CPU
 priority) compiles them for the next start; stderr says so.
 """
-
-from __future__ import annotations
 
 import contextlib
 import json
@@ -41,7 +40,7 @@ def prefer_cached_kernels() -> None:
     os.environ.setdefault("MJBOT_JIT", "cached")
 
 
-def warm_in_background(say: Callable[[str], None]) -> int | None:
+def warm_in_background(say: "Callable[[str], None]") -> "int | None":
     """When this process runs the kernels as plain Python for want of a cache, start one
     background warm-up (unless one is running) and say so; its pid, or None."""
     from strategy import jit
@@ -75,7 +74,7 @@ def _idle_priority() -> None:  # pragma: no cover - runs in the child
     os.nice(19)
 
 
-def _running_pid(lock: str) -> int | None:
+def _running_pid(lock: str) -> "int | None":
     try:
         with open(lock, encoding="utf-8") as f:
             pid = int(f.read().strip())
@@ -89,7 +88,7 @@ class Replayed:
     """A text stream that gives the pieces already read from ``stream`` again, then the
     rest of ``stream``."""
 
-    def __init__(self, stream: TextIO, pieces: list[str]) -> None:
+    def __init__(self, stream: "TextIO", pieces: "list[str]") -> None:
         self.stream = stream
         self.pieces = pieces
 
@@ -104,14 +103,14 @@ class Replayed:
             reconfigure(**kwargs)
 
 
-def read_opening(stdin: TextIO) -> tuple[list[str], str | None, bool]:
+def read_opening(stdin: "TextIO") -> "tuple[list[str], str | None, bool]":
     """Read the start of the first input as :func:`bot.botzone.run` reads it: (every piece
     read, the seat request to answer ``PASS`` at once or None, whether it is the JSON
     interaction).  Anything but a one-request first input of a seat request is left for
     :func:`bot.botzone.run` to read and judge."""
-    pieces: list[str] = []
+    pieces: "list[str]" = []
 
-    def piece() -> str | None:
+    def piece() -> "str | None":
         text = stdin.readline(MAX_LINE_CHARS + 1)
         pieces.append(text)
         if not text or (len(text) > MAX_LINE_CHARS and not text.endswith("\n")):
@@ -137,7 +136,7 @@ def read_opening(stdin: TextIO) -> tuple[list[str], str | None, bool]:
     return pieces, _seat_request(piece()), False
 
 
-def _seat_request(request: object) -> str | None:
+def _seat_request(request: object) -> "str | None":
     if isinstance(request, str) and SEAT_REQUEST.fullmatch(request.strip()):
         return request.strip()
     return None
@@ -150,14 +149,19 @@ def _answer_line(response: str, json_mode: bool) -> str:
     return response
 
 
-def play_botzone(stdin: TextIO | None = None, stdout: TextIO | None = None,
-                 stderr: TextIO | None = None, *, keep_running: bool = True,
-                 think_seconds: float | None = None,
-                 strategy: Callable[[Ruleset], Strategy] | None = None,
-                 work_budget: int | None = None) -> int:
-    """Serve a Botzone game on stdin/stdout (:func:`bot.botzone.run`), answering the seat
-    request before the player is loaded (``strategy``: as :func:`bot.botzone.run` takes it;
-    it is called after that answer)."""
+def play_botzone(stdin: "TextIO | None" = None, stdout: "TextIO | None" = None,
+                 stderr: "TextIO | None" = None, *, keep_running: bool = True,
+                 think_seconds: "float | None" = None,
+                 strategy: "Callable[[Ruleset], Strategy] | None" = None,
+                 work_budget: "int | None" = None) -> int:
+    """Serve a Botzone game on stdin/stdout (:func:`bot.botzone.run`).
+
+    In keep-running mode the player is loaded (its modules, the kernels, the strategy)
+    before the seat request is answered: Botzone gives a game's first turn 6 s and every
+    later one 4 s, and a kept-running bot is paused between turns, so whatever it does
+    after an answer counts against the next turn.  Without keep-running the seat request
+    is answered at once and the process ends.  ``strategy``: as :func:`bot.botzone.run`
+    takes it."""
     stdin = sys.stdin if stdin is None else stdin
     stdout = sys.stdout if stdout is None else stdout
     stderr = sys.stderr if stderr is None else stderr
@@ -166,22 +170,28 @@ def play_botzone(stdin: TextIO | None = None, stdout: TextIO | None = None,
         with contextlib.suppress(Exception):  # a stream that cannot is read as it is
             reconfigure(errors="replace")
     pieces, seat_request, json_mode = read_opening(stdin)
-    if seat_request is not None:
+    if seat_request is not None and not keep_running:
         stdout.write(_answer_line("PASS", json_mode) + "\n")
-        if keep_running:
-            stdout.write(KEEP_RUNNING + "\n")
         stdout.flush()
-        if not keep_running:
-            return 0
+        return 0
     prefer_cached_kernels()
     from bot.botzone import THINK_SECONDS, run
+    from game.rules import MCR_BOTZONE
 
     def say(note: str) -> None:
         stderr.write(f"mjbot: {note}\n")
         stderr.flush()
 
     warm_in_background(say)
+    if strategy is None:
+        from bot.planner import default_strategy
+
+        strategy = default_strategy
+    made = strategy(MCR_BOTZONE)
+    if seat_request is not None:
+        stdout.write(_answer_line("PASS", json_mode) + "\n" + KEEP_RUNNING + "\n")
+        stdout.flush()
     return run(cast(TextIO, Replayed(stdin, pieces)), stdout, stderr, keep_running=keep_running,
                think_seconds=THINK_SECONDS if think_seconds is None else think_seconds,
-               strategy=strategy, work_budget=work_budget,
+               strategy=lambda rules: made, work_budget=work_budget,
                first_answered=seat_request is not None)

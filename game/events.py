@@ -14,12 +14,10 @@ Seats are absolute (0-3), tiles are indices (``game.tiles``).
   the scores, in ``GameResult``.
 """
 
-from __future__ import annotations
-
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
-from typing import ClassVar
+from typing import ClassVar, Union
 
 from game.tiles import NUM_INDICES, NUM_KINDS, tile_name
 
@@ -70,9 +68,9 @@ class Dealt:
     """``seat`` receives its starting hand (in the order dealt), and everyone's flowers."""
 
     seat: int
-    tiles: tuple[int, ...]
-    flower_counts: tuple[int, int, int, int] = (0, 0, 0, 0)
-    flowers: tuple[int, ...] = ()
+    tiles: "tuple[int, ...]"
+    flower_counts: "tuple[int, int, int, int]" = (0, 0, 0, 0)
+    flowers: "tuple[int, ...]" = ()
 
     def __post_init__(self) -> None:
         _seat(self.seat, "deal")
@@ -95,7 +93,7 @@ class Drew:
     """
 
     seat: int
-    tile: int | None
+    tile: "int | None"
     replacement: bool = False
 
     def __post_init__(self) -> None:
@@ -173,7 +171,7 @@ class ConcealedKonged:
     """``seat`` declared a concealed kong of ``tile`` (``None`` when hidden from the viewer)."""
 
     seat: int
-    tile: int | None
+    tile: "int | None"
 
     def __post_init__(self) -> None:
         _seat(self.seat, "concealed kong")
@@ -202,8 +200,8 @@ class Melded:
     """
 
     seat: int
-    kind: ActionKind
-    tiles: tuple[int, int, int]
+    kind: "ActionKind"
+    tiles: "tuple[int, int, int]"
     claimed: int
     from_seat: int
 
@@ -219,35 +217,35 @@ class Melded:
             raise ValueError(f"meld: claimed tile {self.claimed} is not among {self.tiles}")
 
     @property
-    def from_hand(self) -> list[int]:
+    def from_hand(self) -> "list[int]":
         """The tiles the claim took out of its owner's hand."""
         tiles = list(self.tiles)
         tiles.remove(self.claimed)
         return tiles
 
-    def with_discard(self, discard: int) -> Punged | Chowed:
+    def with_discard(self, discard: int) -> "Punged | Chowed":
         """This claim and the discard that followed it, as one Botzone-shaped event."""
         if self.kind is ActionKind.PUNG:
             return Punged(self.seat, self.claimed, discard)
         return Chowed(self.seat, sorted(self.tiles)[1], self.claimed, discard)
 
 
-Event = (
-    SeatAssigned
-    | Dealt
-    | Drew
-    | FlowerReplaced
-    | Discarded
-    | Chowed
-    | Punged
-    | Konged
-    | ConcealedKonged
-    | KongAdded
-    | Melded
-)
+Event = Union[
+    SeatAssigned,
+    Dealt,
+    Drew,
+    FlowerReplaced,
+    Discarded,
+    Chowed,
+    Punged,
+    Konged,
+    ConcealedKonged,
+    KongAdded,
+    Melded,
+]
 
 
-def as_seen_by(event: Event, viewer: int) -> Event:
+def as_seen_by(event: "Event", viewer: int) -> "Event":
     """``event`` as ``viewer`` is shown it: another seat's drawn tile and concealed kong hidden.
 
     A hidden draw keeps its ``replacement`` flag: on a single wall it is public
@@ -260,8 +258,8 @@ def as_seen_by(event: Event, viewer: int) -> Event:
     return event
 
 
-def history_seen_by(history: Iterable[Event], seat: int,
-                    prevalent_wind: int) -> tuple[Event, ...]:
+def history_seen_by(history: "Iterable[Event]", seat: int,
+                    prevalent_wind: int) -> "tuple[Event, ...]":
     """A table's whole history as ``seat`` was shown it: its seat and wind first, its own
     deal only, others' draws and concealed kongs hidden."""
     _seat(seat, "viewer")
@@ -275,7 +273,7 @@ def history_seen_by(history: Iterable[Event], seat: int,
 # (``chow 1m2m3m``), and the discard after it separately (``, then discard 3z``).
 # ``claimed`` is the discard the answer is about, where the caller knows it: a pung
 # or a kong does not name its tile itself.
-def meld_notation(tiles: Iterable[int]) -> str:
+def meld_notation(tiles: "Iterable[int]") -> str:
     """A meld's tiles in compact notation, one after another (``1m2m3m``)."""
     return "".join(tile_name(t) for t in tiles)
 
@@ -286,9 +284,9 @@ def _then(discard: int) -> str:
 
 @dataclass(frozen=True)
 class Pass:
-    kind: ClassVar[ActionKind] = ActionKind.PASS
+    kind: "ClassVar[ActionKind]" = ActionKind.PASS
 
-    def notation(self, claimed: int | None = None) -> str:
+    def notation(self, claimed: "int | None" = None) -> str:
         return "pass"
 
 
@@ -296,21 +294,21 @@ class Pass:
 class DeclareWin:
     """Win on the tile just drawn, the last discard, or the tile of an added kong."""
 
-    kind: ClassVar[ActionKind] = ActionKind.WIN
+    kind: "ClassVar[ActionKind]" = ActionKind.WIN
 
-    def notation(self, claimed: int | None = None) -> str:
+    def notation(self, claimed: "int | None" = None) -> str:
         return "win" if claimed is None else f"win on {tile_name(claimed)}"
 
 
 @dataclass(frozen=True)
 class Discard:
     tile: int
-    kind: ClassVar[ActionKind] = ActionKind.DISCARD
+    kind: "ClassVar[ActionKind]" = ActionKind.DISCARD
 
     def __post_init__(self) -> None:
         _tile(self.tile, "discard")
 
-    def notation(self, claimed: int | None = None) -> str:
+    def notation(self, claimed: "int | None" = None) -> str:
         return f"discard {tile_name(self.tile)}"
 
 
@@ -319,16 +317,16 @@ class ClaimChow:
     """Chow the last discard into the chow around ``middle``."""
 
     middle: int
-    kind: ClassVar[ActionKind] = ActionKind.CHOW
+    kind: "ClassVar[ActionKind]" = ActionKind.CHOW
 
     def __post_init__(self) -> None:
         _tile(self.middle, "chow")
 
     @property
-    def meld(self) -> tuple[int, int, int]:
+    def meld(self) -> "tuple[int, int, int]":
         return (self.middle - 1, self.middle, self.middle + 1)
 
-    def notation(self, claimed: int | None = None) -> str:
+    def notation(self, claimed: "int | None" = None) -> str:
         return f"chow {meld_notation(self.meld)}"
 
 
@@ -336,9 +334,9 @@ class ClaimChow:
 class ClaimPung:
     """Pung the last discard with two of it from the hand."""
 
-    kind: ClassVar[ActionKind] = ActionKind.PUNG
+    kind: "ClassVar[ActionKind]" = ActionKind.PUNG
 
-    def notation(self, claimed: int | None = None) -> str:
+    def notation(self, claimed: "int | None" = None) -> str:
         return "pung" if claimed is None else f"pung {meld_notation((claimed,) * 3)}"
 
 
@@ -349,22 +347,22 @@ class ClaimAndDiscard:
     :attr:`game.rules.Ruleset.discard_with_claim`).  Where it does not (the Olympiad flow,
     taiwan-16), the table takes the claim alone and asks for the discard next."""
 
-    claim: ClaimPung | ClaimChow
+    claim: "ClaimPung | ClaimChow"
     discard: int
 
     def __post_init__(self) -> None:
         _tile(self.discard, self.claim.kind.value)
 
     @property
-    def kind(self) -> ActionKind:
+    def kind(self) -> "ActionKind":
         return self.claim.kind
 
-    def fields(self) -> dict[str, int]:
+    def fields(self) -> "dict[str, int]":
         """The claim's fields and the discard, by name (a record's form: ``chow middle=2m
         discard=3z``, as Botzone-shaped claims were always written)."""
         return {**vars(self.claim), "discard": self.discard}
 
-    def notation(self, claimed: int | None = None) -> str:
+    def notation(self, claimed: "int | None" = None) -> str:
         return f"{self.claim.notation(claimed)}{_then(self.discard)}"
 
 
@@ -372,21 +370,21 @@ class ClaimAndDiscard:
 class ClaimKong:
     """Kong the last discard with three of it from the hand."""
 
-    kind: ClassVar[ActionKind] = ActionKind.KONG
+    kind: "ClassVar[ActionKind]" = ActionKind.KONG
 
-    def notation(self, claimed: int | None = None) -> str:
+    def notation(self, claimed: "int | None" = None) -> str:
         return "kong" if claimed is None else f"kong {meld_notation((claimed,) * 4)}"
 
 
 @dataclass(frozen=True)
 class DeclareConcealedKong:
     tile: int
-    kind: ClassVar[ActionKind] = ActionKind.CONCEALED_KONG
+    kind: "ClassVar[ActionKind]" = ActionKind.CONCEALED_KONG
 
     def __post_init__(self) -> None:
         _tile(self.tile, "concealed kong")
 
-    def notation(self, claimed: int | None = None) -> str:
+    def notation(self, claimed: "int | None" = None) -> str:
         return f"concealed kong {meld_notation((self.tile,) * 4)}"
 
 
@@ -395,29 +393,29 @@ class DeclareAddedKong:
     """Add ``tile`` to the pung of it."""
 
     tile: int
-    kind: ClassVar[ActionKind] = ActionKind.ADDED_KONG
+    kind: "ClassVar[ActionKind]" = ActionKind.ADDED_KONG
 
     def __post_init__(self) -> None:
         _tile(self.tile, "added kong")
 
-    def notation(self, claimed: int | None = None) -> str:
+    def notation(self, claimed: "int | None" = None) -> str:
         return f"added kong {meld_notation((self.tile,) * 4)}"
 
 
-Action = (
-    Pass
-    | DeclareWin
-    | Discard
-    | ClaimChow
-    | ClaimPung
-    | ClaimAndDiscard
-    | ClaimKong
-    | DeclareConcealedKong
-    | DeclareAddedKong
-)
+Action = Union[
+    Pass,
+    DeclareWin,
+    Discard,
+    ClaimChow,
+    ClaimPung,
+    ClaimAndDiscard,
+    ClaimKong,
+    DeclareConcealedKong,
+    DeclareAddedKong,
+]
 
 
-def claim_of(action: Action) -> Action:
+def claim_of(action: "Action") -> "Action":
     """The claim an answer makes: a :class:`ClaimAndDiscard`'s claim, else the answer."""
     return action.claim if isinstance(action, ClaimAndDiscard) else action
 
@@ -433,7 +431,7 @@ class InvalidAction:
 
     text: str
     reason: str
-    attempted: ActionKind | None = None
+    attempted: "ActionKind | None" = None
 
 
 @dataclass(frozen=True)
@@ -443,7 +441,7 @@ class PlatformFault:
     verdict: str
 
 
-Response = Action | InvalidAction | PlatformFault
+Response = Union[Action, InvalidAction, PlatformFault]
 
 
 # ---------------------------------------------------------------- outcomes
@@ -469,8 +467,8 @@ class Won:
     tile: int
     self_drawn: bool
     robbed_kong: bool
-    payer: int | None
-    fans: tuple[FanItem, ...]
+    payer: "int | None"
+    fans: "tuple[FanItem, ...]"
 
     @property
     def fan_total(self) -> int:
@@ -491,10 +489,10 @@ class Penalized:
     detail: str = ""
 
 
-Ending = Won | WallExhausted | Penalized
+Ending = Union[Won, WallExhausted, Penalized]
 
 
 @dataclass(frozen=True)
 class GameResult:
-    ending: Ending
-    scores: tuple[int, int, int, int]
+    ending: "Ending"
+    scores: "tuple[int, int, int, int]"

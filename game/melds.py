@@ -11,16 +11,15 @@ its PyMahjongGB pack entry ``(type, tile, offer)`` is computed for the owner:
   0 (concealed) from the rest, so every non-zero value scores the same.
 """
 
-from __future__ import annotations
-
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
+from typing import Tuple, Union
 
 from game.rules import Ruleset
 from game.tiles import NUM_KINDS, NUM_SUITED, Notation, TileError, format_tiles, tile_name
 
-PackEntry = tuple[str, str, int]
+PackEntry = Tuple[str, str, int]
 """One entry of PyMahjongGB's ``pack`` argument: ``("PENG"|"GANG"|"CHI", tile, offer)``."""
 
 SEATS = 4
@@ -64,14 +63,14 @@ class Chow:
         _check_seat(self.provider, "chow provider")
 
     @property
-    def tiles(self) -> tuple[int, int, int]:
+    def tiles(self) -> "tuple[int, int, int]":
         return (self.middle - 1, self.middle, self.middle + 1)
 
     @property
     def is_concealed(self) -> bool:
         return False
 
-    def pack_entry(self, owner: int) -> PackEntry:
+    def pack_entry(self, owner: int) -> "PackEntry":
         _check_seat(owner, "meld owner")
         return ("CHI", tile_name(self.middle, Notation.BOTZONE), self.claimed - self.middle + 2)
 
@@ -88,18 +87,18 @@ class Pung:
         _check_seat(self.provider, "pung provider")
 
     @property
-    def tiles(self) -> tuple[int, int, int]:
+    def tiles(self) -> "tuple[int, int, int]":
         return (self.tile, self.tile, self.tile)
 
     @property
     def is_concealed(self) -> bool:
         return False
 
-    def with_fourth_tile(self) -> Kong:
+    def with_fourth_tile(self) -> "Kong":
         """The kong made by adding the fourth tile to this pung."""
         return Kong(self.tile, self.provider, added=True)
 
-    def pack_entry(self, owner: int) -> PackEntry:
+    def pack_entry(self, owner: int) -> "PackEntry":
         return ("PENG", tile_name(self.tile, Notation.BOTZONE), _offer_from(self.provider, owner))
 
 
@@ -116,14 +115,14 @@ class Kong:
         _check_seat(self.provider, "kong provider")
 
     @property
-    def tiles(self) -> tuple[int, int, int, int]:
+    def tiles(self) -> "tuple[int, int, int, int]":
         return (self.tile,) * 4
 
     @property
     def is_concealed(self) -> bool:
         return False
 
-    def pack_entry(self, owner: int) -> PackEntry:
+    def pack_entry(self, owner: int) -> "PackEntry":
         return ("GANG", tile_name(self.tile, Notation.BOTZONE), _offer_from(self.provider, owner))
 
 
@@ -137,22 +136,22 @@ class ConcealedKong:
         _check_tile(self.tile, "concealed kong")
 
     @property
-    def tiles(self) -> tuple[int, int, int, int]:
+    def tiles(self) -> "tuple[int, int, int, int]":
         return (self.tile,) * 4
 
     @property
     def is_concealed(self) -> bool:
         return True
 
-    def pack_entry(self, owner: int) -> PackEntry:
+    def pack_entry(self, owner: int) -> "PackEntry":
         _check_seat(owner, "meld owner")
         return ("GANG", tile_name(self.tile, Notation.BOTZONE), 0)
 
 
-Meld = Chow | Pung | Kong | ConcealedKong
+Meld = Union[Chow, Pung, Kong, ConcealedKong]
 
 
-def pack_entries(melds: Sequence[Meld], owner: int) -> tuple[PackEntry, ...]:
+def pack_entries(melds: "Sequence[Meld]", owner: int) -> "tuple[PackEntry, ...]":
     """The ``pack`` argument of PyMahjongGB's fan calculator for ``owner``'s melds."""
     return tuple(m.pack_entry(owner) for m in melds)
 
@@ -163,7 +162,7 @@ class MeldShape(Enum):
     KONG = "kong"
 
 
-def meld_shape(tiles: Sequence[int], rules: Ruleset) -> MeldShape:
+def meld_shape(tiles: "Sequence[int]", rules: "Ruleset") -> "MeldShape":
     """What a group of declared tiles is under ``rules``: three consecutive suited tiles of
     one suit (a chow), three of a tile (a pung) or four (a kong).  Anything else, or a
     tile the rule set does not play, is a :class:`TileError` naming the group."""

@@ -21,12 +21,10 @@ The model is python-chess's ``Board.legal_moves``: one list of legal moves, reus
 every engine protocol.
 """
 
-from __future__ import annotations
-
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
-from typing import TypeAlias
+from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -57,8 +55,10 @@ __all__ = [
     "with_discards",
 ]
 
-Counts: TypeAlias = Sequence[int] | np.ndarray
-"""A seat's concealed tiles as 34 counts (a list at the tables, a numpy vector in a view)."""
+if TYPE_CHECKING:
+    Counts = Sequence[int] | np.ndarray
+    """A seat's concealed tiles as 34 counts (a list at the tables, a numpy vector in a
+    view)."""
 
 WIN_BASE = 8
 """Botzone's base points of a win, paid by every other seat."""
@@ -71,12 +71,12 @@ class WinOffer:
     counts no fan: 0 and no items; the table scores tai when the win is declared)."""
 
     fan: int
-    fans: tuple[ev.FanItem, ...] = ()
+    fans: "tuple[ev.FanItem, ...]" = ()
 
 
 def win_context(*, seat: int, prevalent_wind: int, self_drawn: bool, robbing: bool = False,
                 visible_copies: int = 0, after_kong: bool = False, wall_last: bool = False,
-                flowers: int = 0) -> WinContext:
+                flowers: int = 0) -> "WinContext":
     """The one builder of a win's circumstances.
 
     ``visible_copies``: copies of the winning tile in discards and exposed melds (the
@@ -89,14 +89,14 @@ def win_context(*, seat: int, prevalent_wind: int, self_drawn: bool, robbing: bo
                       wall_last=wall_last, flower_count=flowers)
 
 
-def minimum_fan(rules: Ruleset, flowers: int = 0) -> int:
+def minimum_fan(rules: "Ruleset", flowers: int = 0) -> int:
     """The least fan a declared win must reach: the rule set's minimum plus the seat's
     flowers (each is a fan the judge adds) where there is a minimum; else 0."""
     return rules.min_fan + flowers if rules.min_fan > 0 else 0
 
 
-def declarable_win(rules: Ruleset, concealed: Sequence[int], melds: Sequence[Meld], tile: int,
-                   context: WinContext) -> WinOffer | None:
+def declarable_win(rules: "Ruleset", concealed: "Sequence[int]", melds: "Sequence[Meld]", tile: int,
+                   context: "WinContext") -> "WinOffer | None":
     """The win if a seat holding ``concealed`` (its concealed tiles, without ``tile``) and
     ``melds`` may declare one on ``tile`` now; None if that would be a false win."""
     if rules.min_fan > 0 and rules.special_shapes:
@@ -121,7 +121,7 @@ def mcr_win_points(fan: int, self_drawn: bool) -> int:
     return 3 * (WIN_BASE + fan) if self_drawn else 3 * WIN_BASE + fan
 
 
-def mcr_scores(winner: int, fan: int, payer: int | None) -> tuple[int, int, int, int]:
+def mcr_scores(winner: int, fan: int, payer: "int | None") -> "tuple[int, int, int, int]":
     """The four seats' scores of a win (``payer`` None: self-drawn)."""
     scores = [0] * 4
     for s in range(4):
@@ -139,11 +139,11 @@ _DISCARD = tuple(ev.Discard(t) for t in range(NUM_KINDS))
 """One answer per kind (actions are frozen values: a seat's answers share them)."""
 
 
-def _discards(counts: Counts) -> list[ev.Action]:
+def _discards(counts: "Counts") -> "list[ev.Action]":
     return [_DISCARD[t] for t in range(NUM_KINDS) if counts[t] > 0]
 
 
-def kong_forbidden(own_wall: int, next_wall: int) -> str | None:
+def kong_forbidden(own_wall: int, next_wall: int) -> "str | None":
     """Why a kong may not be declared now, None when it may.  Its replacement tile comes
     from the seat's own wall, and the wall of the seat after the last discarder or drawer
     must still hold a tile (Botzone's per-seat walls); with one shared wall both are the
@@ -155,8 +155,8 @@ def kong_forbidden(own_wall: int, next_wall: int) -> str | None:
     return None
 
 
-def legal_after_draw(counts: Counts, melds: Sequence[Meld], *, kong_allowed: bool,
-                     win: bool) -> tuple[ev.Action, ...]:
+def legal_after_draw(counts: "Counts", melds: "Sequence[Meld]", *, kong_allowed: bool,
+                     win: bool) -> "tuple[ev.Action, ...]":
     """A seat's answers after its draw: ``counts`` its concealed tiles with the drawn one;
     ``kong_allowed`` whether a kong may be declared now (Botzone: its own and the next
     seat's walls are not empty; taiwan-16: the wall is not empty); ``win`` whether
@@ -171,15 +171,15 @@ def legal_after_draw(counts: Counts, melds: Sequence[Meld], *, kong_allowed: boo
     return tuple(actions)
 
 
-def legal_after_claim(counts: Counts) -> tuple[ev.Action, ...]:
+def legal_after_claim(counts: "Counts") -> "tuple[ev.Action, ...]":
     """A seat's answers once its chow or pung is taken (the Olympiad flow asks for the
     discard after it separately): any tile of ``counts``, its concealed tiles after the
     meld."""
     return tuple(_discards(counts))
 
 
-def legal_on_discard(counts: Counts, tile: int, *, from_left: bool, kong_allowed: bool,
-                     win: bool, names_discard: bool) -> tuple[ev.Action, ...]:
+def legal_on_discard(counts: "Counts", tile: int, *, from_left: bool, kong_allowed: bool,
+                     win: bool, names_discard: bool) -> "tuple[ev.Action, ...]":
     """A seat's answers to another seat's discard of ``tile``: pass, win, pung, kong, and
     chow from the seat on the discarder's left (``from_left``).
 
@@ -190,7 +190,7 @@ def legal_on_discard(counts: Counts, tile: int, *, from_left: bool, kong_allowed
     discard after it (:class:`ClaimAndDiscard`, one answer per discard, in
     :func:`with_discards`' order), else alone (the Olympiad flow asks for the discard
     next, :func:`legal_after_claim`)."""
-    actions: list[ev.Action] = [ev.Pass()]
+    actions: "list[ev.Action]" = [ev.Pass()]
     if win:
         actions.append(ev.DeclareWin())
     if counts[tile] >= 2:
@@ -207,15 +207,15 @@ def legal_on_discard(counts: Counts, tile: int, *, from_left: bool, kong_allowed
     return tuple(actions)
 
 
-def taken_by(claim: ev.ClaimPung | ev.ClaimChow, tile: int) -> list[int]:
+def taken_by(claim: "ev.ClaimPung | ev.ClaimChow", tile: int) -> "list[int]":
     """The tiles a chow or pung of the discard ``tile`` takes from the hand."""
     if isinstance(claim, ev.ClaimPung):
         return [tile, tile]
     return [t for t in chow_tiles(claim.middle) if t != tile]
 
 
-def claim_answer(claim: ev.ClaimPung | ev.ClaimChow, discard: int,
-                 legal: Sequence[ev.Action]) -> ev.Action | None:
+def claim_answer(claim: "ev.ClaimPung | ev.ClaimChow", discard: int,
+                 legal: "Sequence[ev.Action]") -> "ev.Action | None":
     """The answer among ``legal`` that makes ``claim`` and then discards ``discard``: the two
     in one answer where the table takes them so, the claim alone where it asks for the
     discard next; None if neither is legal."""
@@ -225,8 +225,8 @@ def claim_answer(claim: ev.ClaimPung | ev.ClaimChow, discard: int,
     return claim if claim in legal else None
 
 
-def with_discards(claim: ev.ClaimPung | ev.ClaimChow, counts: Counts,
-                  tile: int) -> list[ev.ClaimAndDiscard]:
+def with_discards(claim: "ev.ClaimPung | ev.ClaimChow", counts: "Counts",
+                  tile: int) -> "list[ev.ClaimAndDiscard]":
     """``claim`` of the discard ``tile`` with each discard the hand ``counts`` leaves after
     it, in tile order."""
     after = list(counts)
@@ -235,21 +235,21 @@ def with_discards(claim: ev.ClaimPung | ev.ClaimChow, counts: Counts,
     return [_claim_and_discard(claim, t) for t in range(NUM_KINDS) if after[t] > 0]
 
 
-@cache
-def _claim_and_discard(claim: ev.ClaimPung | ev.ClaimChow, tile: int) -> ev.ClaimAndDiscard:
+@lru_cache(maxsize=None)
+def _claim_and_discard(claim: "ev.ClaimPung | ev.ClaimChow", tile: int) -> "ev.ClaimAndDiscard":
     """One value per claim and discard (at most 21 chows and a pung, times 34 kinds), its
     tiles Python ints whatever integers the first caller gave."""
     plain = claim if isinstance(claim, ev.ClaimPung) else ev.ClaimChow(int(claim.middle))
     return ev.ClaimAndDiscard(plain, int(tile))
 
 
-def legal_on_added_kong(win: bool) -> tuple[ev.Action, ...]:
+def legal_on_added_kong(win: bool) -> "tuple[ev.Action, ...]":
     """Another seat's answers to an added kong: pass, or rob it when that wins."""
     return (ev.Pass(), ev.DeclareWin()) if win else (ev.Pass(),)
 
 
 # ---------------------------------------------------------------- the safest answer
-def safest_action(legal: Sequence[ev.Action], drawn: int | None = None) -> ev.Action:
+def safest_action(legal: "Sequence[ev.Action]", drawn: "int | None" = None) -> "ev.Action":
     """The safest of the legal answers, for a seat whose strategy failed, was late or lost
     its state, and for a referee's default: pass if allowed; else discard the drawn tile;
     else the last discard offered; else the first legal answer (pass when nothing is

@@ -5,8 +5,6 @@ deficiency maths reads ``melds_needed``, ``has_honours`` and
 ``special_shapes`` from it.
 """
 
-from __future__ import annotations
-
 from dataclasses import dataclass, replace
 from enum import Enum
 
@@ -34,7 +32,7 @@ class Ruleset:
     """Seven pairs, thirteen orphans, honors-and-knitted and knitted straight (MCR)."""
     min_fan: int
     """Minimum fan to declare a win (before flowers); 0 means none."""
-    wall_layout: WallLayout
+    wall_layout: "WallLayout"
     dead_wall: int
     """Tiles that are never drawn normally (16 in taiwan-16)."""
     chow_from_left_only: bool = True
@@ -112,12 +110,12 @@ MAHJONG_0 = Ruleset(
     dead_wall=0,
 )
 
-RULESETS: dict[str, Ruleset] = {
+RULESETS: "dict[str, Ruleset]" = {
     r.name: r for r in (MCR_BOTZONE, MCR_BOTZONE_FLOWERS, TAIWAN_16, MAHJONG_0)
 }
 
 
-def get_ruleset(name: str) -> Ruleset:
+def get_ruleset(name: str) -> "Ruleset":
     try:
         return RULESETS[name]
     except KeyError:

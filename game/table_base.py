@@ -7,8 +7,6 @@ history and result, and the legal-action interface.
 written once.
 """
 
-from __future__ import annotations
-
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from enum import Enum
@@ -35,7 +33,7 @@ def check_seat(seat: int) -> None:
 
 
 # ---------------------------------------------------------------- the chow rule
-def chow_tiles(middle: int) -> tuple[int, int, int]:
+def chow_tiles(middle: int) -> "tuple[int, int, int]":
     return (middle - 1, middle, middle + 1)
 
 
@@ -44,7 +42,7 @@ def is_chow_middle(tile: int) -> bool:
     return 0 <= tile < NUM_SUITED and tile % 9 not in (0, 8)
 
 
-def chow_middles(tile: int) -> tuple[int, ...]:
+def chow_middles(tile: int) -> "tuple[int, ...]":
     """The middles of the chows that can contain ``tile`` (none for an honour)."""
     if not 0 <= tile < NUM_SUITED:
         return ()
@@ -53,13 +51,14 @@ def chow_middles(tile: int) -> tuple[int, ...]:
 
 
 # ---------------------------------------------------------------- a seat's tiles
-@dataclass(kw_only=True)
+@dataclass
 class SeatTiles:
-    """One seat's concealed counts, declared melds and unclaimed discards."""
+    """One seat's concealed counts, declared melds and unclaimed discards (every field has a
+    default, so the tables' keyword-only subclasses add theirs after them)."""
 
-    hand: list[int] = field(default_factory=lambda: [0] * NUM_KINDS)
-    melds: list[Meld] = field(default_factory=list)
-    river: list[int] = field(default_factory=list)
+    hand: "list[int]" = field(default_factory=lambda: [0] * NUM_KINDS)
+    melds: "list[Meld]" = field(default_factory=list)
+    river: "list[int]" = field(default_factory=list)
 
     def holds(self, tile: int, n: int = 1) -> bool:
         return 0 <= tile < NUM_KINDS and self.hand[tile] >= n
@@ -67,7 +66,7 @@ class SeatTiles:
     def held(self, tile: int) -> int:
         return self.hand[tile] if 0 <= tile < NUM_KINDS else 0
 
-    def concealed(self) -> tuple[int, ...]:
+    def concealed(self) -> "tuple[int, ...]":
         return tuple(t for t in range(NUM_KINDS) for _ in range(self.hand[t]))
 
 
@@ -78,13 +77,13 @@ StageT = TypeVar("StageT", bound=Enum)
 class Table(ABC, Generic[StageT]):
     """A game's state machine: its history, its result and what each seat may do now."""
 
-    _history: list[Event]
-    _result: GameResult | None
-    _stage: StageT
+    _history: "list[Event]"
+    _result: "GameResult | None"
+    _stage: "StageT"
     _prevalent_wind: int
 
     @property
-    def stage(self) -> StageT:
+    def stage(self) -> "StageT":
         return self._stage
 
     @property
@@ -92,7 +91,7 @@ class Table(ABC, Generic[StageT]):
         return self._prevalent_wind
 
     @abstractmethod
-    def legal_actions(self, seat: int) -> tuple[Action, ...]:
+    def legal_actions(self, seat: int) -> "tuple[Action, ...]":
         """Every action ``seat`` may answer now (empty when it is not asked)."""
 
     @property
@@ -100,14 +99,14 @@ class Table(ABC, Generic[StageT]):
         return self._result is not None
 
     @property
-    def result(self) -> GameResult | None:
+    def result(self) -> "GameResult | None":
         return self._result
 
     @property
-    def history(self) -> tuple[Event, ...]:
+    def history(self) -> "tuple[Event, ...]":
         """Every event so far with every tile shown (deals included)."""
         return tuple(self._history)
 
-    def events_seen_by(self, seat: int) -> tuple[Event, ...]:
+    def events_seen_by(self, seat: int) -> "tuple[Event, ...]":
         """The history as ``seat`` saw it: its own deal, others' draws hidden."""
         return history_seen_by(self._history, seat, self.prevalent_wind)

@@ -19,14 +19,12 @@ D = dots; Botzone writes B = dots.  The same letter names different suits, so
 every conversion goes through the index, never by letter.
 """
 
-from __future__ import annotations
-
 import re
 from collections.abc import Iterable, Sequence
 from enum import Enum
+from typing import TYPE_CHECKING
 
 import numpy as np
-import numpy.typing as npt
 
 NUM_KINDS = 34
 """Tile kinds that take part in hands (suits and honours)."""
@@ -44,8 +42,13 @@ WINDS = (EAST, SOUTH, WEST, NORTH)
 DRAGONS = (RED, GREEN, WHITE)
 TERMINALS_AND_HONOURS = (0, 8, 9, 17, 18, 26, *WINDS, *DRAGONS)
 
-Counts = npt.NDArray[np.int8]
-"""A count vector: ``Counts[i]`` copies of tile kind ``i`` (length 34)."""
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    Counts = npt.NDArray[np.int8]
+    """A count vector: ``Counts[i]`` copies of tile kind ``i`` (length 34)."""
+else:  # numpy.typing is numpy 1.21; the upload runs on Botzone's older numpy
+    Counts = np.ndarray
 
 
 class TileError(ValueError):
@@ -129,13 +132,13 @@ _COMPACT_INDEX = {_compact_name(t): t for t in range(NUM_INDICES)}
 _PAPER_INDEX = {_paper_name(t): t for t in range(NUM_SUITED)}
 
 
-def tile_name(tile: int, notation: Notation = Notation.COMPACT) -> str:
+def tile_name(tile: int, notation: "Notation" = Notation.COMPACT) -> str:
     if not 0 <= tile < NUM_INDICES:
         raise TileError(f"tile index {tile} is outside 0-{NUM_INDICES - 1}")
     return _NAMERS[notation](tile)
 
 
-def parse_tile(token: str, notation: Notation = Notation.BOTZONE) -> int:
+def parse_tile(token: str, notation: "Notation" = Notation.BOTZONE) -> int:
     """One tile in the given notation; the error names the token."""
     table = {
         Notation.BOTZONE: _BOTZONE_INDEX,
@@ -153,7 +156,7 @@ _PAPER_RE = re.compile(r"[BCD][1-9]")
 _COMPACT_GROUP_RE = re.compile(r"([0-9]+)([mpszf])")
 
 
-def detect_notation(text: str) -> Notation:
+def detect_notation(text: str) -> "Notation":
     """Guess the notation of a tile string; refuses the ambiguous ones.
 
     Compact is recognised by digits before a suit letter (``123m``); Botzone
@@ -178,7 +181,7 @@ def detect_notation(text: str) -> Notation:
     raise TileError(f"cannot tell the notation of {text!r}")
 
 
-def parse_tiles(text: str, notation: Notation | None = None) -> list[int]:
+def parse_tiles(text: str, notation: "Notation | None" = None) -> "list[int]":
     """A list of tiles: ``W1 W2 B3``, ``123m456p77z``, ``(B1B2)(C1)(D4D5)``.
 
     Every error names the offending token.
@@ -189,7 +192,7 @@ def parse_tiles(text: str, notation: Notation | None = None) -> list[int]:
     if notation is Notation.COMPACT:
         compact = re.sub(r"[\s,]", "", s)
         pos = 0
-        out: list[int] = []
+        out: "list[int]" = []
         for m in _COMPACT_GROUP_RE.finditer(compact):
             if m.start() != pos:
                 raise TileError(f"unexpected {compact[pos:m.start()]!r} in {text!r}")
@@ -213,7 +216,7 @@ def parse_tiles(text: str, notation: Notation | None = None) -> list[int]:
     return out
 
 
-def format_tiles(tiles: Iterable[int], notation: Notation = Notation.COMPACT) -> str:
+def format_tiles(tiles: "Iterable[int]", notation: "Notation" = Notation.COMPACT) -> str:
     """Tiles in a notation: compact groups (``123m55z``), Botzone tokens, paper groups."""
     ts = sorted(tiles)
     if notation is Notation.BOTZONE:
@@ -243,7 +246,7 @@ def format_tiles(tiles: Iterable[int], notation: Notation = Notation.COMPACT) ->
 
 
 # ---------------------------------------------------------------- count vectors
-def counts_of(tiles: Iterable[int], size: int = NUM_KINDS) -> Counts:
+def counts_of(tiles: "Iterable[int]", size: int = NUM_KINDS) -> "Counts":
     """The count vector of a list of tiles; refuses five of a kind, naming the tile."""
     c = np.zeros(size, dtype=np.int8)
     for t in tiles:
@@ -255,11 +258,11 @@ def counts_of(tiles: Iterable[int], size: int = NUM_KINDS) -> Counts:
     return c
 
 
-def tiles_of(counts: Sequence[int] | Counts) -> list[int]:
+def tiles_of(counts: "Sequence[int] | Counts") -> "list[int]":
     return [t for t, n in enumerate(counts) for _ in range(int(n))]
 
 
-def check_counts(counts: Counts, what: str = "hand") -> None:
+def check_counts(counts: "Counts", what: str = "hand") -> None:
     """Refuse negative counts or more than four of a tile, naming the tile."""
     if len(counts) not in (NUM_SUITED, NUM_KINDS):
         raise TileError(f"{what} has {len(counts)} entries; expected 27 or 34")
@@ -270,7 +273,7 @@ def check_counts(counts: Counts, what: str = "hand") -> None:
             raise TileError(f"{what} holds {n} of {tile_name(t)}: at most four exist")
 
 
-def parse_counts(text: str, notation: Notation | None = None) -> Counts:
+def parse_counts(text: str, notation: "Notation | None" = None) -> "Counts":
     """A hand in any notation as a count vector (flowers are refused here)."""
     tiles = parse_tiles(text, notation)
     for t in tiles:
@@ -279,7 +282,7 @@ def parse_counts(text: str, notation: Notation | None = None) -> Counts:
     return counts_of(tiles)
 
 
-def parse_paper_counts(text: str) -> Counts:
+def parse_paper_counts(text: str) -> "Counts":
     """A knowledge base as the papers write it: three 9-digit groups, B, C, D order.
 
     ``(001100121)(010000030)(032242321)`` gives bamboo, then characters, then

@@ -25,9 +25,8 @@ returns an :class:`~game.events.InvalidAction` instead.
 Standard library plus ``game`` only.
 """
 
-from __future__ import annotations
-
 from game import events as ev
+from game.compat import ascii_digits
 from game.table_base import chow_middles, is_chow_middle
 from game.tiles import NUM_KINDS, Notation, TileError, parse_tile, tile_name
 
@@ -57,7 +56,7 @@ def _tile(token: str, text: str) -> int:
 
 
 def _int(token: str, text: str, what: str, upper: int) -> int:
-    if not (token.isascii() and token.isdigit()) or not 0 <= int(token) <= upper:
+    if not ascii_digits(token) or not 0 <= int(token) <= upper:
         raise ProtocolError(f"bad {what} {clip(token, 20)} in {clip(text)}: expected 0-{upper}")
     return int(token)
 
@@ -82,7 +81,7 @@ _KIND_BY_VERB = {
 }
 
 
-def _shape(text: str) -> tuple[list[str], ev.ActionKind | None]:
+def _shape(text: str) -> "tuple[list[str], ev.ActionKind | None]":
     """The tokens and the action the text is shaped like (verb and arity right)."""
     tokens = text.split()
     if not tokens:
@@ -95,7 +94,7 @@ def _shape(text: str) -> tuple[list[str], ev.ActionKind | None]:
     return tokens, _KIND_BY_VERB[verb]
 
 
-def parse_response(text: str) -> ev.Action:
+def parse_response(text: str) -> "ev.Action":
     """A bot's answer; raises :class:`ProtocolError` naming the bad token."""
     tokens, kind = _shape(text)
     if not tokens:
@@ -126,7 +125,7 @@ def parse_response(text: str) -> ev.Action:
     return ev.ClaimAndDiscard(ev.ClaimChow(tiles[0]), tiles[1])
 
 
-def decode_response(text: str) -> ev.Action | ev.InvalidAction:
+def decode_response(text: str) -> "ev.Action | ev.InvalidAction":
     """Like :func:`parse_response`, but an unreadable answer becomes an ``InvalidAction``."""
     try:
         return parse_response(text)
@@ -134,7 +133,7 @@ def decode_response(text: str) -> ev.Action | ev.InvalidAction:
         return ev.InvalidAction(text=text, reason=str(error), attempted=_shape(text)[1])
 
 
-def format_response(action: ev.Action) -> str:
+def format_response(action: "ev.Action") -> str:
     if isinstance(action, ev.Pass):
         return "PASS"
     if isinstance(action, ev.DeclareWin):
@@ -155,7 +154,7 @@ def format_response(action: ev.Action) -> str:
 
 
 # ---------------------------------------------------------------- requests
-def format_request(event: ev.Event, viewer: int) -> str:
+def format_request(event: "ev.Event", viewer: int) -> str:
     """The request line seat ``viewer`` receives for ``event``."""
     if isinstance(event, ev.SeatAssigned):
         return f"0 {event.seat} {event.prevalent_wind}"
@@ -179,14 +178,14 @@ def format_request(event: ev.Event, viewer: int) -> str:
         return f"{prefix} PENG {_name(event.discard)}"
     if isinstance(event, ev.Chowed):
         return f"{prefix} CHI {_name(event.middle)} {_name(event.discard)}"
-    if isinstance(event, ev.Konged | ev.ConcealedKonged):
+    if isinstance(event, (ev.Konged, ev.ConcealedKonged)):
         return f"{prefix} GANG"
     if isinstance(event, ev.KongAdded):
         return f"{prefix} BUGANG {_name(event.tile)}"
     raise ProtocolError(f"{type(event).__name__} has no Botzone request")
 
 
-def format_requests(events: tuple[ev.Event, ...] | list[ev.Event]) -> tuple[str, ...]:
+def format_requests(events: "tuple[ev.Event, ...] | list[ev.Event]") -> "tuple[str, ...]":
     """One request line per seat from the per-seat events (``BotzoneTable.requests``)."""
     return tuple(format_request(e, viewer) for viewer, e in enumerate(events))
 
@@ -199,23 +198,23 @@ class RequestDecoder:
     line raises :class:`ProtocolError` and leaves the decoder as it was.
     """
 
-    def __init__(self, viewer: int | None = None) -> None:
+    def __init__(self, viewer: "int | None" = None) -> None:
         self.viewer = viewer
-        self._last_discard: tuple[int, int] | None = None
-        self._last_drawer: int | None = None
+        self._last_discard: "tuple[int, int] | None" = None
+        self._last_drawer: "int | None" = None
 
-    def decode(self, line: str) -> ev.Event:
+    def decode(self, line: str) -> "ev.Event":
         event = self._parse(line)
         self._remember(event)
         return event
 
-    def _remember(self, event: ev.Event) -> None:
+    def _remember(self, event: "ev.Event") -> None:
         if isinstance(event, ev.SeatAssigned):
             self.viewer = event.seat
         self._last_drawer = event.seat if isinstance(event, ev.Drew) else None
         if isinstance(event, ev.Discarded):
             self._last_discard = (event.seat, event.tile)
-        elif isinstance(event, ev.Punged | ev.Chowed):
+        elif isinstance(event, (ev.Punged, ev.Chowed)):
             self._last_discard = (event.seat, event.discard)
         elif not isinstance(event, ev.FlowerReplaced):
             self._last_discard = None
@@ -226,7 +225,7 @@ class RequestDecoder:
                 f"{action} by seat {seat} without a discard to claim in {clip(line)}")
         return self._last_discard[1]
 
-    def _parse(self, line: str) -> ev.Event:
+    def _parse(self, line: str) -> "ev.Event":
         tokens = line.split()
         if not tokens:
             raise ProtocolError("empty request")
@@ -252,13 +251,13 @@ class RequestDecoder:
             raise ProtocolError(f"{clip(line)} arrived before the seat was known (request 0)")
         return self.viewer
 
-    def _deal(self, tokens: list[str], line: str) -> ev.Dealt:
+    def _deal(self, tokens: "list[str]", line: str) -> "ev.Dealt":
         seat = self._own_seat(line)
         if len(tokens) < 5 + HAND_SIZE:
             raise ProtocolError(f"request 1 needs 4 flower counts and 13 tiles, got {clip(line)}")
         c0, c1, c2, c3 = (_int(tok, line, "flower count", 8) for tok in tokens[1:5])
         hand = tuple(_tile(tok, line) for tok in tokens[5 : 5 + HAND_SIZE])
-        for tok, t in zip(tokens[5 : 5 + HAND_SIZE], hand, strict=True):
+        for tok, t in zip(tokens[5 : 5 + HAND_SIZE], hand):
             if t >= NUM_KINDS:
                 raise ProtocolError(
                     f"flower {clip(tok, 20)} among the 13 dealt tiles in {clip(line)}")
@@ -269,12 +268,12 @@ class RequestDecoder:
                 f"{len(flower_tokens)} in {clip(line)}"
             )
         flowers = tuple(_tile(tok, line) for tok in flower_tokens)
-        for tok, t in zip(flower_tokens, flowers, strict=True):
+        for tok, t in zip(flower_tokens, flowers):
             if t < NUM_KINDS:
                 raise ProtocolError(f"{clip(tok, 20)} is not a flower in {clip(line)}")
         return ev.Dealt(seat, hand, (c0, c1, c2, c3), flowers)
 
-    def _table_event(self, tokens: list[str], line: str) -> ev.Event:
+    def _table_event(self, tokens: "list[str]", line: str) -> "ev.Event":
         if len(tokens) < 3:
             raise ProtocolError(f"request 3 needs a seat and an action, got {clip(line)}")
         seat = _int(tokens[1], line, "seat", 3)
@@ -288,7 +287,7 @@ class RequestDecoder:
             )
         tiles = [_tile(tok, line) for tok in args]
         if action != "BUHUA":
-            for tok, tile in zip(args, tiles, strict=True):
+            for tok, tile in zip(args, tiles):
                 if tile >= NUM_KINDS:
                     raise ProtocolError(f"{action} of the flower {clip(tok, 20)} in {clip(line)}")
         if action == "CHI" and not is_chow_middle(tiles[0]):

@@ -21,13 +21,13 @@ what ``mjbot play botzone`` (:mod:`bot.botzone`) reads and writes.  Pure text,
 no I/O.
 """
 
-from __future__ import annotations
-
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from typing import Union
 
+from game.compat import ascii_digits
 from protocols.botzone_codec import clip
 from protocols.bounded_json import JsonInputError, loads_bounded
 
@@ -47,9 +47,9 @@ class TurnInput:
 
     turn: int
     """1 for the seat's first request of the game."""
-    requests: tuple[str, ...]
+    requests: "tuple[str, ...]"
     """Every request of the game so far, the new one last."""
-    responses: tuple[str, ...]
+    responses: "tuple[str, ...]"
     """The seat's answers to the earlier requests."""
     time_limit: float
     """Seconds for this turn (already doubled on the first turn)."""
@@ -64,13 +64,13 @@ class Output:
     """A program's output lines for one turn, read by an interaction."""
 
     response: str
-    unreadable: str | None = None
+    unreadable: "str | None" = None
     debug: str = ""
     data: str = ""
-    globaldata: str | None = None
+    globaldata: "str | None" = None
 
 
-def _number(x: float) -> int | float:
+def _number(x: float) -> "int | float":
     return int(x) if float(x).is_integer() else x
 
 
@@ -80,7 +80,7 @@ class SimpleInteraction:
 
     mode = Interaction.SIMPLE
 
-    def first_input(self, turn: TurnInput, memory_limit: int) -> str:
+    def first_input(self, turn: "TurnInput", memory_limit: int) -> str:
         lines = [str(len(turn.requests))]
         for i, request in enumerate(turn.requests):
             lines.append(request)
@@ -92,7 +92,7 @@ class SimpleInteraction:
     def next_input(self, request: str) -> str:
         return request + "\n"
 
-    def read_output(self, lines: Sequence[str]) -> Output:
+    def read_output(self, lines: "Sequence[str]") -> "Output":
         padded = [*lines, "", "", ""]
         globaldata = lines[3] if len(lines) > 3 else None
         return Output(response=padded[0], debug=padded[1], data=padded[2], globaldata=globaldata)
@@ -106,7 +106,7 @@ class JsonInteraction:
 
     mode = Interaction.JSON
 
-    def first_input(self, turn: TurnInput, memory_limit: int) -> str:
+    def first_input(self, turn: "TurnInput", memory_limit: int) -> str:
         obj = {
             "requests": list(turn.requests),
             "responses": list(turn.responses),
@@ -120,7 +120,7 @@ class JsonInteraction:
     def next_input(self, request: str) -> str:
         return json.dumps(request) + "\n"
 
-    def read_output(self, lines: Sequence[str]) -> Output:
+    def read_output(self, lines: "Sequence[str]") -> "Output":
         text = next((line for line in lines if line.strip()), "")
         if not text:
             return Output(response="", unreadable="no output")
@@ -144,10 +144,10 @@ def _text(value: object) -> str:
     return value if isinstance(value, str) else json.dumps(value)
 
 
-InteractionStyle = SimpleInteraction | JsonInteraction
+InteractionStyle = Union[SimpleInteraction, JsonInteraction]
 
 
-def interaction_for(mode: Interaction | str) -> InteractionStyle:
+def interaction_for(mode: "Interaction | str") -> "InteractionStyle":
     return SimpleInteraction() if Interaction(mode) is Interaction.SIMPLE else JsonInteraction()
 
 
@@ -175,11 +175,11 @@ class FirstInput:
     and the bot's own earlier responses."""
 
     json_mode: bool
-    requests: tuple[str, ...]
-    responses: tuple[str, ...]
+    requests: "tuple[str, ...]"
+    responses: "tuple[str, ...]"
 
 
-def _strings(value: object, field: str) -> tuple[str, ...]:
+def _strings(value: object, field: str) -> "tuple[str, ...]":
     if not isinstance(value, list):
         raise EnvelopeError(f'"{field}" is {type(value).__name__}, not a list')
     if len(value) > MAX_HISTORY_REQUESTS:
@@ -188,7 +188,7 @@ def _strings(value: object, field: str) -> tuple[str, ...]:
     return tuple(v if isinstance(v, str) else json.dumps(v) for v in value)
 
 
-def read_first_input(first: str, more: Callable[[], str | None]) -> FirstInput:
+def read_first_input(first: str, more: "Callable[[], str | None]") -> "FirstInput":
     """The first input: a JSON object (JSON interaction) or ``n`` and 2n-1 lines (simple;
     ``more`` gives the next line, None at the end of input).  Raises
     :class:`EnvelopeError` naming what was wrong; nothing beyond the announced lines is read."""
@@ -205,7 +205,7 @@ def read_first_input(first: str, more: Callable[[], str | None]) -> FirstInput:
         if not requests:
             raise EnvelopeError('"requests" is empty')
         return FirstInput(True, requests, responses)
-    if not (text.isascii() and text.isdigit()):  # '²' is a digit to str.isdigit
+    if not ascii_digits(text):  # '²' is a digit to str.isdigit
         raise EnvelopeError(f"first line {clip(text)} is neither a number nor a JSON object")
     if len(text) > 12:  # no int() of thousands of digits
         raise EnvelopeError(f"first line announces a {len(text)}-digit number of requests: "
@@ -214,7 +214,7 @@ def read_first_input(first: str, more: Callable[[], str | None]) -> FirstInput:
     if not 1 <= n <= MAX_HISTORY_REQUESTS:
         raise EnvelopeError(f"first line announces {n} requests: expected 1 to "
                             f"{MAX_HISTORY_REQUESTS}")
-    history: list[str] = []
+    history: "list[str]" = []
     for _ in range(2 * n - 1):
         line = more()
         if line is None:
@@ -224,7 +224,7 @@ def read_first_input(first: str, more: Callable[[], str | None]) -> FirstInput:
     return FirstInput(False, tuple(history[0::2]), tuple(history[1::2]))
 
 
-def read_next_request(line: str) -> str | None:
+def read_next_request(line: str) -> "str | None":
     """A keep-running turn's request: a bare line, a JSON string or a JSON object whose
     ``requests`` list ends with it.  None for a blank line (Botzone's empty data lines)."""
     text = line.strip()

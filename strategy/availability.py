@@ -23,8 +23,6 @@ weights at zero but the share's, it is the uniform count the value used before
 Pure: count vectors in, floats out; no I/O, no randomness.
 """
 
-from __future__ import annotations
-
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -55,7 +53,7 @@ FEATURE_NAMES = (
 class WallModel:
     """The weights of the logistic (:data:`FEATURE_NAMES` order)."""
 
-    weights: tuple[float, ...]
+    weights: "tuple[float, ...]"
 
     def __post_init__(self) -> None:
         if len(self.weights) != FEATURES:
@@ -66,7 +64,7 @@ UNIFORM = WallModel((0.0,) * (CLASSES * 4) + (1.0,) * CLASSES + (0.0, 0.0, 0.0))
 """Every unseen copy in the wall with the average share: the count the value used before."""
 
 
-def _neighbour_discards(discarded: np.ndarray, step: int) -> np.ndarray:
+def _neighbour_discards(discarded: "np.ndarray", step: int) -> "np.ndarray":
     """Discards of the kinds ``step`` away in the same suit (both sides), per kind."""
     out = np.zeros(NUM_KINDS, dtype=np.float64)
     for k in range(NUM_SUITED):
@@ -77,7 +75,7 @@ def _neighbour_discards(discarded: np.ndarray, step: int) -> np.ndarray:
     return np.minimum(out, NEIGHBOUR_CAP)
 
 
-def discarded_counts(discards: Sequence[Sequence[int]]) -> np.ndarray:
+def discarded_counts(discards: "Sequence[Sequence[int]]") -> "np.ndarray":
     """(34,) copies of each kind in the seats' discards (claimed ones included)."""
     counts = np.zeros(NUM_KINDS, dtype=np.int64)
     for ds in discards:
@@ -86,7 +84,7 @@ def discarded_counts(discards: Sequence[Sequence[int]]) -> np.ndarray:
     return counts
 
 
-def features(unseen: np.ndarray, discarded: np.ndarray, share: float) -> np.ndarray:
+def features(unseen: "np.ndarray", discarded: "np.ndarray", share: float) -> "np.ndarray":
     """(34, :data:`FEATURES`): each kind's features (a kind with no unseen copy has no
     class-by-copies column set; its row is never read).  ``discarded``: copies of each
     kind thrown by any seat (claimed ones included); ``share``: the wall's tiles over all
@@ -105,16 +103,16 @@ def features(unseen: np.ndarray, discarded: np.ndarray, share: float) -> np.ndar
     return x
 
 
-def in_wall_chance(unseen: np.ndarray, discarded: np.ndarray, share: float,
-                   model: WallModel) -> np.ndarray:
+def in_wall_chance(unseen: "np.ndarray", discarded: "np.ndarray", share: float,
+                   model: "WallModel") -> "np.ndarray":
     """(34,) the chance that one unseen copy of each kind lies in the wall (the model's,
     before :func:`wall_copies` scales the copies to the wall's count)."""
     z = features(unseen, discarded, share) @ np.asarray(model.weights, dtype=np.float64)
     return np.asarray(1.0 / (1.0 + np.exp(-z)))
 
 
-def wall_copies(unseen: np.ndarray, discarded: np.ndarray, wall_tiles: int,
-                model: WallModel) -> np.ndarray:
+def wall_copies(unseen: "np.ndarray", discarded: "np.ndarray", wall_tiles: int,
+                model: "WallModel") -> "np.ndarray":
     """(34,) expected copies of each kind in the wall, adding up to ``wall_tiles`` (the
     wall's count, which the seat knows), none above the unseen copies.  All zero when the
     wall is empty; every unseen copy when nothing else is unseen."""
@@ -145,8 +143,8 @@ def wall_copies(unseen: np.ndarray, discarded: np.ndarray, wall_tiles: int,
     return e
 
 
-def drawable_counts(unseen: np.ndarray, discarded: np.ndarray, wall_tiles: int,
-                    model: WallModel) -> np.ndarray:
+def drawable_counts(unseen: "np.ndarray", discarded: "np.ndarray", wall_tiles: int,
+                    model: "WallModel") -> "np.ndarray":
     """(34,) int8: the unseen copies re-counted by where they lie, for the counts a search
     reads (the step-value chances, the useful draws): each kind's expected copies in the
     wall (:func:`wall_copies`) over the wall's share of the unseen tiles, rounded, at

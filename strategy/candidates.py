@@ -7,8 +7,6 @@ deficiency and completion ways (:func:`strategy.completions.completion_ways`),
 from which the policy takes its chance estimate.
 """
 
-from __future__ import annotations
-
 import numpy as np
 
 from strategy.completions import completion_ways, completion_ways_after_discards
@@ -19,7 +17,7 @@ from strategy.jit import njit
 
 
 @njit()
-def best_shape_deficiency(hand: np.ndarray, unseen: np.ndarray, melds: int, special: bool,
+def best_shape_deficiency(hand: "np.ndarray", unseen: "np.ndarray", melds: int, special: bool,
                           concealed: bool, regular: int = -1) -> int:
     """The least deficiency over the shapes :func:`every_shape` allows (the knitted
     straight is only looked at where it could be less than the others)."""
@@ -33,8 +31,8 @@ def best_shape_deficiency(hand: np.ndarray, unseen: np.ndarray, melds: int, spec
 
 
 @njit()
-def discard_numbers(hand: np.ndarray, unseen: np.ndarray, melds: int, special: bool,
-                    concealed: bool, i: int) -> tuple[int, int, float]:
+def discard_numbers(hand: "np.ndarray", unseen: "np.ndarray", melds: int, special: bool,
+                    concealed: bool, i: int) -> "tuple[int, int, float]":
     """(least shape deficiency, regular deficiency, ways) of ``hand`` less one ``i``."""
     h = hand.copy()
     h[i] -= 1
@@ -44,10 +42,10 @@ def discard_numbers(hand: np.ndarray, unseen: np.ndarray, melds: int, special: b
 
 
 @njit()
-def discard_table(hand: np.ndarray, unseen: np.ndarray, melds: int, special: bool,
-                  concealed: bool, deficiency: np.ndarray, regular: np.ndarray,
-                  ways: np.ndarray, tables: np.ndarray, rest: np.ndarray, keys: np.ndarray,
-                  words: np.ndarray, state: np.ndarray, work: np.ndarray) -> None:
+def discard_table(hand: "np.ndarray", unseen: "np.ndarray", melds: int, special: bool,
+                  concealed: bool, deficiency: "np.ndarray", regular: "np.ndarray",
+                  ways: "np.ndarray", tables: "np.ndarray", rest: "np.ndarray", keys: "np.ndarray",
+                  words: "np.ndarray", state: "np.ndarray", work: "np.ndarray") -> None:
     """:func:`discard_numbers` for every kind the hand holds (UNREACHABLE, 0 elsewhere); the
     arrays after ``ways`` are a :class:`SuitCache`'s."""
     completion_ways_after_discards(hand, unseen, melds, regular, ways)

@@ -14,12 +14,9 @@ the number of ways to draw that many tiles from the KB, capped at 1.
 Used for discards when the deficiency is too large for the exact search.
 """
 
-from __future__ import annotations
-
-import math
-
 import numpy as np
 
+from game.compat import comb
 from strategy import completions_plain
 from strategy.deficiency.kernel import UNREACHABLE
 from strategy.jit import HAVE_NUMBA, njit
@@ -42,8 +39,8 @@ _COMB = np.array([[_comb(n, k) for k in range(5)] for n in range(5)])
 
 
 @njit(inline=True)
-def _ways_rank(hand: np.ndarray, unseen: np.ndarray, r: int, melds: int, best: np.ndarray,
-               ways: np.ndarray, cur: int, nxt: int, active: int) -> int:
+def _ways_rank(hand: "np.ndarray", unseen: "np.ndarray", r: int, melds: int, best: "np.ndarray",
+               ways: "np.ndarray", cur: int, nxt: int, active: int) -> int:
     """One rank of the DP: generation ``cur`` (states in ``active``) to generation ``nxt``;
     returns the states written.  A state is reset when first written, so only states in
     the returned set hold valid lanes; skipping the others changes no sum (every ``ways``
@@ -94,8 +91,8 @@ def _ways_rank(hand: np.ndarray, unseen: np.ndarray, r: int, melds: int, best: n
 
 
 @njit(inline=True)
-def _ways_result(best: np.ndarray, ways: np.ndarray, g: int, active: int,
-                 melds: int) -> tuple[int, float]:
+def _ways_result(best: "np.ndarray", ways: "np.ndarray", g: int, active: int,
+                 melds: int) -> "tuple[int, float]":
     if not active & 1:
         return UNREACHABLE, 0.0
     v = best[g, 0, 6 + melds]
@@ -105,7 +102,7 @@ def _ways_result(best: np.ndarray, ways: np.ndarray, g: int, active: int,
 
 
 @njit()
-def completion_ways(hand: np.ndarray, unseen: np.ndarray, melds: int) -> tuple[int, float]:
+def completion_ways(hand: "np.ndarray", unseen: "np.ndarray", melds: int) -> "tuple[int, float]":
     """(deficiency, ways) of the regular shape; (UNREACHABLE, 0.0) if none fits."""
     best = np.empty((2, 9, 12), np.int64)
     ways = np.empty((2, 9, 12), np.float64)
@@ -122,8 +119,8 @@ def completion_ways(hand: np.ndarray, unseen: np.ndarray, melds: int) -> tuple[i
 
 
 @njit()
-def completion_ways_after_discards(hand: np.ndarray, unseen: np.ndarray, melds: int,
-                                   deficiency: np.ndarray, ways_out: np.ndarray) -> None:
+def completion_ways_after_discards(hand: "np.ndarray", unseen: "np.ndarray", melds: int,
+                                   deficiency: "np.ndarray", ways_out: "np.ndarray") -> None:
     """:func:`completion_ways` of hand-i for every kind i the hand holds (UNREACHABLE, 0
     elsewhere), with the same numbers to the last bit.
 
@@ -170,7 +167,7 @@ def chance_estimate(deficiency: int, ways: float, unseen_total: int) -> float:
         return 0.0
     if deficiency == 0:
         return 1.0
-    denom = math.comb(unseen_total, deficiency) if unseen_total >= deficiency else 0
+    denom = comb(unseen_total, deficiency) if unseen_total >= deficiency else 0
     return 1.0 if denom == 0 else min(1.0, ways / denom)
 
 

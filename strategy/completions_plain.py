@@ -6,28 +6,26 @@ same order, so the same floats to the last bit (tests compare the two), in a fra
 the time numpy's scalar indexing takes in plain Python.
 """
 
-from __future__ import annotations
-
 import numpy as np
 
 from strategy.deficiency.kernel import UNREACHABLE
 
 _NEG = -1000
-_COMB: list[list[float]] = []
+_COMB: "list[list[float]]" = []
 """``strategy.completions._COMB`` as Python floats (set by :func:`use_comb`)."""
 
 
-def use_comb(table: np.ndarray) -> None:
+def use_comb(table: "np.ndarray") -> None:
     """Take the kernels' table of C(n, k) (the same doubles)."""
     _COMB[:] = table.tolist()
 
 
-def _fresh() -> tuple[list[int], list[float]]:
+def _fresh() -> "tuple[list[int], list[float]]":
     return [_NEG] * 12, [0.0] * 12
 
 
-def _ways_rank(hand: list[int], unseen: list[int], r: int, melds: int,
-               best: list[list[list[int]]], ways: list[list[list[float]]], cur: int,
+def _ways_rank(hand: "list[int]", unseen: "list[int]", r: int, melds: int,
+               best: "list[list[list[int]]]", ways: "list[list[list[float]]]", cur: int,
                nxt: int, active: int) -> int:
     """:func:`strategy.completions._ways_rank` on lists (``best[g][s][lane]``)."""
     h = hand[r]
@@ -80,7 +78,7 @@ def _ways_rank(hand: list[int], unseen: list[int], r: int, melds: int,
     return next_active
 
 
-def _generations(n: int) -> tuple[list[list[list[int]]], list[list[list[float]]]]:
+def _generations(n: int) -> "tuple[list[list[list[int]]], list[list[list[float]]]]":
     best = [[[_NEG] * 12 for _ in range(9)] for _ in range(n)]
     ways = [[[0.0] * 12 for _ in range(9)] for _ in range(n)]
     best[0][0][0] = 0
@@ -88,8 +86,8 @@ def _generations(n: int) -> tuple[list[list[list[int]]], list[list[list[float]]]
     return best, ways
 
 
-def _result(best: list[list[list[int]]], ways: list[list[list[float]]], g: int, active: int,
-            melds: int) -> tuple[int, float]:
+def _result(best: "list[list[list[int]]]", ways: "list[list[list[float]]]", g: int, active: int,
+            melds: int) -> "tuple[int, float]":
     if not active & 1:
         return UNREACHABLE, 0.0
     v = best[g][0][6 + melds]
@@ -98,7 +96,7 @@ def _result(best: list[list[list[int]]], ways: list[list[list[float]]], g: int, 
     return 3 * melds + 2 - v, ways[g][0][6 + melds]
 
 
-def completion_ways(hand: np.ndarray, unseen: np.ndarray, melds: int) -> tuple[int, float]:
+def completion_ways(hand: "np.ndarray", unseen: "np.ndarray", melds: int) -> "tuple[int, float]":
     """:func:`strategy.completions.completion_ways`: (deficiency, ways) of the regular
     shape; (UNREACHABLE, 0.0) if none fits."""
     h = hand.tolist()
@@ -112,8 +110,8 @@ def completion_ways(hand: np.ndarray, unseen: np.ndarray, melds: int) -> tuple[i
     return _result(best, ways, cur, active, melds)
 
 
-def completion_ways_after_discards(hand: np.ndarray, unseen: np.ndarray, melds: int,
-                                   deficiency: np.ndarray, ways_out: np.ndarray) -> None:
+def completion_ways_after_discards(hand: "np.ndarray", unseen: "np.ndarray", melds: int,
+                                   deficiency: "np.ndarray", ways_out: "np.ndarray") -> None:
     """:func:`strategy.completions.completion_ways_after_discards`: the completion ways of
     hand - i for every kind i the hand holds (UNREACHABLE, 0 elsewhere), each candidate
     resuming from the full hand's generation two ranks before its discard."""

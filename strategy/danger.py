@@ -27,8 +27,6 @@ readiness says 0.26 on average where 0.14 of the seats wait; the planner's fold 
 fitted one.
 """
 
-from __future__ import annotations
-
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -93,18 +91,18 @@ completes the hand) from 0.035 to 0.032 (docs/danger_calibration.png)."""
 class SeatSigns:
     """What everyone sees of another seat."""
 
-    discards: tuple[int, ...]
+    discards: "tuple[int, ...]"
     """Every tile it discarded, oldest first (those claimed by others included)."""
-    melds: tuple[Meld, ...]
+    melds: "tuple[Meld, ...]"
     concealed: int
     """Tiles in its hand now (13 less three per meld, usually)."""
-    passed: tuple[int, ...] = ()
+    passed: "tuple[int, ...]" = ()
     """Tiles discarded by the others since its own last discard that it did not win on.
     Its hand has not changed since, and MCR has no furiten, so none of them completes it
     (short of a fan that depends on the moment, such as the last copy of a tile)."""
 
 
-def readiness_features(seat: SeatSigns) -> tuple[int, int, int, int]:
+def readiness_features(seat: "SeatSigns") -> "tuple[int, int, int, int]":
     """What the readiness reads of a seat: its discards, its melds, and the middle tiles
     and the honours or terminals among its last :data:`RECENT` discards."""
     recent = seat.discards[-RECENT:]
@@ -113,7 +111,7 @@ def readiness_features(seat: SeatSigns) -> tuple[int, int, int, int]:
     return len(seat.discards), len(seat.melds), middle, edge
 
 
-def readiness(seat: SeatSigns, model: DangerModel = DANGER_V1) -> float:
+def readiness(seat: "SeatSigns", model: "DangerModel" = DANGER_V1) -> float:
     """The chance that the seat waits for a winning tile now (a logistic in its turn and
     melds, and under a fitted model its recent discards; :data:`DANGER_V1`: about 0.1
     after 5 discards, 0.5 after 12 with a meld)."""
@@ -124,13 +122,13 @@ def readiness(seat: SeatSigns, model: DangerModel = DANGER_V1) -> float:
     return 1.0 / (1.0 + math.exp(-x))
 
 
-_last_holds: tuple[bytes, float, np.ndarray, np.ndarray] = (b"", -1.0, np.zeros(0),
+_last_holds: "tuple[bytes, float, np.ndarray, np.ndarray]" = (b"", -1.0, np.zeros(0),
                                                              np.zeros(0))
 """:func:`_holds`' last answer: the seats of one :func:`danger` share the unseen counts
 and mostly their share (one tuple, replaced whole, so a second thread reads a whole one)."""
 
 
-def _holds(unseen: Counts, share: float) -> tuple[np.ndarray, np.ndarray]:
+def _holds(unseen: "Counts", share: float) -> "tuple[np.ndarray, np.ndarray]":
     """P(at least one) and P(at least two) copies of each kind in a hand that draws each
     unseen copy with chance ``share`` (binomial).  The arrays are shared: read them only."""
     global _last_holds
@@ -152,7 +150,7 @@ _SINGLE[NUM_SUITED:] = HONOUR_SINGLE
 _ONES = np.ones(NUM_KINDS)
 
 
-def wait_weights(seat: SeatSigns, unseen: Counts) -> np.ndarray:
+def wait_weights(seat: "SeatSigns", unseen: "Counts") -> "np.ndarray":
     """Relative chance that each kind is a wait of the seat if it is waiting (34 floats,
     not normalised)."""
     unseen = np.asarray(unseen)
@@ -188,8 +186,8 @@ def wait_weights(seat: SeatSigns, unseen: Counts) -> np.ndarray:
     return w
 
 
-def wait_share(seat: SeatSigns, unseen: Counts, model: DangerModel = DANGER_V1
-               ) -> np.ndarray:
+def wait_share(seat: "SeatSigns", unseen: "Counts", model: "DangerModel" = DANGER_V1
+               ) -> "np.ndarray":
     """P(each kind completes the seat's hand | it waits): the kind's share of the model's
     ``mean_waits`` waits, capped at 1."""
     w = wait_weights(seat, unseen)
@@ -199,15 +197,15 @@ def wait_share(seat: SeatSigns, unseen: Counts, model: DangerModel = DANGER_V1
     return np.minimum(1.0, model.mean_waits * w / mass)
 
 
-def seat_danger(seat: SeatSigns, unseen: Counts, model: DangerModel = DANGER_V1
-                ) -> np.ndarray:
+def seat_danger(seat: "SeatSigns", unseen: "Counts", model: "DangerModel" = DANGER_V1
+                ) -> "np.ndarray":
     """P(discarding each kind completes the seat's hand): readiness times the kind's share
     of the model's ``mean_waits`` waits, capped at the readiness."""
     return readiness(seat, model) * wait_share(seat, unseen, model)
 
 
-def danger(seats: Sequence[SeatSigns], unseen: Counts, model: DangerModel = DANGER_V1
-           ) -> np.ndarray:
+def danger(seats: "Sequence[SeatSigns]", unseen: "Counts", model: "DangerModel" = DANGER_V1
+           ) -> "np.ndarray":
     """P(discarding each kind completes at least one of the seats' hands), the seats taken
     as independent."""
     safe = np.ones(NUM_KINDS, dtype=np.float64)
@@ -216,7 +214,7 @@ def danger(seats: Sequence[SeatSigns], unseen: Counts, model: DangerModel = DANG
     return 1.0 - safe
 
 
-def anyone_waiting(seats: Sequence[SeatSigns], model: DangerModel = DANGER_V1) -> float:
+def anyone_waiting(seats: "Sequence[SeatSigns]", model: "DangerModel" = DANGER_V1) -> float:
     """P(at least one of the seats waits), the seats taken as independent."""
     none = 1.0
     for s in seats:

@@ -17,8 +17,6 @@ facts of the tile in the hand (pairs, neighbours, honours that score, copies lef
 danger, the share of its suit in the hand).  Pure: no I/O, no clock, no randomness.
 """
 
-from __future__ import annotations
-
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -26,7 +24,7 @@ import numpy as np
 
 from game.tiles import Counts
 
-FEATURES: tuple[str, ...] = (
+FEATURES: "tuple[str, ...]" = (
     "value",      # the discard's value less the best value (points; <= 0)
     "distance",   # its fan-aware distance less the least distance
     "useful",     # its useful draws toward 8 fan / the most among the close discards
@@ -58,9 +56,9 @@ class DiscardFacts:
     danger: float
 
 
-def features(hand: Counts, unseen: Counts, close: Sequence[DiscardFacts],
-             step_order: Sequence[int], seat_wind: int, prevalent_wind: int,
-             drawn: int | None) -> np.ndarray:
+def features(hand: "Counts", unseen: "Counts", close: "Sequence[DiscardFacts]",
+             step_order: "Sequence[int]", seat_wind: int, prevalent_wind: int,
+             drawn: "int | None") -> "np.ndarray":
     """The :data:`FEATURES` of each of the ``close`` discards (rows, in their order).
 
     ``hand`` holds the 3m+2 concealed tiles before the discard, ``step_order`` the kinds in
@@ -114,7 +112,7 @@ def features(hand: Counts, unseen: Counts, close: Sequence[DiscardFacts],
 class DiscardRanker:
     """The weights of the conditional logit over :data:`FEATURES`."""
 
-    weights: tuple[float, ...]
+    weights: "tuple[float, ...]"
     source: str = ""
     """Where the weights come from (the fit's data and penalty)."""
 
@@ -123,10 +121,10 @@ class DiscardRanker:
             raise ValueError(f"DiscardRanker: {len(self.weights)} weights for "
                              f"{len(FEATURES)} features")
 
-    def scores(self, x: np.ndarray) -> np.ndarray:
+    def scores(self, x: "np.ndarray") -> "np.ndarray":
         return np.asarray(x @ np.asarray(self.weights), dtype=np.float64)
 
-    def order(self, tiles: Sequence[int], x: np.ndarray) -> list[int]:
+    def order(self, tiles: "Sequence[int]", x: "np.ndarray") -> "list[int]":
         """``tiles`` (the rows of ``x``) by score, best first; equal scores keep their
         order."""
         s = self.scores(x)
@@ -137,12 +135,12 @@ class DiscardRanker:
 class Choice:
     """One observed decision: the candidates' features and the row that was chosen."""
 
-    x: np.ndarray
+    x: "np.ndarray"
     chosen: int
 
 
-def log_likelihood(weights: np.ndarray, choices: Sequence[Choice], l2: float
-                   ) -> tuple[float, np.ndarray, np.ndarray]:
+def log_likelihood(weights: "np.ndarray", choices: "Sequence[Choice]", l2: float
+                   ) -> "tuple[float, np.ndarray, np.ndarray]":
     """The penalised log-likelihood of ``choices``, its gradient and its Hessian."""
     n = weights.shape[0]
     total = -l2 * float(weights @ weights)
@@ -160,7 +158,7 @@ def log_likelihood(weights: np.ndarray, choices: Sequence[Choice], l2: float
     return total, grad, hess
 
 
-def fit(choices: Sequence[Choice], l2: float = 0.3, iterations: int = 100) -> np.ndarray:
+def fit(choices: "Sequence[Choice]", l2: float = 0.3, iterations: int = 100) -> "np.ndarray":
     """The weights that maximise the penalised log-likelihood (Newton's method with a
     backtracking line search)."""
     if not choices:
@@ -178,15 +176,17 @@ def fit(choices: Sequence[Choice], l2: float = 0.3, iterations: int = 100) -> np
     return w
 
 
-def agreement(weights: Sequence[float] | np.ndarray, choices: Sequence[Choice]) -> int:
+def agreement(weights: "Sequence[float] | np.ndarray", choices: "Sequence[Choice]") -> int:
     """How many ``choices`` the weights' best-scored candidate matches."""
     w = np.asarray(weights, dtype=np.float64)
     return sum(int(np.argmax(c.x @ w) == c.chosen) for c in choices)
 
 
-def describe(weights: Sequence[float] | np.ndarray) -> str:
+def describe(weights: "Sequence[float] | np.ndarray") -> str:
     """``feature +w, ...`` for reading the weights."""
-    return ", ".join(f"{k} {float(v):+.3f}" for k, v in zip(FEATURES, weights, strict=True))
+    if len(weights) != len(FEATURES):
+        raise ValueError(f"{len(weights)} weights for {len(FEATURES)} features")
+    return ", ".join(f"{k} {float(v):+.3f}" for k, v in zip(FEATURES, weights))
 
 
 RANK1 = DiscardRanker(

@@ -25,15 +25,13 @@ else runs every kernel as plain Python (:data:`COLD` says so) while the kernels 
 compiled elsewhere.
 """
 
-from __future__ import annotations
-
 import hashlib
 import importlib.util
 import os
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-F = TypeVar("F", bound=Callable[..., Any])
+F = TypeVar("F", bound="Callable[..., Any]")
 
 PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 JIT_ENV = "MJBOT_JIT"
@@ -55,14 +53,14 @@ def sources_fingerprint(root: str = PACKAGE_DIR) -> str:
     return h.hexdigest()[:16]
 
 
-def cache_dir(base: str | None = None) -> str:
+def cache_dir(base: "str | None" = None) -> str:
     """Where the compiled kernels of this version of the sources are cached."""
     if base is None:
         base = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(PACKAGE_DIR, "__pycache__")
     return os.path.join(base, f"mjbot-kernels-{sources_fingerprint()}")
 
 
-def kernels_cached(base: str | None = None) -> bool:
+def kernels_cached(base: "str | None" = None) -> bool:
     """Whether the warm-up has put every kernel of these sources into the cache."""
     return os.path.exists(os.path.join(cache_dir(base), STAMP))
 
@@ -95,7 +93,7 @@ if HAVE_NUMBA:
 
 
 def njit(cache: bool = True, inline: bool = False,
-         signature: str | None = None) -> Callable[[F], F]:
+         signature: "str | None" = None) -> "Callable[[F], F]":
     """``numba.njit(cache=cache, nogil=True)``, or the function itself with ``py_func``.
 
     ``inline=True`` inlines a small helper into its jitted callers (numba's
@@ -104,7 +102,7 @@ def njit(cache: bool = True, inline: bool = False,
     signature only: a call with other argument types raises ``TypeError`` at once
     (no compilation), which lets a public function skip checking types itself."""
 
-    def wrap(func: F) -> F:
+    def wrap(func: "F") -> "F":
         if HAVE_NUMBA:
             args = () if signature is None else (signature,)
             jit = numba.njit(*args, cache=cache, nogil=True,  # type: ignore[call-overload]

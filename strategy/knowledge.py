@@ -13,8 +13,6 @@ is negative.  An update that would break it raises :class:`KnowledgeError`
 naming the tile and the event, and leaves the knowledge base unchanged.
 """
 
-from __future__ import annotations
-
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -33,13 +31,13 @@ class KnowledgeError(TileError):
 class KnowledgeBase:
     """Own concealed tiles and every other copy seen, from one seat's point of view."""
 
-    hand: Counts = field(default_factory=lambda: np.zeros(NUM_KINDS, dtype=np.int8))
-    known: Counts = field(default_factory=lambda: np.zeros(NUM_KINDS, dtype=np.int8))
-    flowers: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    hand: "Counts" = field(default_factory=lambda: np.zeros(NUM_KINDS, dtype=np.int8))
+    known: "Counts" = field(default_factory=lambda: np.zeros(NUM_KINDS, dtype=np.int8))
+    flowers: "list[int]" = field(default_factory=lambda: [0, 0, 0, 0])
 
     # ------------------------------------------------------------ views
     @property
-    def unseen(self) -> Counts:
+    def unseen(self) -> "Counts":
         unseen = np.subtract(_FOUR, self.hand, dtype=np.int8)
         unseen -= self.known
         return unseen
@@ -47,23 +45,23 @@ class KnowledgeBase:
     def unseen_total(self) -> int:
         return int(self.unseen.sum())
 
-    def copy(self) -> KnowledgeBase:
+    def copy(self) -> "KnowledgeBase":
         return KnowledgeBase(self.hand.copy(), self.known.copy(), list(self.flowers))
 
     # ------------------------------------------------------------ the one mutation
     def _apply(
         self,
-        event: Callable[[], str],
-        hand_delta: Sequence[tuple[int, int]] = (),
-        known_delta: Sequence[tuple[int, int]] = (),
+        event: "Callable[[], str]",
+        hand_delta: "Sequence[tuple[int, int]]" = (),
+        known_delta: "Sequence[tuple[int, int]]" = (),
     ) -> None:
         """Apply the deltas to new count vectors, or raise naming ``event()`` (written only
         then: a message per event costs more than the update)."""
         if len(hand_delta) + len(known_delta) == 1:  # one tile drawn or seen: no sums
             self._apply_one(event, *(hand_delta or known_delta)[0], bool(hand_delta))
             return
-        dh: dict[int, int] = {}
-        dk: dict[int, int] = {}
+        dh: "dict[int, int]" = {}
+        dk: "dict[int, int]" = {}
         for t, d in hand_delta:
             _check_kind(t, event)
             dh[t] = dh.get(t, 0) + d
@@ -82,7 +80,7 @@ class KnowledgeBase:
             known[t] = k
         self.hand, self.known = hand, known
 
-    def _apply_one(self, event: Callable[[], str], t: int, d: int, to_hand: bool) -> None:
+    def _apply_one(self, event: "Callable[[], str]", t: int, d: int, to_hand: bool) -> None:
         """:meth:`_apply` of one delta (``d`` copies of ``t`` to the hand or to the seen
         ones), with the same checks."""
         _check_kind(t, event)
@@ -103,7 +101,7 @@ class KnowledgeBase:
             self.known[t] = k
 
     # ------------------------------------------------------------ own tiles
-    def deal(self, tiles: Iterable[int]) -> None:
+    def deal(self, tiles: "Iterable[int]") -> None:
         tiles = list(tiles)
         self._apply(lambda: f"deal {_names(tiles)}",
                     [(t, 1) for t in tiles if not is_flower(t)])
@@ -115,7 +113,7 @@ class KnowledgeBase:
         """Own discard: the tile leaves the hand and is seen by everyone."""
         self._apply(lambda: f"discard {tile_name(tile)}", [(tile, -1)], [(tile, 1)])
 
-    def own_meld(self, from_hand: Sequence[int]) -> None:
+    def own_meld(self, from_hand: "Sequence[int]") -> None:
         """Own chow/pung/kong on a discard (the claimed tile was seen when discarded)."""
         self._apply(
             lambda: f"own meld from {_names(from_hand)}",
@@ -134,7 +132,7 @@ class KnowledgeBase:
         self._apply(lambda: f"discard {tile_name(tile)} by another seat",
                     known_delta=[(tile, 1)])
 
-    def seen_meld(self, from_hand: Sequence[int]) -> None:
+    def seen_meld(self, from_hand: "Sequence[int]") -> None:
         """Another seat's chow/pung/exposed kong: the tiles it showed from its hand."""
         self._apply(
             lambda: f"meld {_names(from_hand)} by another seat",
@@ -145,7 +143,7 @@ class KnowledgeBase:
         self._apply(lambda: f"added kong {tile_name(tile)} by another seat",
                     known_delta=[(tile, 1)])
 
-    def seen_concealed_kong(self, tile: int | None = None) -> None:
+    def seen_concealed_kong(self, tile: "int | None" = None) -> None:
         """Another seat's concealed kong; its tiles are seen only if the protocol shows them."""
         if tile is not None:
             self._apply(
@@ -170,10 +168,10 @@ class KnowledgeBase:
                 raise KnowledgeError(f"{tile_name(t)} does not add up to four")
 
 
-def _check_kind(tile: int, event: Callable[[], str]) -> None:
+def _check_kind(tile: int, event: "Callable[[], str]") -> None:
     if not 0 <= tile < NUM_KINDS:
         raise KnowledgeError(f"{event()}: tile index {tile} is not one of the 34 kinds")
 
 
-def _names(tiles: Iterable[int]) -> str:
+def _names(tiles: "Iterable[int]") -> str:
     return " ".join(tile_name(t) for t in tiles)

@@ -16,11 +16,10 @@ replay can explain it.  Work is counted in kernel calls: strategy/ reads no
 clock, and a replay gets the same reasons again.
 """
 
-from __future__ import annotations
-
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Callable
 
 import numpy as np
 
@@ -68,7 +67,7 @@ class Method(Enum):
     EPSILON_RANDOM = "epsilon-random"
     """SIMCAT-ε's random action (``mjbot-eps``)."""
 
-    def describe(self, horizon: int | None = None) -> str:
+    def describe(self, horizon: "int | None" = None) -> str:
         if self is Method.SEARCH_DEEPENED and horizon is not None:
             return f"search (ties deepened to k={horizon})"
         return self.value
@@ -78,21 +77,21 @@ class Method(Enum):
 class Candidate:
     """One option and its numbers."""
 
-    action: ActionKind
-    tile: int | None
+    action: "ActionKind"
+    tile: "int | None"
     deficiency: int
     """Deficiency of the hand the action leaves (before the next draw)."""
-    value: float | None = None
+    value: "float | None" = None
     """val_k (exact search) for small deficiency, else None."""
     chance: float = 0.0
     """The DP's chance estimate."""
-    delta: int | None = None
+    delta: "int | None" = None
     work: int = 0
     """Kernel calls spent on this candidate."""
-    time_us: float | None = None
+    time_us: "float | None" = None
     """Wall time spent on this candidate, when the deadline was handed a clock."""
     note: str = ""
-    meld: tuple[int, ...] = ()
+    meld: "tuple[int, ...]" = ()
     """A claim's meld (a chow's or pung's three tiles, a kong's four); ``tile`` is then
     the discard after a chow or pung."""
 
@@ -114,7 +113,7 @@ class Candidate:
         return f"{kind} on {tile_name(self.tile)}" if self.action is ActionKind.WIN \
             else f"{kind} {tile_name(self.tile)}"
 
-    def numbers(self) -> tuple[tuple[str, str], ...]:
+    def numbers(self) -> "tuple[tuple[str, str], ...]":
         """The candidate's numbers as (name, shown value) pairs, in a fixed order."""
         out = [("deficiency", "∞" if self.deficiency >= UNREACHABLE else str(self.deficiency)),
                ("val", "-" if self.value is None else f"{self.value:.4f}"),
@@ -137,30 +136,30 @@ class Candidate:
 class Choice:
     """A decision: the chosen candidate and all the candidates considered."""
 
-    chosen: Candidate
-    candidates: tuple[Candidate, ...]
-    method: Method
+    chosen: "Candidate"
+    candidates: "tuple[Candidate, ...]"
+    method: "Method"
     finished: bool = True
     """False when the deadline cut the search short (the answer is the anytime one)."""
-    meld_tiles: tuple[int, ...] = field(default=())
+    meld_tiles: "tuple[int, ...]" = field(default=())
     """For a chow: the three tiles of the chow."""
-    horizon: int | None = None
+    horizon: "int | None" = None
     """How many changes the search looked ahead (for ``SEARCH_DEEPENED``)."""
 
     @property
-    def action(self) -> ActionKind:
+    def action(self) -> "ActionKind":
         return self.chosen.action
 
     def describe_method(self) -> str:
         return self.method.describe(self.horizon)
 
     @property
-    def tile(self) -> int | None:
+    def tile(self) -> "int | None":
         return self.chosen.tile
 
 
 # ---------------------------------------------------------------- deficiency with shapes
-def shape_deficiency_fast(hand: Counts, unseen: Counts, melds: int, rules: Ruleset) -> int:
+def shape_deficiency_fast(hand: "Counts", unseen: "Counts", melds: int, rules: "Ruleset") -> int:
     """Least deficiency over the shapes the rules allow (the regular one alone if none):
     ``shapes_of(...).best`` in one jitted call."""
     return int(best_shape_deficiency(hand, unseen, melds, rules.special_shapes,
@@ -171,7 +170,7 @@ class PolicyError(ValueError):
     """A hand the decision cannot be made for (wrong size, impossible counts)."""
 
 
-def _require_size(hand: Counts, size: int, what: str) -> None:
+def _require_size(hand: "Counts", size: int, what: str) -> None:
     counts = hand.tolist()  # three sums of 34 small ints: faster in Python than in numpy
     total = sum(counts)
     if total != size:
@@ -187,7 +186,7 @@ _ISOLATION_ORDER = tuple(
 """Tie-break: discard honours first, then terminals, then 2/8, then the middle."""
 
 
-def _rank_key(c: Candidate) -> tuple[float, ...]:
+def _rank_key(c: "Candidate") -> "tuple[float, ...]":
     value = -1.0 if c.value is None else c.value
     delta_ = 0 if c.delta is None else c.delta
     if c.tile is None:
@@ -197,15 +196,15 @@ def _rank_key(c: Candidate) -> tuple[float, ...]:
 
 # ---------------------------------------------------------------- discards
 def choose_discard(
-    hand: Counts,
-    unseen: Counts,
+    hand: "Counts",
+    unseen: "Counts",
     melds: int,
-    rules: Ruleset,
-    deadline: Deadline | None = None,
-    win_check: WinCheck | None = None,
+    rules: "Ruleset",
+    deadline: "Deadline | None" = None,
+    win_check: "WinCheck | None" = None,
     with_delta: bool = True,
-    cache: SuitCache | None = None,
-) -> Choice:
+    cache: "SuitCache | None" = None,
+) -> "Choice":
     """The discard of a 3m+2 hand (``melds`` = melds still needed).
 
     ``cache`` (a :class:`SuitCache` the caller keeps across decisions) only saves time."""
@@ -214,9 +213,9 @@ def choose_discard(
     cache = SuitCache() if cache is None else cache
     total = sum(unseen.tolist())
     clock = deadline.clock
-    spent: dict[int, float] = {}
+    spent: "dict[int, float]" = {}
     special, concealed = rules.special_shapes, melds == rules.melds_needed
-    rows: list[tuple[int, int, float]] = []
+    rows: "list[tuple[int, int, float]]" = []
     if clock is None:
         d_all = np.empty(NUM_KINDS, dtype=np.int64)
         regular_all = np.empty(NUM_KINDS, dtype=np.int64)
@@ -236,11 +235,11 @@ def choose_discard(
             spent[i] = (clock() - t0) * 1e6
     best_d = min(r[1] for r in rows)
     deltas = delta(hand, unseen, melds, cache) if with_delta and best_d < UNREACHABLE else {}
-    values: dict[int, float] = {}
-    work: dict[int, int] = {}
+    values: "dict[int, float]" = {}
+    work: "dict[int, int]" = {}
     finished = True
     method = Method.DP
-    horizon: int | None = None
+    horizon: "int | None" = None
     if best_d <= SEARCH_MAX:
         method = Method.SEARCH
         search = StepSearch(melds, unseen, deadline=deadline, complete=win_check, cache=cache)
@@ -278,8 +277,9 @@ def choose_discard(
 
 
 # ---------------------------------------------------------------- claims on a discard
-def _after_meld(hand: Counts, unseen: Counts, melds: int, rules: Ruleset,
-                remove: Sequence[int], deadline: Deadline, cache: SuitCache | None) -> Choice:
+def _after_meld(hand: "Counts", unseen: "Counts", melds: int, rules: "Ruleset",
+                remove: "Sequence[int]", deadline: "Deadline",
+                cache: "SuitCache | None") -> "Choice":
     h = hand.copy()
     for t in remove:
         h[t] -= 1
@@ -287,16 +287,16 @@ def _after_meld(hand: Counts, unseen: Counts, melds: int, rules: Ruleset,
 
 
 def choose_claim(
-    hand: Counts,
-    unseen: Counts,
+    hand: "Counts",
+    unseen: "Counts",
     melds: int,
-    rules: Ruleset,
+    rules: "Ruleset",
     tile: int,
     can_chow: bool,
     can_win: bool,
-    deadline: Deadline | None = None,
-    cache: SuitCache | None = None,
-) -> Choice:
+    deadline: "Deadline | None" = None,
+    cache: "SuitCache | None" = None,
+) -> "Choice":
     """Answer another seat's discard ``tile``: win, kong, pung, chow or pass.
 
     ``hand`` is the 3m+1 concealed hand; ``unseen`` already counts ``tile``
@@ -314,7 +314,7 @@ def choose_claim(
     if can_win:
         win = Candidate(ActionKind.WIN, tile, 0, 1.0, 1.0, note="the hand is complete")
         return Choice(win, (win, pass_c), Method.WIN)
-    options: list[tuple[ActionKind, tuple[int, ...], tuple[int, ...]]] = []
+    options: "list[tuple[ActionKind, tuple[int, ...], tuple[int, ...]]]" = []
     if hand[tile] >= 2 and melds >= 1:
         options.append((ActionKind.PUNG, (tile, tile), (tile, tile, tile)))
     if hand[tile] >= 3 and melds >= 1:
@@ -328,7 +328,7 @@ def choose_claim(
                 if all(hand[t] >= 1 for t in rest):
                     options.append((ActionKind.CHOW, tuple(rest), chow))
     best_c = pass_c
-    best_meld: tuple[int, ...] = ()
+    best_meld: "tuple[int, ...]" = ()
     for kind, remove, meld_tiles in options:
         if kind is ActionKind.KONG:
             h = hand.copy()
@@ -356,8 +356,8 @@ def choose_claim(
 
 
 def choose_kong_on_draw(
-    hand: Counts, unseen: Counts, melds: int, rules: Ruleset, discard: Choice
-) -> Candidate | None:
+    hand: "Counts", unseen: "Counts", melds: int, rules: "Ruleset", discard: "Choice"
+) -> "Candidate | None":
     """A concealed kong worth declaring instead of the discard ``discard`` (or None)."""
     for t in np.nonzero(hand >= 4)[0]:
         h = hand.copy()
@@ -370,9 +370,9 @@ def choose_kong_on_draw(
 
 
 def choose_added_kong(
-    hand: Counts, unseen: Counts, melds: int, rules: Ruleset, pungs: Sequence[int],
-    discard: Choice,
-) -> Candidate | None:
+    hand: "Counts", unseen: "Counts", melds: int, rules: "Ruleset", pungs: "Sequence[int]",
+    discard: "Choice",
+) -> "Candidate | None":
     """Add the drawn-or-held tile to an exposed pung when the hand loses nothing by it."""
     for t in pungs:
         if hand[t] >= 1:

@@ -20,15 +20,13 @@ Each rule set answers those through :class:`RuleValue`:
 ``strategy`` only.
 """
 
-from __future__ import annotations
-
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
 
 import numpy as np
 
+from game.compat import Protocol
 from game.melds import Meld
 from game.rulebook import declarable_win, win_context
 from game.rules import TAIWAN_16, Ruleset, WallLayout
@@ -62,49 +60,49 @@ class SeatFacts(Protocol):
     """What the value reads of one seat's view of a game (the player's ``SeatView``)."""
 
     @property
-    def rules(self) -> Ruleset: ...
+    def rules(self) -> "Ruleset": ...
     @property
     def seat(self) -> int: ...
     @property
     def prevalent_wind(self) -> int: ...
     @property
-    def dealer(self) -> int | None: ...
+    def dealer(self) -> "int | None": ...
     @property
-    def provider(self) -> int | None:
+    def provider(self) -> "int | None":
         """The seat that discarded the tile in play."""
         ...
     @property
     def after_kong(self) -> bool: ...
     @property
-    def kb(self) -> KnowledgeBase: ...
+    def kb(self) -> "KnowledgeBase": ...
     @property
-    def melds(self) -> Sequence[Meld]:
+    def melds(self) -> "Sequence[Meld]":
         """The seat's declared melds."""
         ...
     @property
-    def own_flowers(self) -> Sequence[int]: ...
+    def own_flowers(self) -> "Sequence[int]": ...
     @property
-    def hand(self) -> np.ndarray: ...
+    def hand(self) -> "np.ndarray": ...
     @property
-    def unseen(self) -> np.ndarray: ...
+    def unseen(self) -> "np.ndarray": ...
     @property
     def melds_needed(self) -> int: ...
     @property
-    def wall_left(self) -> Sequence[int]:
+    def wall_left(self) -> "Sequence[int]":
         """Draws left in each seat's wall (all four the same for one shared wall)."""
         ...
     @property
-    def discards(self) -> Sequence[Sequence[int]]:
+    def discards(self) -> "Sequence[Sequence[int]]":
         """Each seat's discards, oldest first (claimed ones included)."""
         ...
-    def concealed_tiles(self, extra: int | None = None) -> list[int]: ...
+    def concealed_tiles(self, extra: "int | None" = None) -> "list[int]": ...
 
 
 class RuleValue(Protocol):
     """What the planner asks of a rule set."""
 
     @property
-    def model(self) -> ValueModel:
+    def model(self) -> "ValueModel":
         """The value's numbers (its margin decides claims and close discards)."""
         ...
 
@@ -120,29 +118,29 @@ class RuleValue(Protocol):
         """Some wins are weighed against keeping the hand (the planner must be asked)."""
         ...
 
-    def hand(self, v: SeatFacts, hand: np.ndarray, melds: Sequence[Meld], turns: int,
-             deal_in: float, watch: Deadline | None) -> Outlook:
+    def hand(self, v: "SeatFacts", hand: "np.ndarray", melds: "Sequence[Meld]", turns: int,
+             deal_in: float, watch: "Deadline | None") -> "Outlook":
         """The outlook of holding the 3m+1 ``hand`` beside ``melds`` (the seat's declared
         melds and any being weighed: a claim, a kong)."""
         ...
 
-    def discards(self, v: SeatFacts, hand: np.ndarray, melds: Sequence[Meld], turns: int,
-                 dz: np.ndarray, watch: Deadline | None) -> dict[int, Outlook]:
+    def discards(self, v: "SeatFacts", hand: "np.ndarray", melds: "Sequence[Meld]", turns: int,
+                 dz: "np.ndarray", watch: "Deadline | None") -> "dict[int, Outlook]":
         """Each kind the 3m+2 ``hand`` holds -> the outlook after discarding it (``dz``:
         each kind's danger)."""
         ...
 
-    def kong_keeps(self, kong: Outlook, best: Outlook) -> bool:
+    def kong_keeps(self, kong: "Outlook", best: "Outlook") -> bool:
         """Whether a kong leaving ``kong`` is taken over the best discard's ``best``."""
         ...
 
-    def win_choice(self, v: SeatFacts, tile: int, self_drawn: bool, fan: int | None,
-                   dz: np.ndarray, turns: int) -> WinChoice | None:
+    def win_choice(self, v: "SeatFacts", tile: int, self_drawn: bool, fan: "int | None",
+                   dz: "np.ndarray", turns: int) -> "WinChoice | None":
         """Declare the win on ``tile`` now or keep the hand; None: declare it unweighed."""
         ...
 
 
-def _minus_each(hand: np.ndarray) -> list[tuple[int, np.ndarray]]:
+def _minus_each(hand: "np.ndarray") -> "list[tuple[int, np.ndarray]]":
     out = []
     for t in np.flatnonzero(hand):
         h = hand.copy()
@@ -151,14 +149,14 @@ def _minus_each(hand: np.ndarray) -> list[tuple[int, np.ndarray]]:
     return out
 
 
-def _wall_tiles(v: SeatFacts) -> int:
+def _wall_tiles(v: "SeatFacts") -> int:
     """Tiles left in the wall (the seats' own walls together, or the one shared wall)."""
     if v.rules.wall_layout is WallLayout.PER_SEAT:
         return sum(v.wall_left)
     return v.wall_left[v.seat]
 
 
-def out_copies(v: SeatFacts, model: ValueModel) -> tuple[np.ndarray, float]:
+def out_copies(v: "SeatFacts", model: "ValueModel") -> "tuple[np.ndarray, float]":
     """Each kind's copies a wait's outs count (floats), and the pool they are drawn from:
     every unseen copy among all the unseen tiles (``model.wall_fit`` 0), or the copies
     expected in the wall among the wall's tiles (:func:`strategy.availability.
@@ -173,7 +171,7 @@ def out_copies(v: SeatFacts, model: ValueModel) -> tuple[np.ndarray, float]:
     return wall_copies(unseen, discarded_counts(v.discards), wall, WALL_FIT), float(wall)
 
 
-def drawable_unseen(v: SeatFacts, model: ValueModel) -> np.ndarray:
+def drawable_unseen(v: "SeatFacts", model: "ValueModel") -> "np.ndarray":
     """The unseen copies the searches count: the seat's own (``model.wall_fit`` below 2),
     or re-counted by where they lie (:func:`strategy.availability.drawable_counts`)."""
     if model.wall_fit < 2.0:
@@ -181,7 +179,7 @@ def drawable_unseen(v: SeatFacts, model: ValueModel) -> np.ndarray:
     return drawable_counts(v.unseen, discarded_counts(v.discards), _wall_tiles(v), WALL_FIT)
 
 
-def _risk(v: SeatFacts, dz: np.ndarray) -> float:
+def _risk(v: "SeatFacts", dz: "np.ndarray") -> float:
     """The danger of a discard drawn at random from the unseen tiles (the waiting hand's
     discards to come)."""
     unseen = v.unseen
@@ -193,19 +191,19 @@ def _risk(v: SeatFacts, dz: np.ndarray) -> float:
 class FanValue:
     """mcr-botzone: the fan-aware distance to 8 fan (see the module docstring)."""
 
-    model: ValueModel
-    rules: Ruleset
+    model: "ValueModel"
+    rules: "Ruleset"
     fan_routes: bool = True
     weighs_wins: bool = True
 
-    def hand(self, v: SeatFacts, hand: np.ndarray, melds: Sequence[Meld], turns: int,
-             deal_in: float, watch: Deadline | None) -> Outlook:
+    def hand(self, v: "SeatFacts", hand: "np.ndarray", melds: "Sequence[Meld]", turns: int,
+             deal_in: float, watch: "Deadline | None") -> "Outlook":
         inputs = FanInputs(v.unseen, tuple(melds), v.seat, v.prevalent_wind)
         return self._outlook(v, hand, melds, inputs, fan_distance(hand, inputs, (), watch),
                              turns, deal_in, watch)
 
-    def discards(self, v: SeatFacts, hand: np.ndarray, melds: Sequence[Meld], turns: int,
-                 dz: np.ndarray, watch: Deadline | None) -> dict[int, Outlook]:
+    def discards(self, v: "SeatFacts", hand: "np.ndarray", melds: "Sequence[Meld]", turns: int,
+                 dz: "np.ndarray", watch: "Deadline | None") -> "dict[int, Outlook]":
         inputs = FanInputs(v.unseen, tuple(melds), v.seat, v.prevalent_wind)
         distances = discard_distances(hand, inputs, (), watch)
         if self.model.route_fan == 0.0 and self.model.wait_worth < 2.0:
@@ -218,9 +216,9 @@ class FanValue:
             found[t] = self._outlook(v, h, melds, inputs, d, turns, float(dz[t]), watch)
         return found
 
-    def _outlook(self, v: SeatFacts, hand: np.ndarray, melds: Sequence[Meld],
-                 inputs: FanInputs, distance: int, turns: int, deal_in: float,
-                 watch: Deadline | None) -> Outlook:
+    def _outlook(self, v: "SeatFacts", hand: "np.ndarray", melds: "Sequence[Meld]",
+                 inputs: "FanInputs", distance: int, turns: int, deal_in: float,
+                 watch: "Deadline | None") -> "Outlook":
         """The outlook of a 3m+1 ``hand`` at fan-aware ``distance``: a waiting hand by its
         outs (``wait_worth`` 2), else by the chain, its win worth its best route's fan
         where ``route_fan`` says so."""
@@ -234,8 +232,8 @@ class FanValue:
                                  route_worth(table, least, self.model), self.model)
         return outlook(distance, turns, deal_in, self.model)
 
-    def _wait_outlook(self, v: SeatFacts, hand: np.ndarray, melds: Sequence[Meld],
-                      turns: int, deal_in: float, watch: Deadline | None) -> Outlook:
+    def _wait_outlook(self, v: "SeatFacts", hand: "np.ndarray", melds: "Sequence[Meld]",
+                      turns: int, deal_in: float, watch: "Deadline | None") -> "Outlook":
         """:func:`strategy.value.wait_outlook` of a waiting ``hand`` (3m+1 concealed
         tiles beside ``melds``)."""
         if watch is not None:
@@ -243,11 +241,11 @@ class FanValue:
         outs, pool = self._outs_and_pool(v, hand, melds)
         return wait_outlook(outs, pool, turns, deal_in, self.model)
 
-    def kong_keeps(self, kong: Outlook, best: Outlook) -> bool:
+    def kong_keeps(self, kong: "Outlook", best: "Outlook") -> bool:
         return kong.distance <= best.distance
 
-    def win_choice(self, v: SeatFacts, tile: int, self_drawn: bool, fan: int | None,
-                   dz: np.ndarray, turns: int) -> WinChoice | None:
+    def win_choice(self, v: "SeatFacts", tile: int, self_drawn: bool, fan: "int | None",
+                   dz: "np.ndarray", turns: int) -> "WinChoice | None":
         """A self-drawn win is always declared (the wait's best case is the same
         self-draw later); a win on a discard is weighed by :func:`strategy.value.
         mcr_win_choice` (24 + its fan now against the kept hand's outs)."""
@@ -256,22 +254,22 @@ class FanValue:
         outs, pool = self._outs_and_pool(v, v.hand, v.melds)
         return mcr_win_choice(fan, outs, pool, turns, _risk(v, dz), self.model)
 
-    def outs(self, v: SeatFacts) -> list[WinOut]:
+    def outs(self, v: "SeatFacts") -> "list[WinOut]":
         """The unseen tiles that would complete the seat's 13-tile hand as a declarable
         win, with the fan drawn and on a discard (the rule book's, :func:`game.rulebook.
         declarable_win`)."""
         return self.hand_outs(v, v.hand, v.melds)
 
-    def _outs_and_pool(self, v: SeatFacts, hand: np.ndarray, melds: Sequence[Meld]
-                       ) -> tuple[list[WinOut], float]:
+    def _outs_and_pool(self, v: "SeatFacts", hand: "np.ndarray", melds: "Sequence[Meld]"
+                       ) -> "tuple[list[WinOut], float]":
         """:meth:`hand_outs` counted by :func:`out_copies`, and the pool of its copies."""
         copies, pool = out_copies(v, self.model)
         outs = [dataclasses.replace(o, copies=float(copies[o.tile]))
                 for o in self.hand_outs(v, hand, melds)]
         return outs, pool
 
-    def hand_outs(self, v: SeatFacts, hand: np.ndarray, melds: Sequence[Meld]
-                  ) -> list[WinOut]:
+    def hand_outs(self, v: "SeatFacts", hand: "np.ndarray", melds: "Sequence[Meld]"
+                  ) -> "list[WinOut]":
         """:meth:`outs` of a concealed ``hand`` (3m+1 tiles) beside ``melds``: the seat's
         own after a discard being weighed, or after a claim."""
         unseen = v.unseen
@@ -296,15 +294,15 @@ class FanValue:
             found.append(WinOut(tile, int(unseen[tile]), fans[0], fans[1]))
         return found
 
-    def wait_worth(self, v: SeatFacts, hand: np.ndarray, melds: Sequence[Meld], turns: int,
-                   dz: np.ndarray) -> float:
+    def wait_worth(self, v: "SeatFacts", hand: "np.ndarray", melds: "Sequence[Meld]", turns: int,
+                   dz: "np.ndarray") -> float:
         """Expected points of a waiting ``hand`` (3m+1 concealed tiles beside ``melds``)
         kept to the end: its outs, each at its own fan (:func:`strategy.value.
         mcr_wait_worth`)."""
         outs, pool = self._outs_and_pool(v, hand, melds)
         return mcr_wait_worth(outs, pool, turns, _risk(v, dz), self.model)
 
-    def _winning_shape(self, counts: np.ndarray, needed: int) -> bool:
+    def _winning_shape(self, counts: "np.ndarray", needed: int) -> bool:
         """Whether ``counts`` (concealed tiles with a winning tile) complete a shape of
         ``needed`` melds and a pair, the rules' special shapes included when no meld is
         declared."""
@@ -317,31 +315,31 @@ class FanValue:
 class TaiValue:
     """taiwan-16: the tai value of :mod:`strategy.tai` (see the module docstring)."""
 
-    model: TaiModel
+    model: "TaiModel"
     fan_routes: bool = False
     weighs_wins: bool = True
 
     @staticmethod
-    def seat(v: SeatFacts) -> TaiSeat:
+    def seat(v: "SeatFacts") -> "TaiSeat":
         wind = (v.seat - v.dealer) % 4 if v.dealer is not None else 1
         mine = sum(1 for f in v.own_flowers if f in own_flowers(wind))
         return TaiSeat(wind, v.prevalent_wind, mine)
 
-    def hand(self, v: SeatFacts, hand: np.ndarray, melds: Sequence[Meld], turns: int,
-             deal_in: float, watch: Deadline | None) -> Outlook:
+    def hand(self, v: "SeatFacts", hand: "np.ndarray", melds: "Sequence[Meld]", turns: int,
+             deal_in: float, watch: "Deadline | None") -> "Outlook":
         return tai_outlook(hand, v.unseen, melds, self.seat(v), turns, deal_in, self.model)
 
-    def discards(self, v: SeatFacts, hand: np.ndarray, melds: Sequence[Meld], turns: int,
-                 dz: np.ndarray, watch: Deadline | None) -> dict[int, Outlook]:
+    def discards(self, v: "SeatFacts", hand: "np.ndarray", melds: "Sequence[Meld]", turns: int,
+                 dz: "np.ndarray", watch: "Deadline | None") -> "dict[int, Outlook]":
         return {t: self.hand(v, h, melds, turns, float(dz[t]), watch)
                 for t, h in _minus_each(hand)}
 
-    def kong_keeps(self, kong: Outlook, best: Outlook) -> bool:
+    def kong_keeps(self, kong: "Outlook", best: "Outlook") -> bool:
         """The replacement draw comes on top: a kong is taken unless it loses value."""
         return kong.value >= best.value
 
-    def win_choice(self, v: SeatFacts, tile: int, self_drawn: bool, fan: int | None,
-                   dz: np.ndarray, turns: int) -> WinChoice | None:
+    def win_choice(self, v: "SeatFacts", tile: int, self_drawn: bool, fan: "int | None",
+                   dz: "np.ndarray", turns: int) -> "WinChoice | None":
         """Declare the win on ``tile`` now or keep the waiting hand (:func:`strategy.tai.
         win_choice`; the tai from the scorer, game.scoring.tai; the table allows winning
         later on any tile)."""
@@ -374,35 +372,35 @@ class ShapeValue:
     """Rules with no minimum fan (not taiwan-16): the plain deficiency of the shapes the
     rules allow."""
 
-    model: ValueModel
-    rules: Ruleset
+    model: "ValueModel"
+    rules: "Ruleset"
     fan_routes: bool = False
     weighs_wins: bool = False
 
-    def _outlook(self, hand: np.ndarray, v: SeatFacts, melds: Sequence[Meld], turns: int,
-                 deal_in: float) -> Outlook:
+    def _outlook(self, hand: "np.ndarray", v: "SeatFacts", melds: "Sequence[Meld]", turns: int,
+                 deal_in: float) -> "Outlook":
         needed = self.rules.melds_needed - len(melds)
         d = shape_deficiency_fast(hand, v.unseen, needed, self.rules)
         return outlook(d, turns, deal_in, self.model)
 
-    def hand(self, v: SeatFacts, hand: np.ndarray, melds: Sequence[Meld], turns: int,
-             deal_in: float, watch: Deadline | None) -> Outlook:
+    def hand(self, v: "SeatFacts", hand: "np.ndarray", melds: "Sequence[Meld]", turns: int,
+             deal_in: float, watch: "Deadline | None") -> "Outlook":
         return self._outlook(hand, v, melds, turns, deal_in)
 
-    def discards(self, v: SeatFacts, hand: np.ndarray, melds: Sequence[Meld], turns: int,
-                 dz: np.ndarray, watch: Deadline | None) -> dict[int, Outlook]:
+    def discards(self, v: "SeatFacts", hand: "np.ndarray", melds: "Sequence[Meld]", turns: int,
+                 dz: "np.ndarray", watch: "Deadline | None") -> "dict[int, Outlook]":
         return {t: self._outlook(h, v, melds, turns, float(dz[t]))
                 for t, h in _minus_each(hand)}
 
-    def kong_keeps(self, kong: Outlook, best: Outlook) -> bool:
+    def kong_keeps(self, kong: "Outlook", best: "Outlook") -> bool:
         return kong.distance <= best.distance
 
-    def win_choice(self, v: SeatFacts, tile: int, self_drawn: bool, fan: int | None,
-                   dz: np.ndarray, turns: int) -> WinChoice | None:
+    def win_choice(self, v: "SeatFacts", tile: int, self_drawn: bool, fan: "int | None",
+                   dz: "np.ndarray", turns: int) -> "WinChoice | None":
         return None
 
 
-def rule_value(rules: Ruleset, model: ValueModel, tai_model: TaiModel) -> RuleValue:
+def rule_value(rules: "Ruleset", model: "ValueModel", tai_model: "TaiModel") -> "RuleValue":
     """The planner's value under ``rules``: the tai value under taiwan-16, the fan-aware
     one where a win needs a minimum fan and the special shapes count (mcr-botzone), else
     the plain deficiency."""

@@ -22,8 +22,6 @@ does), a bigger memo, or when the budget is spent.  The frames keep their
 place, so the walk resumes where it stopped and stays anytime.
 """
 
-from __future__ import annotations
-
 from collections.abc import Callable
 
 import numpy as np
@@ -63,14 +61,14 @@ def _slot(a: int, b: int, c: int, d: int, mask: int) -> int:
 
 
 @njit()
-def _tag(code: np.ndarray, kind: int, k: int) -> int:
+def _tag(code: "np.ndarray", kind: int, k: int) -> int:
     """Word 1 of a memo key: the hand's tiles 21-33, the node kind and the changes left
     (never 0, which marks an empty slot)."""
     return code[1] | ((kind + 1) << 40) | (k << 43)
 
 
 @njit()
-def _lookup(keys: np.ndarray, vals: np.ndarray, a: int, b: int, c: int, d: int) -> float:
+def _lookup(keys: "np.ndarray", vals: "np.ndarray", a: int, b: int, c: int, d: int) -> float:
     mask = keys.shape[0] - 1
     i = _slot(a, b, c, d, mask)
     while keys[i, 1] != 0:
@@ -81,7 +79,7 @@ def _lookup(keys: np.ndarray, vals: np.ndarray, a: int, b: int, c: int, d: int) 
 
 
 @njit()
-def _insert(keys: np.ndarray, vals: np.ndarray, st: np.ndarray, a: int, b: int, c: int,
+def _insert(keys: "np.ndarray", vals: "np.ndarray", st: "np.ndarray", a: int, b: int, c: int,
             d: int, v: float) -> None:
     mask = keys.shape[0] - 1
     i = _slot(a, b, c, d, mask)
@@ -99,8 +97,8 @@ def _insert(keys: np.ndarray, vals: np.ndarray, st: np.ndarray, a: int, b: int, 
 
 
 @njit()
-def rehash(keys: np.ndarray, vals: np.ndarray, new_keys: np.ndarray, new_vals: np.ndarray,
-           st: np.ndarray) -> None:
+def rehash(keys: "np.ndarray", vals: "np.ndarray", new_keys: "np.ndarray", new_vals: "np.ndarray",
+           st: "np.ndarray") -> None:
     st[S_FILLED] = 0
     for i in range(keys.shape[0]):
         if keys[i, 1] != 0:
@@ -109,12 +107,12 @@ def rehash(keys: np.ndarray, vals: np.ndarray, new_keys: np.ndarray, new_vals: n
 
 
 @njit()
-def _shift(t: int) -> tuple[int, int]:
+def _shift(t: int) -> "tuple[int, int]":
     return (0, 3 * t) if t < 21 else (1, 3 * (t - 21))
 
 
 @njit()
-def encode(hand: np.ndarray, kb: np.ndarray, code: np.ndarray) -> None:
+def encode(hand: "np.ndarray", kb: "np.ndarray", code: "np.ndarray") -> None:
     """code = (hand tiles 0-20, hand tiles 21-33, KB tiles 0-20, KB tiles 21-33), 3 bits each."""
     for j in range(4):
         code[j] = 0
@@ -125,7 +123,7 @@ def encode(hand: np.ndarray, kb: np.ndarray, code: np.ndarray) -> None:
 
 
 @njit()
-def _draw(hand: np.ndarray, kb: np.ndarray, code: np.ndarray, t: int, sign: int) -> None:
+def _draw(hand: "np.ndarray", kb: "np.ndarray", code: "np.ndarray", t: int, sign: int) -> None:
     w, s = _shift(t)
     hand[t] += sign
     kb[t] -= sign
@@ -134,14 +132,14 @@ def _draw(hand: np.ndarray, kb: np.ndarray, code: np.ndarray, t: int, sign: int)
 
 
 @njit()
-def _discard(hand: np.ndarray, code: np.ndarray, t: int, sign: int) -> None:
+def _discard(hand: "np.ndarray", code: "np.ndarray", t: int, sign: int) -> None:
     w, s = _shift(t)
     hand[t] -= sign
     code[w] -= sign << s
 
 
 @njit()
-def _push(fr: np.ndarray, st: np.ndarray, f: int, cursor: int, kind: int, k: int) -> None:
+def _push(fr: "np.ndarray", st: "np.ndarray", f: int, cursor: int, kind: int, k: int) -> None:
     """Frame ``f`` moves on kind ``cursor``: enter a child frame of ``kind`` and horizon ``k``."""
     fr[f, F_CURSOR] = cursor
     g = f + 1
@@ -152,11 +150,11 @@ def _push(fr: np.ndarray, st: np.ndarray, f: int, cursor: int, kind: int, k: int
 
 
 @njit()
-def _run(hand: np.ndarray, kb: np.ndarray, code: np.ndarray, fr: np.ndarray,
-         acc: np.ndarray, after: np.ndarray, wins: np.ndarray, keys: np.ndarray,
-         vals: np.ndarray, st: np.ndarray, need: np.ndarray, result: np.ndarray,
-         tables: np.ndarray, rest: np.ndarray, ckeys: np.ndarray, cwords: np.ndarray,
-         cstate: np.ndarray, work: np.ndarray) -> int:
+def _run(hand: "np.ndarray", kb: "np.ndarray", code: "np.ndarray", fr: "np.ndarray",
+         acc: "np.ndarray", after: "np.ndarray", wins: "np.ndarray", keys: "np.ndarray",
+         vals: "np.ndarray", st: "np.ndarray", need: "np.ndarray", result: "np.ndarray",
+         tables: "np.ndarray", rest: "np.ndarray", ckeys: "np.ndarray", cwords: "np.ndarray",
+         cstate: "np.ndarray", work: "np.ndarray") -> int:
     """Walk the frames from where they stand until the root's value is known (DONE, value in
     ``result[0]``) or Python is needed (OUT, CLOCK, NEED, GROW)."""
     melds = st[S_MELDS]
@@ -290,9 +288,9 @@ class StepSearch:
     check); it is asked in batches and each answer is remembered for the search's life.
     """
 
-    def __init__(self, melds: int, unseen: Counts, deadline: Deadline | None = None,
-                 complete: Callable[[Counts], bool] | None = None, memo: int = 1024,
-                 cache: SuitCache | None = None) -> None:
+    def __init__(self, melds: int, unseen: "Counts", deadline: "Deadline | None" = None,
+                 complete: "Callable[[Counts], bool] | None" = None, memo: int = 1024,
+                 cache: "SuitCache | None" = None) -> None:
         if memo < 16 or memo & (memo - 1):
             raise ValueError("the memo size must be a power of two, at least 16")
         self.melds = melds
@@ -316,7 +314,7 @@ class StepSearch:
         self.result = np.zeros(1, np.float64)
         self.cache = SuitCache() if cache is None else cache
 
-    def partial(self, hand: Counts, unseen: Counts, k: int) -> float:
+    def partial(self, hand: "Counts", unseen: "Counts", k: int) -> float:
         """P(S, k) of the 3m+1 hand ``hand``; raises OutOfTime when the deadline passes."""
         same = (unseen.tobytes() == self._unseen_bytes
                 if isinstance(unseen, np.ndarray) and unseen.dtype == np.int8
@@ -371,6 +369,6 @@ class StepSearch:
             self.wins[f, t] = 1 if self.complete(h) else 0
             h[t] -= 1
 
-    def per_discard(self, hand: Counts, unseen: Counts, k: int) -> dict[int, float]:
+    def per_discard(self, hand: "Counts", unseen: "Counts", k: int) -> "dict[int, float]":
         """val_k(T, ω, i) for every distinct tile i of a 3m+2 hand (Lemma 8)."""
         return value_per_discard(self.partial, hand, unseen, k)

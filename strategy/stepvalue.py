@@ -21,8 +21,6 @@ Every search takes a :class:`Deadline`; when it passes, :class:`OutOfTime`
 is raised and the caller keeps its anytime answer.
 """
 
-from __future__ import annotations
-
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -49,7 +47,7 @@ class Deadline:
     """
 
     budget: int = 1_000_000
-    clock: Callable[[], float] | None = None
+    clock: "Callable[[], float] | None" = None
     until: float = float("inf")
     spent: int = 0
 
@@ -68,9 +66,9 @@ class Deadline:
 
 
 @njit()
-def delta_vector(hand: np.ndarray, unseen: np.ndarray, melds: int, out: np.ndarray,
-                 tables: np.ndarray, rest: np.ndarray, keys: np.ndarray, words: np.ndarray,
-                 state: np.ndarray, work: np.ndarray) -> None:
+def delta_vector(hand: "np.ndarray", unseen: "np.ndarray", melds: int, out: "np.ndarray",
+                 tables: "np.ndarray", rest: "np.ndarray", keys: "np.ndarray", words: "np.ndarray",
+                 state: "np.ndarray", work: "np.ndarray") -> None:
     """out[i] = δ(i) (eq. 11) for every tile kind i the 3m+2 hand holds (0 elsewhere); the
     arrays after ``out`` are a :class:`SuitCache`'s.
 
@@ -96,8 +94,8 @@ def delta_vector(hand: np.ndarray, unseen: np.ndarray, melds: int, out: np.ndarr
         out[i] = total
 
 
-def delta(hand: Counts, unseen: Counts, melds: int, cache: SuitCache | None = None
-          ) -> dict[int, int]:
+def delta(hand: "Counts", unseen: "Counts", melds: int, cache: "SuitCache | None" = None
+          ) -> "dict[int, int]":
     """δ of eq. 11 for every distinct tile of a 3m+2 hand (knowledge-aware deficiency)."""
     c = SuitCache() if cache is None else cache
     out = np.zeros(NUM_KINDS, dtype=np.int64)
@@ -106,8 +104,8 @@ def delta(hand: Counts, unseen: Counts, melds: int, cache: SuitCache | None = No
 
 
 @njit()
-def deficiency_after_draws(hand: np.ndarray, unseen: np.ndarray, melds: int,
-                           out: np.ndarray) -> None:
+def deficiency_after_draws(hand: "np.ndarray", unseen: "np.ndarray", melds: int,
+                           out: "np.ndarray") -> None:
     """out[t] = deficiency of the 3m+2 hand hand+t with unseen-t (UNREACHABLE where unseen[t]=0)."""
     h = hand.copy()
     kb = unseen.copy()
@@ -123,8 +121,8 @@ def deficiency_after_draws(hand: np.ndarray, unseen: np.ndarray, melds: int,
 
 
 @njit()
-def deficiency_after_discards(hand: np.ndarray, unseen: np.ndarray, melds: int,
-                              out: np.ndarray) -> None:
+def deficiency_after_discards(hand: "np.ndarray", unseen: "np.ndarray", melds: int,
+                              out: "np.ndarray") -> None:
     """out[i] = deficiency of the 3m+1 hand hand-i (UNREACHABLE where the hand holds no i)."""
     h = hand.copy()
     for i in range(NUM_KINDS):
@@ -151,32 +149,33 @@ class StepValue:
         self,
         melds: int,
         exact: bool = False,
-        deadline: Deadline | None = None,
-        complete: Callable[[Counts], bool] | None = None,
+        deadline: "Deadline | None" = None,
+        complete: "Callable[[Counts], bool] | None" = None,
     ) -> None:
         self.melds = melds
         self.exact = exact
         self.deadline = deadline
         self.complete = complete
-        self._full: dict[tuple[bytes, bytes, int], float | Fraction] = {}
-        self._partial: dict[tuple[bytes, bytes, int], float | Fraction] = {}
+        self._full: "dict[tuple[bytes, bytes, int], float | Fraction]" = {}
+        self._partial: "dict[tuple[bytes, bytes, int], float | Fraction]" = {}
         self._buf = np.empty(NUM_KINDS, dtype=np.int64)
         self.nodes = 0
 
-    def _zero(self) -> float | Fraction:
+    def _zero(self) -> "float | Fraction":
         return Fraction(0) if self.exact else 0.0
 
-    def _one(self) -> float | Fraction:
+    def _one(self) -> "float | Fraction":
         return Fraction(1) if self.exact else 1.0
 
     def _tick(self, units: int) -> None:
         if self.deadline is not None:
             self.deadline.tick(units)
 
-    def _wins(self, hand: Counts) -> bool:
+    def _wins(self, hand: "Counts") -> bool:
         return True if self.complete is None else self.complete(hand)
 
-    def full(self, hand: Counts, unseen: Counts, k: int, d: int | None = None) -> float | Fraction:
+    def full(self, hand: "Counts", unseen: "Counts", k: int,
+             d: "int | None" = None) -> "float | Fraction":
         """val_k of a 3m+2 hand: 1 if it wins, else its best discard's value."""
         if d is None:
             self._tick(1)
@@ -205,7 +204,7 @@ class StepValue:
         self._full[key] = value
         return value
 
-    def partial(self, hand: Counts, unseen: Counts, k: int) -> float | Fraction:
+    def partial(self, hand: "Counts", unseen: "Counts", k: int) -> "float | Fraction":
         """P(S, k): a 3m+1 hand's chance to complete within k draws (val_k after a discard)."""
         key = (hand.tobytes(), unseen.tobytes(), k)
         hit = self._partial.get(key)
@@ -231,7 +230,8 @@ class StepValue:
         self._partial[key] = value
         return value
 
-    def per_discard(self, hand: Counts, unseen: Counts, k: int) -> dict[int, float | Fraction]:
+    def per_discard(self, hand: "Counts", unseen: "Counts",
+                    k: int) -> "dict[int, float | Fraction]":
         """val_k(T, ω, i) for every distinct tile i of a 3m+2 hand (Lemma 8)."""
         return value_per_discard(self.partial, hand, unseen, k)
 
@@ -239,12 +239,12 @@ class StepValue:
 V = TypeVar("V")
 
 
-def value_per_discard(partial: Callable[[Counts, Counts, int], V], hand: Counts,
-                      unseen: Counts, k: int) -> dict[int, V]:
+def value_per_discard(partial: "Callable[[Counts, Counts, int], V]", hand: "Counts",
+                      unseen: "Counts", k: int) -> "dict[int, V]":
     """``partial(hand - i, unseen, k)`` for every distinct tile i of ``hand`` (Lemma 8's
     val_k(T, ω, i)); :class:`StepValue` and the jitted :class:`strategy.search.StepSearch`
     share it."""
-    out: dict[int, V] = {}
+    out: "dict[int, V]" = {}
     h = hand.copy()
     for i in np.nonzero(hand)[0]:
         h[i] -= 1

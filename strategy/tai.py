@@ -62,8 +62,6 @@ another seat's self-draw costs it a share.
 Pure: no clock, no randomness.
 """
 
-from __future__ import annotations
-
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
@@ -98,7 +96,7 @@ class TaiRoute(Enum):
     FLUSH_HONOUR = "half flush with an honour pung"
 
 
-ROUTE_TAI: dict[TaiRoute, int] = {
+ROUTE_TAI: "dict[TaiRoute, int]" = {
     TaiRoute.PLAIN: 0, TaiRoute.FULL_FLUSH: 8, TaiRoute.HALF_FLUSH: 4, TaiRoute.ALL_PUNGS: 4,
     TaiRoute.HONOUR_PUNG: 0, TaiRoute.FLUSH_HONOUR: 4,
 }
@@ -172,7 +170,7 @@ class TaiSeat:
         return self.seat_wind == 0
 
 
-def honour_tai(tile: int, seat: TaiSeat) -> int:
+def honour_tai(tile: int, seat: "TaiSeat") -> int:
     """The tai a pung of ``tile`` brings (dragon 1; seat and prevalent wind 1 each)."""
     if tile in DRAGONS:
         return 1
@@ -182,19 +180,19 @@ def honour_tai(tile: int, seat: TaiSeat) -> int:
     return 0
 
 
-def base_tai(melds: Sequence[Meld], seat: TaiSeat) -> int:
+def base_tai(melds: "Sequence[Meld]", seat: "TaiSeat") -> int:
     """The tai a win of this seat holds whatever its shape: dealer, own flowers, a
     concealed hand, its declared honour pungs (not the self-draw)."""
     tai = int(seat.dealer) + seat.own_flowers
     if all(m.is_concealed for m in melds):
         tai += 1
     for m in melds:
-        if isinstance(m, Pung | Kong | ConcealedKong):
+        if isinstance(m, (Pung, Kong, ConcealedKong)):
             tai += honour_tai(m.tile, seat)
     return tai
 
 
-def win_points(tai: float, seat: TaiSeat, model: TaiModel = TAI_MODEL) -> float:
+def win_points(tai: float, seat: "TaiSeat", model: "TaiModel" = TAI_MODEL) -> float:
     """Expected points of a win of ``tai`` (without the self-draw's own tai)."""
     self_draw = 3.0 * (1.0 + tai + 1.0)
     on_discard = 1.0 + tai + (0.0 if seat.dealer else 1.0 / 3.0)
@@ -205,7 +203,7 @@ def win_points(tai: float, seat: TaiSeat, model: TaiModel = TAI_MODEL) -> float:
 # ---------------------------------------------------------------- route distances
 @dataclass(frozen=True)
 class RouteDistance:
-    route: TaiRoute
+    route: "TaiRoute"
     distance: int
     tai: int
     """The route's own tai (its shape and a forced pung), without :func:`base_tai`."""
@@ -218,21 +216,21 @@ class RouteDistance:
         return f"{self.route.value}{where}{pung} (+{self.tai})"
 
 
-def _overlap(hand: np.ndarray, avail: np.ndarray, melds: int, work: np.ndarray) -> int:
+def _overlap(hand: "np.ndarray", avail: "np.ndarray", melds: int, work: "np.ndarray") -> int:
     if melds < 0:
         return -1
     return int(regular_overlap(hand, avail, melds, 1, work))
 
 
-def _forced_pung(hand: np.ndarray, avail: np.ndarray, tile: int, melds: int,
-                 work: np.ndarray) -> int:
+def _forced_pung(hand: "np.ndarray", avail: "np.ndarray", tile: int, melds: int,
+                 work: "np.ndarray") -> int:
     """Max overlap of a complete hand holding a pung of ``tile`` (exact: the pung's tiles
     taken out first; :func:`_kernel_overlap`, which leaves the arrays as they were)."""
     return int(_kernel_overlap(hand, avail, melds, 1, tile, 0, 0, work))
 
 
-def route_distances(hand: Counts, unseen: Counts, melds: Sequence[Meld], seat: TaiSeat
-                    ) -> tuple[RouteDistance, ...]:
+def route_distances(hand: "Counts", unseen: "Counts", melds: "Sequence[Meld]", seat: "TaiSeat"
+                    ) -> "tuple[RouteDistance, ...]":
     """Every route's least tile changes from a 3m+1 or 3m+2 concealed ``hand`` (with the
     declared ``melds``) to a complete hand of the route (routes the melds close are left
     out; a distance of :data:`UNREACHABLE` where the unseen tiles cannot make it)."""
@@ -244,15 +242,15 @@ def route_distances(hand: Counts, unseen: Counts, melds: Sequence[Meld], seat: T
         raise ValueError(f"beside {len(melds)} declared melds a hand holds {total - 1} or "
                          f"{total} tiles, not {int(h.sum())}")
     work = np.empty(36, np.int64)
-    out: list[RouteDistance] = []
+    out: "list[RouteDistance]" = []
 
-    def add(route: TaiRoute, overlap: int, tai: int, suit: int = -1, honour: int = -1) -> None:
+    def add(route: "TaiRoute", overlap: int, tai: int, suit: int = -1, honour: int = -1) -> None:
         out.append(RouteDistance(route, UNREACHABLE if overlap < 0 else total - overlap, tai,
                                  suit, honour))
 
     add(TaiRoute.PLAIN, _overlap(h, avail, needed, work), 0)
     meld_kinds = {t // 9 if t < NUM_SUITED else 3 for m in melds for t in m.tiles}
-    declared_pungs = {m.tile for m in melds if isinstance(m, Pung | Kong | ConcealedKong)}
+    declared_pungs = {m.tile for m in melds if isinstance(m, (Pung, Kong, ConcealedKong))}
     honours = [t for t in (*DRAGONS, *WINDS)
                if t not in declared_pungs and honour_tai(t, seat) > 0]
     for suit in range(3):
@@ -294,11 +292,11 @@ class TaiOutlook(Outlook):
 
 
 @lru_cache(maxsize=1 << 12)
-def _win_chance(distance: int, turns: int, model: TaiModel) -> float:
+def _win_chance(distance: int, turns: int, model: "TaiModel") -> float:
     return win_chance(distance, turns, model)
 
 
-def route_room(route: RouteDistance, unseen: Counts) -> float:
+def route_room(route: "RouteDistance", unseen: "Counts") -> float:
     """The share of the unseen tiles the route may use: its suit's for a full flush, its
     suit's and the honours' for a half flush, all of them otherwise (1.0)."""
     if route.route not in (TaiRoute.FULL_FLUSH, TaiRoute.HALF_FLUSH, TaiRoute.FLUSH_HONOUR):
@@ -314,7 +312,7 @@ def route_room(route: RouteDistance, unseen: Counts) -> float:
     return inside / total
 
 
-def route_step_rate(room: float, model: TaiModel) -> float:
+def route_step_rate(room: float, model: "TaiModel") -> float:
     """A route's chance per turn to come one tile closer: ``step_rate * room **
     route_room``, rounded to three places (so the win chances stay few and cached)."""
     if model.route_room == 0.0 or room >= 1.0:
@@ -323,7 +321,7 @@ def route_step_rate(room: float, model: TaiModel) -> float:
 
 
 @njit()
-def useful_kernel(hand: np.ndarray, avail: np.ndarray, unseen: np.ndarray, melds: int,
+def useful_kernel(hand: "np.ndarray", avail: "np.ndarray", unseen: "np.ndarray", melds: int,
                   kind: int, honour: int, seat_wind: int, prevalent_wind: int) -> int:
     """The unseen copies of the kinds ``avail`` allows whose draw raises the overlap of
     the 3m+1 ``hand`` (34 entries each; ``avail`` already masked to the route's kinds):
@@ -346,8 +344,8 @@ def useful_kernel(hand: np.ndarray, avail: np.ndarray, unseen: np.ndarray, melds
 
 
 @njit()
-def _kernel_overlap(h: np.ndarray, avail: np.ndarray, melds: int, kind: int, honour: int,
-                    seat_wind: int, prevalent_wind: int, work: np.ndarray) -> int:
+def _kernel_overlap(h: "np.ndarray", avail: "np.ndarray", melds: int, kind: int, honour: int,
+                    seat_wind: int, prevalent_wind: int, work: "np.ndarray") -> int:
     if kind == 2:
         return pungs_overlap(h, avail, melds, 0, seat_wind, prevalent_wind, 0)
     if kind == 0:
@@ -364,8 +362,8 @@ def _kernel_overlap(h: np.ndarray, avail: np.ndarray, melds: int, kind: int, hon
     return -1 if rest < 0 else took + rest
 
 
-def route_useful(hand: Counts, unseen: Counts, melds: Sequence[Meld], seat: TaiSeat,
-                 route: RouteDistance) -> int:
+def route_useful(hand: "Counts", unseen: "Counts", melds: "Sequence[Meld]", seat: "TaiSeat",
+                 route: "RouteDistance") -> int:
     """The unseen copies whose draw takes the 3m+1 ``hand`` below ``route``'s distance
     (its useful draws, *ukeire*; at distance 1 its outs): a draw moves a tile from the
     unseen tiles into the hand, so what a completion may use stays, and the route's
@@ -400,8 +398,8 @@ def useful_step_rate(useful: int, unseen_total: int, looks: float) -> float:
     return round(1.0 - (1.0 - min(1.0, useful / unseen_total)) ** looks, 2)
 
 
-def _route_chance(model: TaiModel, hand: Counts, unseen: Counts, melds: Sequence[Meld],
-                  seat: TaiSeat, r: RouteDistance, turns: int) -> float:
+def _route_chance(model: "TaiModel", hand: "Counts", unseen: "Counts", melds: "Sequence[Meld]",
+                  seat: "TaiSeat", r: "RouteDistance", turns: int) -> float:
     """P(win) by the route ``r``: its first step (or, waiting, its win) at the rate of its
     useful draws where the options ask for it (:attr:`TaiModel.useful_looks`,
     :attr:`TaiModel.ready_looks`, :func:`first_step_chance`), else the chain of
@@ -420,9 +418,9 @@ def _route_chance(model: TaiModel, hand: Counts, unseen: Counts, melds: Sequence
     return _win_chance(r.distance, turns, m)
 
 
-def _best_by_useful(model: TaiModel, hand: Counts, unseen: Counts, melds: Sequence[Meld],
-                    seat: TaiSeat, routes: Sequence[RouteDistance], turns: int, base: int
-                    ) -> tuple[float, float, RouteDistance] | None:
+def _best_by_useful(model: "TaiModel", hand: "Counts", unseen: "Counts", melds: "Sequence[Meld]",
+                    seat: "TaiSeat", routes: "Sequence[RouteDistance]", turns: int, base: int
+                    ) -> "tuple[float, float, RouteDistance] | None":
     """The best route by value with the useful draws' rates (:func:`_route_chance`), the
     first in ``routes``' order among equals: a route is counted only where its value with
     every draw useful (rate 1, an upper bound) could reach the best so far."""
@@ -432,7 +430,7 @@ def _best_by_useful(model: TaiModel, hand: Counts, unseen: Counts, melds: Sequen
             * win_points(base + r.tai, seat, model)
         bounds.append((top, i, r))
     bounds.sort(key=lambda b: (-b[0], b[1]))
-    best: tuple[float, float, RouteDistance] | None = None
+    best: "tuple[float, float, RouteDistance] | None" = None
     at = -1
     for top, i, r in bounds:
         if best is not None and top < best[0]:
@@ -444,12 +442,12 @@ def _best_by_useful(model: TaiModel, hand: Counts, unseen: Counts, melds: Sequen
     return best
 
 
-def tai_outlook(hand: Counts, unseen: Counts, melds: Sequence[Meld], seat: TaiSeat,
-                turns: int, deal_in: float, model: TaiModel = TAI_MODEL) -> TaiOutlook:
+def tai_outlook(hand: "Counts", unseen: "Counts", melds: "Sequence[Meld]", seat: "TaiSeat",
+                turns: int, deal_in: float, model: "TaiModel" = TAI_MODEL) -> "TaiOutlook":
     """The value of holding the 3m+1 ``hand`` (see the module docstring); the best route
     by value, the first in :func:`route_distances`' order among equals."""
     base = base_tai(melds, seat)
-    best: tuple[float, float, RouteDistance] | None = None
+    best: "tuple[float, float, RouteDistance] | None" = None
     routes = [r for r in route_distances(hand, unseen, melds, seat) if r.distance < UNREACHABLE]
     if model.useful_looks > 0.0 or model.ready_looks > 0.0:
         best = _best_by_useful(model, hand, unseen, melds, seat, routes, turns, base)
@@ -468,7 +466,7 @@ def tai_outlook(hand: Counts, unseen: Counts, melds: Sequence[Meld], seat: TaiSe
 
 
 # ---------------------------------------------------------------- declare or wait
-def outs(hand: Counts, unseen: Counts, melds_needed: int) -> int:
+def outs(hand: "Counts", unseen: "Counts", melds_needed: int) -> int:
     """Unseen copies of the tiles that complete the 3m+1 ``hand``."""
     h = [int(x) for x in np.asarray(hand)]
     n = 0
@@ -482,7 +480,7 @@ def outs(hand: Counts, unseen: Counts, melds_needed: int) -> int:
     return n
 
 
-def wait_points(tai: int, seat: TaiSeat, model: TaiModel = TAI_MODEL) -> WaitPoints:
+def wait_points(tai: int, seat: "TaiSeat", model: "TaiModel" = TAI_MODEL) -> "WaitPoints":
     """What keeping a waiting hand of ``tai`` (its base included, not the self-draw) can
     bring and cost: a self-draw 3 * (2 + tai), another seat's discard 1 + tai (and the
     dealer's third), dealing in ``deal_in_points``; per turn the other seats' wins end the
@@ -494,8 +492,8 @@ def wait_points(tai: int, seat: TaiSeat, model: TaiModel = TAI_MODEL) -> WaitPoi
 
 
 def win_choice(now_tai: int, self_drawn: bool, wait_tai: int, outs_left: int,
-               unseen_total: int, turns: int, seat: TaiSeat, risk: float,
-               model: TaiModel = TAI_MODEL) -> WinChoice:
+               unseen_total: int, turns: int, seat: "TaiSeat", risk: float,
+               model: "TaiModel" = TAI_MODEL) -> "WinChoice":
     """Declare now (``now_tai`` as :func:`game.scoring.tai.tai_items` counts it: three
     payers on a self-draw, one on a discard) or keep the waiting hand worth ``wait_tai``
     (its tai without the self-draw) on ``outs_left`` outs: wait only when

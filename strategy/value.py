@@ -27,8 +27,6 @@ not fitted; the arena measures whether the whole is stronger.  Pure: no clock, n
 randomness.
 """
 
-from __future__ import annotations
-
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -153,7 +151,7 @@ class WinChain:
 
     ready_rate: float
     """Chance per turn that a waiting hand (distance 1) wins."""
-    step_rates: tuple[float, ...]
+    step_rates: "tuple[float, ...]"
     """Chance per turn that the distance falls by one, from distance 2, 3, ...; the last
     also for every greater distance."""
     end_rate: float
@@ -180,7 +178,7 @@ A waiting hand wins 6 % of its turns and the game's end is in the rates, not bes
 when the hand still changes shape), so they win about as often as distance 3."""
 
 
-def chain_table(chain: WinChain, max_distance: int, max_turns: int) -> np.ndarray:
+def chain_table(chain: "WinChain", max_distance: int, max_turns: int) -> "np.ndarray":
     """(max_distance + 1, max_turns + 1): P(win) from each distance within each number of
     turns under ``chain`` (row 0, a complete hand: 1.0), backward over the turns: a turn
     ends the game with ``end_rate``, else a waiting hand wins with ``ready_rate`` and a
@@ -199,11 +197,11 @@ def chain_table(chain: WinChain, max_distance: int, max_turns: int) -> np.ndarra
 
 
 @lru_cache(maxsize=1 << 12)
-def _chain_win(chain: WinChain, distance: int, turns: int) -> float:
+def _chain_win(chain: "WinChain", distance: int, turns: int) -> float:
     return float(chain_table(chain, distance, turns)[distance, turns])
 
 
-def win_chance(distance: int, turns: int, model: ValueModel = DEFAULT_MODEL) -> float:
+def win_chance(distance: int, turns: int, model: "ValueModel" = DEFAULT_MODEL) -> float:
     """P(reaching a win from ``distance`` changes within ``turns`` turns): each turn the
     game goes on unless another seat wins (``end_rate``); then a distance > 1 falls by one
     with chance ``step_rate`` and a waiting hand (distance 1) wins with chance
@@ -213,7 +211,7 @@ def win_chance(distance: int, turns: int, model: ValueModel = DEFAULT_MODEL) -> 
 
 
 @lru_cache(maxsize=1 << 14)
-def _win_chance(distance: int, turns: int, model: ValueModel) -> float:
+def _win_chance(distance: int, turns: int, model: "ValueModel") -> float:
     if distance <= 0:
         return 1.0
     if distance >= UNREACHABLE or turns <= 0:
@@ -229,7 +227,7 @@ def _win_chance(distance: int, turns: int, model: ValueModel) -> float:
 
 
 @lru_cache(maxsize=1 << 14)
-def first_step_chance(distance: int, turns: int, first: float, model: ValueModel) -> float:
+def first_step_chance(distance: int, turns: int, first: float, model: "ValueModel") -> float:
     """:func:`win_chance` with the hand's own rate at its distance: the chain leaves
     ``distance`` at ``first`` a turn (a waiting hand, distance 1: wins at ``first``), each
     later distance at ``step_rate`` (and ``ready_rate`` once waiting); the other seats end
@@ -243,7 +241,7 @@ def first_step_chance(distance: int, turns: int, first: float, model: ValueModel
     return _chain_from(distance, turns, first, model)
 
 
-def _chain_from(distance: int, turns: int, first: float, model: ValueModel) -> float:
+def _chain_from(distance: int, turns: int, first: float, model: "ValueModel") -> float:
     """The chain of :func:`first_step_chance` stepped ``turns`` times forward
     (0 < ``distance`` < UNREACHABLE, ``turns`` > 0)."""
     # p[d] = P(at distance d); step the chain ``turns`` times
@@ -265,8 +263,8 @@ def _chain_from(distance: int, turns: int, first: float, model: ValueModel) -> f
     return float(won)
 
 
-def action_value(win: float, deal_in: float, model: ValueModel = DEFAULT_MODEL,
-                 worth: float | None = None) -> float:
+def action_value(win: float, deal_in: float, model: "ValueModel" = DEFAULT_MODEL,
+                 worth: "float | None" = None) -> float:
     """P(win) * W - P(deal in) * (L + P(win) * W), W the model's ``win_points`` unless a
     ``worth`` of the win is given."""
     w = model.win_points if worth is None else worth
@@ -291,7 +289,7 @@ class Outlook:
 
 
 def outlook(distance: int, turns: int, deal_in: float,
-            model: ValueModel = DEFAULT_MODEL) -> Outlook:
+            model: "ValueModel" = DEFAULT_MODEL) -> "Outlook":
     win = win_chance(distance, turns, model)
     return Outlook(distance, turns, win, deal_in, action_value(win, deal_in, model))
 
@@ -312,7 +310,7 @@ small fans that reach 8 together); the MCR fan table."""
 _ROUTE_FAN = np.array([ROUTE_FAN[r] for r in Route], dtype=np.int64)
 
 
-def route_worth(table: np.ndarray, least: int, model: ValueModel = DEFAULT_MODEL) -> float:
+def route_worth(table: "np.ndarray", least: int, model: "ValueModel" = DEFAULT_MODEL) -> float:
     """The points of a win by the best route (``table``: each family's changes, exact) among
     those at the ``least`` distance: ``win_points`` and ``route_fan`` a fan above 8."""
     if least >= UNREACHABLE:
@@ -322,20 +320,20 @@ def route_worth(table: np.ndarray, least: int, model: ValueModel = DEFAULT_MODEL
 
 
 def worth_outlook(distance: int, turns: int, deal_in: float, worth: float,
-                  model: ValueModel = DEFAULT_MODEL) -> Outlook:
+                  model: "ValueModel" = DEFAULT_MODEL) -> "Outlook":
     """:func:`outlook` with a win worth ``worth`` points in place of ``win_points``."""
     win = win_chance(distance, turns, model)
     return Outlook(distance, turns, win, deal_in, action_value(win, deal_in, model, worth))
 
 
-def route_distance(hand: Counts, fan: FanInputs, extra: Sequence[Meld] = ()
-                   ) -> tuple[int, np.ndarray]:
+def route_distance(hand: "Counts", fan: "FanInputs", extra: "Sequence[Meld]" = ()
+                   ) -> "tuple[int, np.ndarray]":
     """The fan-aware deficiency of a 3m+1 hand and every route family's (exact)."""
     return _routes(hand, fan, extra, False)
 
 
-def _routes(hand: Counts, fan: FanInputs, extra: Sequence[Meld], least_only: bool
-            ) -> tuple[int, np.ndarray]:
+def _routes(hand: "Counts", fan: "FanInputs", extra: "Sequence[Meld]", least_only: bool
+            ) -> "tuple[int, np.ndarray]":
     """:func:`strategy.fan.routes.route_table` of ``hand`` beside the declared melds and
     ``extra``: the least changes and the table (exact per family unless ``least_only``)."""
     rows = fan.rows(extra)
@@ -350,17 +348,17 @@ def _routes(hand: Counts, fan: FanInputs, extra: Sequence[Meld], least_only: boo
 class FanInputs:
     """What the fan-aware deficiency needs besides the hand (built once per decision)."""
 
-    unseen: Counts
-    melds: tuple[Meld, ...]
+    unseen: "Counts"
+    melds: "tuple[Meld, ...]"
     seat_wind: int
     prevalent_wind: int
 
-    def rows(self, extra: Sequence[Meld] = ()) -> np.ndarray:
+    def rows(self, extra: "Sequence[Meld]" = ()) -> "np.ndarray":
         return declared_rows((*self.melds, *extra))
 
 
-def fan_distance(hand: Counts, fan: FanInputs, extra: Sequence[Meld] = (),
-                 watch: Deadline | None = None) -> int:
+def fan_distance(hand: "Counts", fan: "FanInputs", extra: "Sequence[Meld]" = (),
+                 watch: "Deadline | None" = None) -> int:
     """The fan-aware deficiency of a 3m+1 or 3m+2 hand with the declared melds (and
     ``extra`` ones, for a claim or kong being weighed).  With ``watch``, its clock is
     checked first (:class:`strategy.stepvalue.OutOfTime` when it has passed)."""
@@ -369,8 +367,8 @@ def fan_distance(hand: Counts, fan: FanInputs, extra: Sequence[Meld] = (),
     return _routes(hand, fan, extra, True)[0]
 
 
-def discard_distances(hand: Counts, fan: FanInputs, extra: Sequence[Meld] = (),
-                      watch: Deadline | None = None) -> dict[int, int]:
+def discard_distances(hand: "Counts", fan: "FanInputs", extra: "Sequence[Meld]" = (),
+                      watch: "Deadline | None" = None) -> "dict[int, int]":
     """Each kind a 3m+2 hand holds -> the fan-aware deficiency after discarding it.
 
     With ``watch`` the discards are tried one by one and its clock is checked before each
@@ -386,7 +384,7 @@ def discard_distances(hand: Counts, fan: FanInputs, extra: Sequence[Meld] = (),
         after_each_discard(h, unseen, needed, rows, fan.seat_wind, fan.prevalent_wind, out)
         return {int(t): int(out[t]) for t in np.flatnonzero(hand)}
     table = np.empty(NUM_ROUTES, dtype=np.int64)
-    found: dict[int, int] = {}
+    found: "dict[int, int]" = {}
     watch.check_clock()
     # no discard goes below the whole hand's least (as in after_each_discard)
     now = int(route_table(h, unseen, needed, rows, fan.seat_wind, fan.prevalent_wind, table,
@@ -401,7 +399,7 @@ def discard_distances(hand: Counts, fan: FanInputs, extra: Sequence[Meld] = (),
     return found
 
 
-def useful_draws(hand: Counts, fan: FanInputs, distance: int, extra: Sequence[Meld] = ()
+def useful_draws(hand: "Counts", fan: "FanInputs", distance: int, extra: "Sequence[Meld]" = ()
                  ) -> int:
     """The unseen copies whose draw lowers a 3m+1 hand's fan-aware ``distance`` (its
     *ukeire* toward 8 fan)."""
@@ -411,8 +409,8 @@ def useful_draws(hand: Counts, fan: FanInputs, distance: int, extra: Sequence[Me
                               fan.seat_wind, fan.prevalent_wind, distance))
 
 
-def best_by_value(outlooks: dict[int, Outlook], order: Sequence[int],
-                  model: ValueModel = DEFAULT_MODEL) -> int:
+def best_by_value(outlooks: "dict[int, Outlook]", order: "Sequence[int]",
+                  model: "ValueModel" = DEFAULT_MODEL) -> int:
     """The kind to discard: the highest value, and among those within ``margin`` of it the
     first in ``order`` (the step-value ranking of :mod:`strategy.policy`)."""
     top = max(o.value for o in outlooks.values())
@@ -423,7 +421,7 @@ def best_by_value(outlooks: dict[int, Outlook], order: Sequence[int],
     return max(outlooks, key=lambda t: outlooks[t].value)
 
 
-def describe_tile_outlook(tile: int, o: Outlook) -> str:
+def describe_tile_outlook(tile: int, o: "Outlook") -> str:
     return f"{tile_name(tile)}: {o.describe()}"
 
 
@@ -437,8 +435,8 @@ class ValuedCandidate(Candidate):
     :meth:`describe` writes the record's text, whose first number is the plain deficiency
     where there is one."""
 
-    outlook: Outlook | None = None
-    plain_deficiency: int | None = None
+    outlook: "Outlook | None" = None
+    plain_deficiency: "int | None" = None
 
     def describe(self) -> str:
         shown = self if self.plain_deficiency is None else dataclasses.replace(
@@ -469,7 +467,7 @@ class WaitPoints:
 
 
 def wait_value(self_outs: float, discard_outs: float, pool: float, turns: int,
-               points: WaitPoints, risk: float, end_rate: float,
+               points: "WaitPoints", risk: float, end_rate: float,
                discard_release: float) -> float:
     """Expected points of keeping a waiting hand instead of declaring a win now.  Per turn
     another seat's win may end the game (``end_rate``; ``points.other_win`` is its expected
@@ -510,7 +508,7 @@ class WinChoice:
     """Expected points of the kept hand (:func:`wait_value`)."""
     worth: int
     """The win's fan or tai now."""
-    unit: WorthUnit
+    unit: "WorthUnit"
     outs: float
     """Copies of the wait's outs (expected ones in the wall, where the value counts so)."""
 
@@ -528,14 +526,14 @@ class WinOut:
     copies: float
     """Its unseen copies, or those expected in the wall (:func:`strategy.availability.
     wall_copies`, where the value counts so: ``ValueModel.wall_fit``)."""
-    self_drawn_fan: int | None
+    self_drawn_fan: "int | None"
     """Fan of the win when the seat draws it (None: no win, or below the minimum)."""
-    discard_fan: int | None
+    discard_fan: "int | None"
     """Fan of the win on another seat's discard (None: no win, or below the minimum)."""
 
 
-def _wait_points(outs: Sequence[WinOut], model: ValueModel
-                 ) -> tuple[float, float, WaitPoints]:
+def _wait_points(outs: "Sequence[WinOut]", model: "ValueModel"
+                 ) -> "tuple[float, float, WaitPoints]":
     """The copies of the outs drawn and thrown, and the points of each way (the mean over
     the copies: 3 * (8 + fan) drawn, 24 + fan on a discard)."""
     drawn = [(o.copies, o.self_drawn_fan) for o in outs if o.self_drawn_fan is not None]
@@ -551,8 +549,8 @@ def _wait_points(outs: Sequence[WinOut], model: ValueModel
                                          model.end_rate * model.other_win_points)
 
 
-def mcr_wait_worth(outs: Sequence[WinOut], pool: float, turns: int, risk: float,
-                   model: ValueModel = DEFAULT_MODEL) -> float:
+def mcr_wait_worth(outs: "Sequence[WinOut]", pool: float, turns: int, risk: float,
+                   model: "ValueModel" = DEFAULT_MODEL) -> float:
     """mcr-botzone: expected points of keeping a waiting hand with these ``outs``
     (:func:`wait_value`), each out at its own fan.  Two waits the distance calls equal
     differ here by their outs' copies and fan: 2 copies of a 24-fan seven pairs wait
@@ -562,8 +560,8 @@ def mcr_wait_worth(outs: Sequence[WinOut], pool: float, turns: int, risk: float,
                       model.discard_release)
 
 
-def wait_outlook(outs: Sequence[WinOut], pool: float, turns: int, deal_in: float,
-                 model: ValueModel = DEFAULT_MODEL) -> Outlook:
+def wait_outlook(outs: "Sequence[WinOut]", pool: float, turns: int, deal_in: float,
+                 model: "ValueModel" = DEFAULT_MODEL) -> "Outlook":
     """The outlook of a waiting hand by its outs (``wait_worth`` 2): per turn it wins with
     the chance that its own draw is an out or another seat discards one (the rates of
     :func:`wait_value`), the game ending at ``end_rate`` (:func:`first_step_chance`), and a
@@ -581,8 +579,8 @@ def wait_outlook(outs: Sequence[WinOut], pool: float, turns: int, deal_in: float
     return Outlook(1, turns, win, deal_in, action_value(win, deal_in, model, worth))
 
 
-def mcr_win_choice(now_fan: int, outs: Sequence[WinOut], pool: float, turns: int,
-                   risk: float, model: ValueModel = DEFAULT_MODEL) -> WinChoice:
+def mcr_win_choice(now_fan: int, outs: "Sequence[WinOut]", pool: float, turns: int,
+                   risk: float, model: "ValueModel" = DEFAULT_MODEL) -> "WinChoice":
     """mcr-botzone: declare a win on a discard now (8 from each seat and the fan from the
     discarder: 24 + fan) or pass it and keep the waiting hand, whose outs are worth
     3 * (8 + fan) drawn and 24 + fan on a later discard (MCR has no furiten); wait only

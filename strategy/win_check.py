@@ -8,8 +8,6 @@ declared.  The fan total of a completed hand depends on the hand, the declared m
 seat and the prevalent wind only, so :class:`FanTotals` keeps the totals across decisions
 while those stay."""
 
-from __future__ import annotations
-
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -29,14 +27,14 @@ class FanTotals:
     """Fan totals of completed hands (their counts' bytes -> the total, -1 for no
     declarable win) under one context (the declared melds, the seat, the prevalent wind)."""
 
-    context: tuple[object, ...] = ()
-    totals: dict[bytes, int] = field(default_factory=dict)
+    context: "tuple[object, ...]" = ()
+    totals: "dict[bytes, int]" = field(default_factory=dict)
 
     def reset(self) -> None:
         self.context, self.totals = (), {}
 
-    def check(self, rules: Ruleset, melds: Sequence[Meld], seat: int, prevalent_wind: int,
-              flowers: int) -> WinCheck | None:
+    def check(self, rules: "Ruleset", melds: "Sequence[Meld]", seat: int, prevalent_wind: int,
+              flowers: int) -> "WinCheck | None":
         """The search's win check for a seat with these declared ``melds`` and ``flowers``
         (None where the rules set no minimum fan or count no special shapes)."""
         if not rules.special_shapes or rules.min_fan <= 0:
@@ -49,7 +47,7 @@ class FanTotals:
         need = minimum_fan(rules, flowers)
         on_a_discard = win_context(seat=seat, prevalent_wind=prevalent_wind, self_drawn=False)
 
-        def check(counts: np.ndarray) -> bool:
+        def check(counts: "np.ndarray") -> bool:
             key = counts.tobytes()
             total = totals.get(key)
             if total is None:

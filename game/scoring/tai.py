@@ -46,8 +46,6 @@ Choices the contract leaves open, made here:
 - There is no minimum: a hand with no item is a win worth 0 tai.
 """
 
-from __future__ import annotations
-
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
@@ -68,7 +66,7 @@ MELDS_IN_A_WIN = 5
 WINNING_TILES = 3 * MELDS_IN_A_WIN + 2
 """17: five melds and a pair, counting every kong as three."""
 
-_ITEMS: dict[str, tuple[int, str]] = {
+_ITEMS: "dict[str, tuple[int, str]]" = {
     "dealer": (1, "Dealer"),
     "self_draw": (1, "Self-drawn"),
     "concealed_hand": (1, "Concealed hand"),
@@ -88,16 +86,16 @@ _ITEMS: dict[str, tuple[int, str]] = {
     "replacement_win": (1, "Win on a replacement tile"),
     "last_tile": (1, "Last tile"),
 }
-TAI_VALUES: dict[str, int] = {name: value for name, (value, _) in _ITEMS.items()}
+TAI_VALUES: "dict[str, int]" = {name: value for name, (value, _) in _ITEMS.items()}
 """Every item's value per count, in the order items are listed in a result."""
 
 
-def _item(name: str, count: int = 1) -> FanItem:
+def _item(name: str, count: int = 1) -> "FanItem":
     value, english = _ITEMS[name]
     return FanItem(name=name, value=value, count=count, english_name=english)
 
 
-def tai_total(items: Sequence[FanItem]) -> int:
+def tai_total(items: "Sequence[FanItem]") -> int:
     return sum(item.total for item in items)
 
 
@@ -110,15 +108,15 @@ class Decomposition:
     """
 
     pair: int
-    pongs: tuple[int, ...]
-    chows: tuple[int, ...]
+    pongs: "tuple[int, ...]"
+    chows: "tuple[int, ...]"
 
 
 def _can_start_chow(tile: int) -> bool:
     return tile < NUM_SUITED and tile % 9 <= 6
 
 
-def _all_melds(counts: list[int]) -> bool:
+def _all_melds(counts: "list[int]") -> bool:
     """Can ``counts`` be split into melds only?  Greedy from the lowest tile.
 
     Taking a triplet whenever the lowest tile has three or more is safe: the
@@ -137,7 +135,7 @@ def _all_melds(counts: list[int]) -> bool:
     return True
 
 
-def is_complete(counts: Sequence[int], melds_needed: int) -> bool:
+def is_complete(counts: "Sequence[int]", melds_needed: int) -> bool:
     """Do the concealed ``counts`` (34 entries) make ``melds_needed`` melds and a pair?"""
     if sum(counts) != 3 * melds_needed + 2:
         return False
@@ -152,7 +150,7 @@ def is_complete(counts: Sequence[int], melds_needed: int) -> bool:
     return False
 
 
-def _meld_splits(c: list[int], start: int) -> Iterator[tuple[tuple[int, ...], tuple[int, ...]]]:
+def _meld_splits(c: "list[int]", start: int) -> "Iterator[tuple[tuple[int, ...], tuple[int, ...]]]":
     """Every split of ``c`` (modified and restored) into ``(pongs, chows)``."""
     t = start
     while t < NUM_KINDS and c[t] == 0:
@@ -174,7 +172,7 @@ def _meld_splits(c: list[int], start: int) -> Iterator[tuple[tuple[int, ...], tu
             c[u] += 1
 
 
-def decompositions(counts: Sequence[int], melds_needed: int) -> tuple[Decomposition, ...]:
+def decompositions(counts: "Sequence[int]", melds_needed: int) -> "tuple[Decomposition, ...]":
     """Every split of the concealed ``counts`` into ``melds_needed`` melds and a pair."""
     if len(counts) != NUM_KINDS:
         raise TileError(f"a count vector has {NUM_KINDS} entries, not {len(counts)}")
@@ -192,13 +190,13 @@ def decompositions(counts: Sequence[int], melds_needed: int) -> tuple[Decomposit
 
 
 # ---------------------------------------------------------------- tai
-def own_flowers(seat_wind: int) -> tuple[int, int]:
+def own_flowers(seat_wind: int) -> "tuple[int, int]":
     """The two flowers of seat wind ``seat_wind`` (0 = East): ``1f+w`` and ``5f+w``."""
     return FIRST_FLOWER + seat_wind, FIRST_FLOWER + 4 + seat_wind
 
 
 def _check_context(
-    seat_wind: int, prevalent_wind: int, flowers: Sequence[int], self_drawn: bool,
+    seat_wind: int, prevalent_wind: int, flowers: "Sequence[int]", self_drawn: bool,
     robbing_kong: bool, replacement_win: bool,
 ) -> None:
     for what, wind in (("seat wind", seat_wind), ("prevalent wind", prevalent_wind)):
@@ -216,19 +214,19 @@ def _check_context(
 
 
 def tai_items(
-    concealed: Sequence[int],
-    melds: Sequence[Meld],
+    concealed: "Sequence[int]",
+    melds: "Sequence[Meld]",
     *,
     winning_tile: int,
     self_drawn: bool,
     seat_wind: int,
     prevalent_wind: int,
     dealer_involved: bool,
-    flowers: Sequence[int] = (),
+    flowers: "Sequence[int]" = (),
     robbing_kong: bool = False,
     replacement_win: bool = False,
     last_tile: bool = False,
-) -> tuple[FanItem, ...] | None:
+) -> "tuple[FanItem, ...] | None":
     """The tai of a win, or ``None`` when the tiles are not 5 melds and a pair.
 
     ``concealed`` holds the concealed tile indices, ``winning_tile`` among
@@ -259,11 +257,11 @@ def tai_items(
     if not splits:
         return None
 
-    declared_pongs = tuple(m.tile for m in melds if isinstance(m, Pung | Kong | ConcealedKong))
+    declared_pongs = tuple(m.tile for m in melds if isinstance(m, (Pung, Kong, ConcealedKong)))
     declared_chows = tuple(m.middle - 1 for m in melds if isinstance(m, Chow))
     suits = {t // 9 for t in range(NUM_SUITED) if all_counts[t]}
     honours = any(all_counts[NUM_SUITED:])
-    fixed: list[FanItem] = []
+    fixed: "list[FanItem]" = []
     if dealer_involved:
         fixed.append(_item("dealer"))
     if self_drawn:
@@ -273,7 +271,7 @@ def tai_items(
     mine = sum(1 for f in flowers if f in own_flowers(seat_wind))
     if mine:
         fixed.append(_item("own_flower", mine))
-    tail: list[FanItem] = []
+    tail: "list[FanItem]" = []
     if len(suits) == 1:
         tail.append(_item("half_flush" if honours else "full_flush"))
     if robbing_kong:
@@ -283,7 +281,7 @@ def tai_items(
     if last_tile:
         tail.append(_item("last_tile"))
 
-    best: tuple[FanItem, ...] | None = None
+    best: "tuple[FanItem, ...] | None" = None
     for split in splits:
         pongs = declared_pongs + split.pongs
         chows = declared_chows + split.chows
@@ -298,9 +296,10 @@ def tai_items(
 
 
 def _shape_items(
-    pongs: tuple[int, ...], chows: tuple[int, ...], pair: int, seat_wind: int, prevalent_wind: int
-) -> list[FanItem]:
-    items: list[FanItem] = []
+    pongs: "tuple[int, ...]", chows: "tuple[int, ...]", pair: int, seat_wind: int,
+    prevalent_wind: int,
+) -> "list[FanItem]":
+    items: "list[FanItem]" = []
     dragon_pongs = sum(1 for t in pongs if t in DRAGONS)
     if dragon_pongs == 3:
         items.append(_item("big_three_dragons"))
@@ -328,5 +327,5 @@ def _shape_items(
 _ORDER = {name: k for k, name in enumerate(_ITEMS)}
 
 
-def _ordered(items: Sequence[FanItem]) -> tuple[FanItem, ...]:
+def _ordered(items: "Sequence[FanItem]") -> "tuple[FanItem, ...]":
     return tuple(sorted(items, key=lambda item: _ORDER[item.name]))

@@ -14,10 +14,8 @@ base: how many copies of each tile the agent believes may still come.  None
 means every copy not in the hand.
 """
 
-from __future__ import annotations
-
-from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Sequence, Union
 
 import numpy as np
 
@@ -36,7 +34,7 @@ __all__ = [
     "useful_tiles",
 ]
 
-CountsLike = Sequence[int] | Counts
+CountsLike = Union[Sequence[int], Counts]
 _FULL = np.zeros(0, dtype=np.int8)
 
 
@@ -44,7 +42,7 @@ class DeficiencyError(TileError):
     """A hand or knowledge base the deficiency cannot be computed for."""
 
 
-def _as_counts(values: CountsLike, what: str) -> Counts:
+def _as_counts(values: "CountsLike", what: str) -> "Counts":
     arr = np.asarray(values)
     if arr.ndim != 1 or arr.shape[0] not in (NUM_SUITED, NUM_KINDS):
         raise DeficiencyError(f"{what} must be a count vector of 27 or 34 entries")
@@ -55,7 +53,7 @@ def _as_counts(values: CountsLike, what: str) -> Counts:
     return arr.astype(np.int8)
 
 
-def _unseen_vector(hand: Counts, unseen: CountsLike | None, honours: bool) -> Counts:
+def _unseen_vector(hand: "Counts", unseen: "CountsLike | None", honours: bool) -> "Counts":
     if unseen is None:
         full = (4 - hand).astype(np.int8)
         if not honours:
@@ -67,7 +65,7 @@ def _unseen_vector(hand: Counts, unseen: CountsLike | None, honours: bool) -> Co
     return kb
 
 
-def _check(hand: Counts, kb: Counts) -> None:
+def _check(hand: "Counts", kb: "Counts") -> None:
     for t in range(NUM_KINDS):
         h, k = int(hand[t]), int(kb[t])
         if h < 0:
@@ -83,8 +81,8 @@ def _check(hand: Counts, kb: Counts) -> None:
 
 
 def _prepare(
-    hand: CountsLike, melds_needed: int, unseen: CountsLike | None, honours: bool
-) -> tuple[Counts, Counts]:
+    hand: "CountsLike", melds_needed: int, unseen: "CountsLike | None", honours: bool
+) -> "tuple[Counts, Counts]":
     h = _as_counts(hand, "hand")
     if not honours and h[NUM_SUITED:].any():
         raise DeficiencyError("hand holds honours but the rule set has none")
@@ -102,9 +100,9 @@ def _prepare(
 
 
 def deficiency(
-    hand: CountsLike,
+    hand: "CountsLike",
     melds_needed: int,
-    unseen: CountsLike | None = None,
+    unseen: "CountsLike | None" = None,
     *,
     honours: bool = True,
 ) -> int:
@@ -153,7 +151,7 @@ class ShapeDeficiency:
             self.knitted_straight,
         )
 
-    def as_dict(self) -> dict[str, int]:
+    def as_dict(self) -> "dict[str, int]":
         return {
             "regular": self.regular,
             "seven_pairs": self.seven_pairs,
@@ -164,19 +162,19 @@ class ShapeDeficiency:
 
 
 def shape_deficiency(
-    hand: CountsLike,
-    ruleset: Ruleset,
-    unseen: CountsLike | None = None,
+    hand: "CountsLike",
+    ruleset: "Ruleset",
+    unseen: "CountsLike | None" = None,
     declared_melds: int = 0,
-) -> ShapeDeficiency:
+) -> "ShapeDeficiency":
     """The deficiency of every winning shape the rule set allows."""
     melds_needed = ruleset.melds_needed - declared_melds
     h, kb = _prepare(hand, melds_needed, unseen, ruleset.has_honours)
     return shapes_of(h, kb, melds_needed, ruleset)
 
 
-def shapes_of(hand: Counts, unseen: Counts, melds_needed: int, ruleset: Ruleset
-              ) -> ShapeDeficiency:
+def shapes_of(hand: "Counts", unseen: "Counts", melds_needed: int, ruleset: "Ruleset"
+              ) -> "ShapeDeficiency":
     """:func:`shape_deficiency` without the checks, for callers that hold valid int8
     34-vectors already (the policy's hot path).  The hand-only shapes need a concealed
     hand: all ``ruleset.melds_needed`` melds still to make."""
@@ -189,11 +187,11 @@ def shapes_of(hand: Counts, unseen: Counts, melds_needed: int, ruleset: Ruleset
 
 
 def useful_tiles(
-    hand: CountsLike,
-    ruleset: Ruleset,
-    unseen: CountsLike | None = None,
+    hand: "CountsLike",
+    ruleset: "Ruleset",
+    unseen: "CountsLike | None" = None,
     declared_melds: int = 0,
-) -> list[int]:
+) -> "list[int]":
     """Tiles of a 3m+1 hand whose draw lowers its deficiency (any allowed shape).
 
     Only tiles the unseen counts still hold qualify.

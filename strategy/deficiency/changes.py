@@ -23,8 +23,6 @@ and ``m`` melds, or -1 when the block cannot hold such a part within
 ``avail = hand + unseen``.
 """
 
-from __future__ import annotations
-
 import numpy as np
 
 from strategy.deficiency.kernel import _BIAS, _ONES, UNREACHABLE, _lane_max, _rank_step
@@ -66,8 +64,8 @@ class SuitCache:
 
 
 @njit(inline=True)
-def suit_words(hand: np.ndarray, avail: np.ndarray, lo: int, melds: int,
-               work: np.ndarray) -> tuple[int, int]:
+def suit_words(hand: "np.ndarray", avail: "np.ndarray", lo: int, melds: int,
+               work: "np.ndarray") -> "tuple[int, int]":
     """The kernel's DP over the nine kinds ``lo .. lo+8`` of one suit from an empty start:
     the end state's two SWAR words (no pair, pair), lanes for melds 0 .. ``melds``."""
     keep = (1 << (7 * (melds + 1))) - 1
@@ -94,7 +92,7 @@ def suit_words(hand: np.ndarray, avail: np.ndarray, lo: int, melds: int,
 
 
 @njit(inline=True)
-def honour_words(hand: np.ndarray, avail: np.ndarray, melds: int) -> tuple[int, int]:
+def honour_words(hand: "np.ndarray", avail: "np.ndarray", melds: int) -> "tuple[int, int]":
     """End words of the seven honours (each a pair, a pung or nothing)."""
     keep = (1 << (7 * (melds + 1))) - 1
     w0 = _BIAS
@@ -121,7 +119,7 @@ _GOLDEN = 0x9E3779B97F4A7C1
 
 
 @njit()
-def suit_key(hand: np.ndarray, avail: np.ndarray, suit: int, melds: int) -> int:
+def suit_key(hand: "np.ndarray", avail: "np.ndarray", suit: int, melds: int) -> int:
     key = 0
     for r in range(9 * suit, 9 * suit + 9):
         key = (key * 5 + int(hand[r])) * 5 + int(avail[r])
@@ -129,9 +127,9 @@ def suit_key(hand: np.ndarray, avail: np.ndarray, suit: int, melds: int) -> int:
 
 
 @njit(inline=True)
-def cached_suit_words(key: int, hand: np.ndarray, avail: np.ndarray, suit: int, melds: int,
-                      keys: np.ndarray, words: np.ndarray, state: np.ndarray,
-                      work: np.ndarray) -> tuple[int, int]:
+def cached_suit_words(key: int, hand: "np.ndarray", avail: "np.ndarray", suit: int, melds: int,
+                      keys: "np.ndarray", words: "np.ndarray", state: "np.ndarray",
+                      work: "np.ndarray") -> "tuple[int, int]":
     """:func:`suit_words` of suit ``suit`` (0-2), whose :func:`suit_key` is ``key``, through
     the cache."""
     mask = keys.shape[0] - 1
@@ -158,7 +156,7 @@ def cached_suit_words(key: int, hand: np.ndarray, avail: np.ndarray, suit: int, 
 
 
 @njit(inline=True)
-def _words_to_row(w0: int, w1: int, melds: int, out: np.ndarray, o: int) -> None:
+def _words_to_row(w0: int, w1: int, melds: int, out: "np.ndarray", o: int) -> None:
     for m in range(6):
         v = (w0 >> (7 * m)) & 63
         out[o + m] = v - _BIAS if m <= melds and v >= _BIAS else -1
@@ -167,7 +165,7 @@ def _words_to_row(w0: int, w1: int, melds: int, out: np.ndarray, o: int) -> None
 
 
 @njit(inline=True)
-def _merge(x: np.ndarray, xo: int, y: np.ndarray, yo: int, melds: int, out: np.ndarray,
+def _merge(x: "np.ndarray", xo: int, y: "np.ndarray", yo: int, melds: int, out: "np.ndarray",
            oo: int) -> None:
     """out = the max-plus merge of two tables (pairs up to 1, melds up to ``melds``)."""
     for j in range(ROW):
@@ -186,9 +184,9 @@ def _merge(x: np.ndarray, xo: int, y: np.ndarray, yo: int, melds: int, out: np.n
 
 
 @njit()
-def prepare(hand: np.ndarray, avail: np.ndarray, melds: int, tables: np.ndarray,
-            rest: np.ndarray, keys: np.ndarray, words: np.ndarray, state: np.ndarray,
-            work: np.ndarray) -> None:
+def prepare(hand: "np.ndarray", avail: "np.ndarray", melds: int, tables: "np.ndarray",
+            rest: "np.ndarray", keys: "np.ndarray", words: "np.ndarray", state: "np.ndarray",
+            work: "np.ndarray") -> None:
     """Run every block of ``hand`` and fill ``rest[12 b:12 b+12]`` with the merge of the
     three blocks other than ``b`` (the arrays of :class:`SuitCache`); the suits' cache keys
     are left in ``work[36:39]``."""
@@ -208,9 +206,9 @@ def prepare(hand: np.ndarray, avail: np.ndarray, melds: int, tables: np.ndarray,
 
 
 @njit(inline=True)
-def query(hand: np.ndarray, avail: np.ndarray, t: int, key_change: int, melds: int,
-          rest: np.ndarray, keys: np.ndarray, words: np.ndarray, state: np.ndarray,
-          work: np.ndarray) -> int:
+def query(hand: "np.ndarray", avail: "np.ndarray", t: int, key_change: int, melds: int,
+          rest: "np.ndarray", keys: "np.ndarray", words: "np.ndarray", state: "np.ndarray",
+          work: "np.ndarray") -> int:
     """Deficiency of ``hand`` (regular shape: ``melds`` melds and a pair) when it differs from
     the hand :func:`prepare` saw at kind ``t`` only, by ``key_change`` in its suit's key."""
     if t < 27:
@@ -235,9 +233,9 @@ def query(hand: np.ndarray, avail: np.ndarray, t: int, key_change: int, melds: i
 
 
 @njit()
-def _prepared(hand: np.ndarray, unseen: np.ndarray, melds: int, tables: np.ndarray,
-              rest: np.ndarray, keys: np.ndarray, words: np.ndarray, state: np.ndarray,
-              work: np.ndarray) -> np.ndarray:
+def _prepared(hand: "np.ndarray", unseen: "np.ndarray", melds: int, tables: "np.ndarray",
+              rest: "np.ndarray", keys: "np.ndarray", words: "np.ndarray", state: "np.ndarray",
+              work: "np.ndarray") -> "np.ndarray":
     """``hand + unseen`` (the tiles available), after :func:`prepare` has run on ``hand``."""
     avail = np.empty(34, np.int8)
     for t in range(34):
@@ -247,9 +245,9 @@ def _prepared(hand: np.ndarray, unseen: np.ndarray, melds: int, tables: np.ndarr
 
 
 @njit()
-def after_draws(hand: np.ndarray, unseen: np.ndarray, melds: int, out: np.ndarray,
-                tables: np.ndarray, rest: np.ndarray, keys: np.ndarray, words: np.ndarray,
-                state: np.ndarray, work: np.ndarray) -> None:
+def after_draws(hand: "np.ndarray", unseen: "np.ndarray", melds: int, out: "np.ndarray",
+                tables: "np.ndarray", rest: "np.ndarray", keys: "np.ndarray", words: "np.ndarray",
+                state: "np.ndarray", work: "np.ndarray") -> None:
     """out[t] = deficiency of hand+t with unseen-t (UNREACHABLE where unseen[t] = 0).
 
     ``hand`` (3m+1 tiles) and ``unseen`` are valid 34-vectors; ``hand`` is changed and
@@ -266,9 +264,9 @@ def after_draws(hand: np.ndarray, unseen: np.ndarray, melds: int, out: np.ndarra
 
 
 @njit()
-def after_discards(hand: np.ndarray, unseen: np.ndarray, melds: int, out: np.ndarray,
-                   tables: np.ndarray, rest: np.ndarray, keys: np.ndarray, words: np.ndarray,
-                   state: np.ndarray, work: np.ndarray) -> None:
+def after_discards(hand: "np.ndarray", unseen: "np.ndarray", melds: int, out: "np.ndarray",
+                   tables: "np.ndarray", rest: "np.ndarray", keys: "np.ndarray",
+                   words: "np.ndarray", state: "np.ndarray", work: "np.ndarray") -> None:
     """out[i] = deficiency of hand-i with the same unseen (UNREACHABLE where hand[i] = 0);
     as :func:`after_draws` otherwise."""
     avail = _prepared(hand, unseen, melds, tables, rest, keys, words, state, work)

@@ -25,8 +25,6 @@ Three equal chows hold exactly the tiles of three pungs, so at most two chows
 begin at any rank without loss of exactness.
 """
 
-from __future__ import annotations
-
 import numpy as np
 
 from strategy.jit import njit
@@ -39,7 +37,8 @@ _INT8 = np.int8
 
 
 @njit()
-def _availability(hand: np.ndarray, unseen: np.ndarray, full_kb: bool, avail: np.ndarray) -> int:
+def _availability(hand: "np.ndarray", unseen: "np.ndarray", full_kb: bool,
+                  avail: "np.ndarray") -> int:
     """avail[t] = H[t] + KB[t] (capped at 4); returns -(1+t) for a bad tile, else 0."""
     n = hand.shape[0]
     for t in range(34):
@@ -71,7 +70,7 @@ def _lane_max(x: int, y: int) -> int:
 
 
 @njit(inline=True)
-def _rank_step(h: int, a: int, nxt_avail: int, kmax: int, active: int, work: np.ndarray,
+def _rank_step(h: int, a: int, nxt_avail: int, kmax: int, active: int, work: "np.ndarray",
                so: int, do: int, keep: int) -> int:
     """One rank of the DP: from the states at ``work[so:so+18]`` (bit s of ``active`` set
     for each live state) to those at ``work[do:do+18]``; returns the next active set.
@@ -117,7 +116,8 @@ def _rank_step(h: int, a: int, nxt_avail: int, kmax: int, active: int, work: np.
 
 
 @njit()
-def _overlap_words(hand: np.ndarray, avail: np.ndarray, max_melds: int, work: np.ndarray) -> int:
+def _overlap_words(hand: "np.ndarray", avail: "np.ndarray", max_melds: int,
+                   work: "np.ndarray") -> int:
     """Run the rank DP over all 34 kinds; returns the index in ``work`` of the final state.
 
     The state after kind r is (k, p1): k chows begun at r and p1 begun at r-1,
@@ -154,7 +154,7 @@ def _overlap_words(hand: np.ndarray, avail: np.ndarray, max_melds: int, work: np
 
 
 @njit()
-def _full_kb_overlap(hand: np.ndarray, melds: int, work: np.ndarray) -> int:
+def _full_kb_overlap(hand: "np.ndarray", melds: int, work: "np.ndarray") -> int:
     """Max |C ∩ H| over complete hands C (``melds`` melds and a pair) when every copy not in
     the hand is unseen (a full KB); ``hand``'s counts are checked by the caller.
 
@@ -193,7 +193,7 @@ def _full_kb_overlap(hand: np.ndarray, melds: int, work: np.ndarray) -> int:
 
 @njit()
 def regular_overlap(
-    hand: np.ndarray, avail: np.ndarray, melds: int, pairs: int, work: np.ndarray
+    hand: "np.ndarray", avail: "np.ndarray", melds: int, pairs: int, work: "np.ndarray"
 ) -> int:
     """Max |C ∩ H| over completions C <= avail with ``melds`` melds and ``pairs`` pairs.
 
@@ -213,7 +213,7 @@ def hand_size_ok(total: int, melds_needed: int) -> bool:
 
 
 @njit()
-def _full_kb_deficiency(hand: np.ndarray, melds_needed: int) -> int:
+def _full_kb_deficiency(hand: "np.ndarray", melds_needed: int) -> int:
     """:func:`kernel_deficiency` with a full KB (``hand`` has 34 entries)."""
     total = 0
     for t in range(34):
@@ -228,7 +228,7 @@ def _full_kb_deficiency(hand: np.ndarray, melds_needed: int) -> int:
 
 
 @njit()
-def kernel_deficiency(hand: np.ndarray, unseen: np.ndarray, melds_needed: int) -> int:
+def kernel_deficiency(hand: "np.ndarray", unseen: "np.ndarray", melds_needed: int) -> int:
     """Exact knowledge-aware deficiency of the regular shape (m melds + a pair).
 
     ``hand`` is an integer count vector of 34 entries and ``unseen`` one of 34
@@ -267,7 +267,7 @@ argument types raise ``TypeError`` in the dispatcher (the public API's fast path
 
 @njit()
 def kernel_deficiency_batch(
-    hands: np.ndarray, unseen: np.ndarray, melds_needed: int, out: np.ndarray
+    hands: "np.ndarray", unseen: "np.ndarray", melds_needed: int, out: "np.ndarray"
 ) -> None:
     """``kernel_deficiency`` for every row of ``hands`` (N x 34); ``unseen`` is N x 34, or
     N x 0 for a full KB."""

@@ -12,8 +12,6 @@ input (tests compare the two); the knowledge-aware deficiency itself is definiti
 Yan, Li & Li, "A Fast Algorithm for Computing the Deficiency Number of a Mahjong Hand".
 """
 
-from __future__ import annotations
-
 import numpy as np
 
 from strategy.deficiency.kernel import (
@@ -30,8 +28,8 @@ _LANES = 6
 ``melds`` asked (a lane never feeds a lower one)."""
 _KEEP = (1 << (7 * _LANES)) - 1
 _MEMO_LIMIT = 1 << 17
-_blocks: dict[bytes, tuple[int, int]] = {}
-_prefixes: dict[bytes, dict[int, tuple[int, int]]] = {}
+_blocks: "dict[bytes, tuple[int, int]]" = {}
+_prefixes: "dict[bytes, dict[int, tuple[int, int]]]" = {}
 """A suit's live states before rank r, by its first r hand counts and its first r + 2
 available ones (the key's length tells r)."""
 
@@ -40,8 +38,8 @@ _EMPTY = (_BIAS, 0)
 """The words of a block that holds and allows nothing: no melds, no pair, overlap 0."""
 
 
-def suit_words(hand: list[int] | tuple[int, ...], avail: list[int] | tuple[int, ...]
-               ) -> tuple[int, int]:
+def suit_words(hand: "list[int] | tuple[int, ...]", avail: "list[int] | tuple[int, ...]"
+               ) -> "tuple[int, int]":
     """The rank DP over one suit's nine kinds (``hand`` and ``avail`` its counts) from an
     empty start: the end state's two words (no pair, pair), every lane kept
     (:func:`strategy.deficiency.changes.suit_words`); (0, 0) when nothing completes.
@@ -52,7 +50,7 @@ def suit_words(hand: list[int] | tuple[int, ...], avail: list[int] | tuple[int, 
     (and the two available counts after it, which a chow looks at) only, so they are
     remembered by those: a suit one draw or discard away resumes where it differs."""
     guard, ones, keep = _GUARD, _ONES, _KEEP
-    states: dict[int, tuple[int, int]] = {0: (_BIAS, 0)}
+    states: "dict[int, tuple[int, int]]" = {0: (_BIAS, 0)}
     start = 0
     for r in range(8, 0, -1):
         got = _prefixes.get(bytes(hand[:r]) + bytes(avail[:r + 2]))
@@ -73,7 +71,7 @@ def suit_words(hand: list[int] | tuple[int, ...], avail: list[int] | tuple[int, 
         else:
             nxt_avail = 4
             kmax = 0
-        acc: dict[int, tuple[int, int]] = {}
+        acc: "dict[int, tuple[int, int]]" = {}
         for s, (x0, x1) in states.items():
             p1, p2 = divmod(s, 3)
             for k in range(kmax + 1):
@@ -114,13 +112,13 @@ def suit_words(hand: list[int] | tuple[int, ...], avail: list[int] | tuple[int, 
     return states.get(0, (0, 0)) if states else (0, 0)
 
 
-def honour_words(hand: list[int] | tuple[int, ...], avail: list[int] | tuple[int, ...]
-                 ) -> tuple[int, int]:
+def honour_words(hand: "list[int] | tuple[int, ...]", avail: "list[int] | tuple[int, ...]"
+                 ) -> "tuple[int, int]":
     """The seven honours' end words (each a pair, a pung or nothing), every lane kept
     (:func:`strategy.deficiency.changes.honour_words`)."""
     w0 = _BIAS
     w1 = 0
-    for h, a in zip(hand, avail, strict=True):
+    for h, a in zip(hand, avail):
         n0 = w0
         n1 = w1
         if a >= 2:
@@ -139,8 +137,8 @@ def _lane_max(x: int, y: int) -> int:
     return (x & m) | (y & ~m)
 
 
-def block_suit_words(hand: np.ndarray, avail: np.ndarray, lo: int, melds: int,
-                     work: np.ndarray | None = None) -> tuple[int, int]:
+def block_suit_words(hand: "np.ndarray", avail: "np.ndarray", lo: int, melds: int,
+                     work: "np.ndarray | None" = None) -> "tuple[int, int]":
     """:func:`strategy.deficiency.changes.suit_words` (the suit of kinds ``lo .. lo+8``)
     through this module's memory of blocks: its lanes up to ``melds`` are the kernel's
     (the others are kept, not cleared; ``work`` is not used)."""
@@ -153,7 +151,7 @@ def block_suit_words(hand: np.ndarray, avail: np.ndarray, lo: int, melds: int,
     return _block(key, h, a, 0)
 
 
-def _block(key: bytes, hand: list[int], avail: list[int], lo: int) -> tuple[int, int]:
+def _block(key: bytes, hand: "list[int]", avail: "list[int]", lo: int) -> "tuple[int, int]":
     got = _blocks.get(key)
     if got is None:
         if len(_blocks) >= _MEMO_LIMIT:
@@ -166,8 +164,8 @@ def _block(key: bytes, hand: list[int], avail: list[int], lo: int) -> tuple[int,
     return got
 
 
-def merge_words(x: tuple[int, int], y: tuple[int, int], melds: int = _LANES - 1
-                ) -> tuple[int, int]:
+def merge_words(x: "tuple[int, int]", y: "tuple[int, int]", melds: int = _LANES - 1
+                ) -> "tuple[int, int]":
     """Two blocks' words as one block's (lanes up to ``melds`` exact): the chain DP passing
     from the end of ``x`` through ``y``.  An infeasible lane holds less than the bias plus
     the tiles of the hand behind it, so adding the other block's overlap keeps it below
@@ -195,8 +193,8 @@ def merge_words(x: tuple[int, int], y: tuple[int, int], melds: int = _LANES - 1
     return acc0, acc1
 
 
-def regular_overlap_blocks(hand: np.ndarray, avail: np.ndarray, melds: int, pairs: int,
-                           work: np.ndarray | None = None) -> int:
+def regular_overlap_blocks(hand: "np.ndarray", avail: "np.ndarray", melds: int, pairs: int,
+                           work: "np.ndarray | None" = None) -> int:
     """:func:`strategy.deficiency.kernel.regular_overlap` (max |C ∩ H| over completions
     C <= ``avail`` with ``melds`` melds and ``pairs`` pairs, -1 when none), block by
     block: the same answer in plain Python (``work`` is not used)."""
@@ -209,7 +207,7 @@ def regular_overlap_blocks(hand: np.ndarray, avail: np.ndarray, melds: int, pair
     except ValueError:  # a negative count: no completion holds it; the kernel says so
         return int(regular_overlap.py_func(hand, avail, melds, pairs,  # type: ignore[attr-defined]
                                            np.empty(36, np.int64)))
-    acc: tuple[int, int] | None = None
+    acc: "tuple[int, int] | None" = None
     for lo, hi in ((0, 9), (9, 18), (18, 27), (27, 34)):
         key = raw[lo:hi] + raw[34 + lo:34 + hi]
         if not any(key):
@@ -229,12 +227,12 @@ regular_overlap_blocks.py_func = regular_overlap_blocks  # type: ignore[attr-def
 _SPANS = ((0, 9), (9, 18), (18, 27), (27, 34))
 
 
-def _words_of(h: list[int], a: list[int], b: int) -> tuple[int, int]:
+def _words_of(h: "list[int]", a: "list[int]", b: int) -> "tuple[int, int]":
     lo, hi = _SPANS[b]
     return _block(bytes(h[lo:hi]) + bytes(a[lo:hi]), h, a, lo)
 
 
-def _suits_known(h: list[int], a: list[int], blocks: list[int]) -> int:
+def _suits_known(h: "list[int]", a: "list[int]", blocks: "list[int]") -> int:
     """How many of these blocks' suits are remembered (for a :class:`changes.SuitCache`'s
     lookup and hit counts, which the twins keep as the kernels do)."""
     known = 0
@@ -244,16 +242,16 @@ def _suits_known(h: list[int], a: list[int], blocks: list[int]) -> int:
     return known
 
 
-def _count(cache: tuple[np.ndarray, ...], lookups: int, hits: int) -> None:
+def _count(cache: "tuple[np.ndarray, ...]", lookups: int, hits: int) -> None:
     if len(cache) >= 5:  # tables, rest, keys, words, state, work
         cache[4][1] += lookups
         cache[4][2] += hits
 
 
-_rest_memo: dict[tuple[tuple[int, int], ...], list[tuple[int, int]]] = {}
+_rest_memo: "dict[tuple[tuple[int, int], ...], list[tuple[int, int]]]" = {}
 
 
-def _rests(h: list[int], a: list[int], melds: int) -> list[tuple[int, int]]:
+def _rests(h: "list[int]", a: "list[int]", melds: int) -> "list[tuple[int, int]]":
     """For each block, the merge of the three others (as :func:`changes.prepare`),
     remembered by the four blocks' words."""
     w = [_words_of(h, a, b) for b in range(4)]
@@ -266,17 +264,17 @@ def _rests(h: list[int], a: list[int], melds: int) -> list[tuple[int, int]]:
     return got
 
 
-def _merge_rests(w: list[tuple[int, int]], melds: int) -> list[tuple[int, int]]:
+def _merge_rests(w: "list[tuple[int, int]]", melds: int) -> "list[tuple[int, int]]":
     m01 = merge_words(w[0], w[1], melds)
     m23 = merge_words(w[2], w[3], melds)
     return [merge_words(w[1], m23, melds), merge_words(w[0], m23, melds),
             merge_words(m01, w[3], melds), merge_words(m01, w[2], melds)]
 
 
-_answers: dict[tuple[tuple[int, int], tuple[int, int], int], int] = {}
+_answers: "dict[tuple[tuple[int, int], tuple[int, int], int], int]" = {}
 
 
-def _deficiency(w: tuple[int, int], rest: tuple[int, int], melds: int) -> int:
+def _deficiency(w: "tuple[int, int]", rest: "tuple[int, int]", melds: int) -> int:
     """The regular deficiency (``melds`` melds and a pair) of a block's words merged with
     the rest's (:func:`changes.query`'s last step), remembered."""
     key = (w, rest, melds)
@@ -288,7 +286,7 @@ def _deficiency(w: tuple[int, int], rest: tuple[int, int], melds: int) -> int:
     return got
 
 
-def _merged_deficiency(w: tuple[int, int], rest: tuple[int, int], melds: int) -> int:
+def _merged_deficiency(w: "tuple[int, int]", rest: "tuple[int, int]", melds: int) -> int:
     best = -1
     w0, w1 = w
     r0, r1 = rest
@@ -304,8 +302,8 @@ def _merged_deficiency(w: tuple[int, int], rest: tuple[int, int], melds: int) ->
     return UNREACHABLE if best < 0 else 3 * melds + 2 - best
 
 
-def blocks_after_draws(hand: np.ndarray, unseen: np.ndarray, melds: int, out: np.ndarray,
-                       *cache: np.ndarray) -> None:
+def blocks_after_draws(hand: "np.ndarray", unseen: "np.ndarray", melds: int, out: "np.ndarray",
+                       *cache: "np.ndarray") -> None:
     """:func:`strategy.deficiency.changes.after_draws` (``out[t]``: the deficiency of
     hand + t, UNREACHABLE where ``unseen[t]`` is 0) on this module's blocks; of the
     :class:`changes.SuitCache` arrays in ``cache`` only the lookup and hit counts (its
@@ -313,21 +311,21 @@ def blocks_after_draws(hand: np.ndarray, unseen: np.ndarray, melds: int, out: np
     _blocks_after_changes(hand, unseen, melds, out, cache, drawn=True)
 
 
-def blocks_after_discards(hand: np.ndarray, unseen: np.ndarray, melds: int,
-                          out: np.ndarray, *cache: np.ndarray) -> None:
+def blocks_after_discards(hand: "np.ndarray", unseen: "np.ndarray", melds: int,
+                          out: "np.ndarray", *cache: "np.ndarray") -> None:
     """:func:`strategy.deficiency.changes.after_discards` (``out[i]``: the deficiency of
     hand - i with the same unseen, UNREACHABLE where ``hand[i]`` is 0) on this module's
     blocks (the cache's lookup and hit counts kept, its tables not used)."""
     _blocks_after_changes(hand, unseen, melds, out, cache, drawn=False)
 
 
-def _blocks_after_changes(hand: np.ndarray, unseen: np.ndarray, melds: int, out: np.ndarray,
-                          cache: tuple[np.ndarray, ...], *, drawn: bool) -> None:
+def _blocks_after_changes(hand: "np.ndarray", unseen: "np.ndarray", melds: int, out: "np.ndarray",
+                          cache: "tuple[np.ndarray, ...]", *, drawn: bool) -> None:
     """Each one-tile change's deficiency into ``out``: a draw of an unseen kind (hand + t,
     hand + unseen unchanged) or a discard of a held one (hand - i, unseen unchanged)."""
     h = hand.tolist()
     k = unseen.tolist()
-    a = [x + y for x, y in zip(h, k, strict=True)]
+    a = [x + y for x, y in zip(h, k)]
     if min(h) < 0 or min(k) < 0:
         raise ValueError("a negative count in the hand or the unseen tiles")
     lookups, hits = 3, _suits_known(h, a, [0, 1, 2])

@@ -17,8 +17,6 @@ within ``hand + unseen``.  All functions take ``avail`` (hand plus unseen,
   m - 3 melds and a pair (it may sit beside a declared meld).
 """
 
-from __future__ import annotations
-
 import numpy as np
 
 from game.tiles import TERMINALS_AND_HONOURS
@@ -39,7 +37,7 @@ KNITTED = np.array(
 
 
 @njit()
-def seven_pairs(hand: np.ndarray, avail: np.ndarray) -> int:
+def seven_pairs(hand: "np.ndarray", avail: "np.ndarray") -> int:
     # best[p] = best overlap with p pairs chosen so far
     best = np.full(8, -1, np.int64)
     best[0] = 0
@@ -59,7 +57,7 @@ def seven_pairs(hand: np.ndarray, avail: np.ndarray) -> int:
 
 
 @njit()
-def thirteen_orphans(hand: np.ndarray, avail: np.ndarray) -> int:
+def thirteen_orphans(hand: "np.ndarray", avail: "np.ndarray") -> int:
     overlap = 0
     extra = -1
     for i in range(13):
@@ -78,7 +76,7 @@ def thirteen_orphans(hand: np.ndarray, avail: np.ndarray) -> int:
 
 
 @njit()
-def honors_and_knitted(hand: np.ndarray, avail: np.ndarray) -> int:
+def honors_and_knitted(hand: "np.ndarray", avail: "np.ndarray") -> int:
     best = UNREACHABLE
     for p in range(6):
         present = 0
@@ -99,12 +97,12 @@ def honors_and_knitted(hand: np.ndarray, avail: np.ndarray) -> int:
 
 
 @njit()
-def knitted_straight(hand: np.ndarray, avail: np.ndarray, melds_needed: int) -> int:
+def knitted_straight(hand: "np.ndarray", avail: "np.ndarray", melds_needed: int) -> int:
     return knitted_straight_below(hand, avail, melds_needed, UNREACHABLE)
 
 
 @njit()
-def knitted_straight_below(hand: np.ndarray, avail: np.ndarray, melds_needed: int,
+def knitted_straight_below(hand: "np.ndarray", avail: "np.ndarray", melds_needed: int,
                            limit: int) -> int:
     """The knitted straight's deficiency if it is below ``limit``, else a number >= ``limit``.
 
@@ -146,8 +144,8 @@ def knitted_straight_below(hand: np.ndarray, avail: np.ndarray, melds_needed: in
 
 
 @njit()
-def every_shape(hand: np.ndarray, unseen: np.ndarray, melds_needed: int, special: bool,
-                concealed: bool, out: np.ndarray, least_only: bool = False,
+def every_shape(hand: "np.ndarray", unseen: "np.ndarray", melds_needed: int, special: bool,
+                concealed: bool, out: "np.ndarray", least_only: bool = False,
                 regular: int = -1) -> None:
     """out = the deficiency of (regular, seven pairs, thirteen orphans, honors and knitted,
     knitted straight) for valid int8 34-vectors; the special shapes are UNREACHABLE unless

@@ -14,9 +14,7 @@ Callers on a hot path build the inputs once (:func:`declared_rows`, an int8 ``un
 call :func:`strategy.fan.routes.route_table` directly.
 """
 
-from __future__ import annotations
-
-from collections.abc import Callable, Sequence
+from typing import Callable, Sequence, Union
 
 import numpy as np
 
@@ -46,14 +44,14 @@ __all__ = [
     "route_deficiencies",
 ]
 
-CountsLike = Sequence[int] | Counts
+CountsLike = Union[Sequence[int], Counts]
 
 
 class FanDeficiencyError(TileError):
     """A hand, melds or knowledge base the fan-aware deficiency cannot be computed for."""
 
 
-def declared_rows(melds: Sequence[Meld]) -> np.ndarray:
+def declared_rows(melds: "Sequence[Meld]") -> "np.ndarray":
     """The kernels' encoding of declared melds: int64 rows ``(kind, tile)``, a chow by its
     lowest tile."""
     rows = np.zeros((len(melds), 2), dtype=np.int64)
@@ -71,8 +69,8 @@ def declared_rows(melds: Sequence[Meld]) -> np.ndarray:
     return rows
 
 
-def _inputs(hand: CountsLike, melds: Sequence[Meld], unseen: CountsLike | None,
-            seat_wind: int, prevalent_wind: int) -> tuple[Counts, Counts, int, np.ndarray]:
+def _inputs(hand: "CountsLike", melds: "Sequence[Meld]", unseen: "CountsLike | None",
+            seat_wind: int, prevalent_wind: int) -> "tuple[Counts, Counts, int, np.ndarray]":
     h = np.asarray(hand)
     if h.shape != (NUM_KINDS,):
         raise FanDeficiencyError("hand must be a count vector of 34 entries")
@@ -111,8 +109,8 @@ def _inputs(hand: CountsLike, melds: Sequence[Meld], unseen: CountsLike | None,
     return h, kb, melds_needed, declared_rows(melds)
 
 
-def fan_deficiency(hand: CountsLike, melds: Sequence[Meld] = (),
-                   unseen: CountsLike | None = None, *, seat_wind: int = 0,
+def fan_deficiency(hand: "CountsLike", melds: "Sequence[Meld]" = (),
+                   unseen: "CountsLike | None" = None, *, seat_wind: int = 0,
                    prevalent_wind: int = 0) -> int:
     """The least tile changes to a complete hand worth 8 fan by some route (see the module
     docstring); :data:`UNREACHABLE` when no route can be completed from ``unseen`` (None:
@@ -122,9 +120,9 @@ def fan_deficiency(hand: CountsLike, melds: Sequence[Meld] = (),
     return int(route_table(h, kb, needed, rows, seat_wind, prevalent_wind, out, True))
 
 
-def route_deficiencies(hand: CountsLike, melds: Sequence[Meld] = (),
-                       unseen: CountsLike | None = None, *, seat_wind: int = 0,
-                       prevalent_wind: int = 0) -> dict[Route, int]:
+def route_deficiencies(hand: "CountsLike", melds: "Sequence[Meld]" = (),
+                       unseen: "CountsLike | None" = None, *, seat_wind: int = 0,
+                       prevalent_wind: int = 0) -> "dict[Route, int]":
     """Every route family's least changes to an 8-fan hand (UNREACHABLE: none)."""
     h, kb, needed, rows = _inputs(hand, melds, unseen, seat_wind, prevalent_wind)
     out = np.empty(NUM_ROUTES, dtype=np.int64)
@@ -132,9 +130,9 @@ def route_deficiencies(hand: CountsLike, melds: Sequence[Meld] = (),
     return {r: int(out[r]) for r in Route}
 
 
-def _after_each(kernel: Callable[..., None], spare: int, made: str, hand: CountsLike,
-                melds: Sequence[Meld], unseen: CountsLike | None, seat_wind: int,
-                prevalent_wind: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _after_each(kernel: "Callable[..., None]", spare: int, made: str, hand: "CountsLike",
+                melds: "Sequence[Meld]", unseen: "CountsLike | None", seat_wind: int,
+                prevalent_wind: int) -> "tuple[np.ndarray, np.ndarray, np.ndarray]":
     """The hand's and unseen counts and ``kernel``'s deficiency per kind, for a hand of
     3m + ``spare`` tiles (``made``: how the error names the move)."""
     h, kb, needed, rows = _inputs(hand, melds, unseen, seat_wind, prevalent_wind)
@@ -145,9 +143,9 @@ def _after_each(kernel: Callable[..., None], spare: int, made: str, hand: Counts
     return h, kb, out
 
 
-def discard_fan_deficiencies(hand: CountsLike, melds: Sequence[Meld] = (),
-                             unseen: CountsLike | None = None, *, seat_wind: int = 0,
-                             prevalent_wind: int = 0) -> dict[int, int]:
+def discard_fan_deficiencies(hand: "CountsLike", melds: "Sequence[Meld]" = (),
+                             unseen: "CountsLike | None" = None, *, seat_wind: int = 0,
+                             prevalent_wind: int = 0) -> "dict[int, int]":
     """For a hand of 3m+2 tiles: each kind it holds -> the fan-aware deficiency after
     discarding one of it (the discard does not return to ``unseen``)."""
     h, _, out = _after_each(after_each_discard, 2, "a discard is made from", hand, melds,
@@ -155,9 +153,9 @@ def discard_fan_deficiencies(hand: CountsLike, melds: Sequence[Meld] = (),
     return {t: int(out[t]) for t in range(NUM_KINDS) if h[t] > 0}
 
 
-def draw_fan_deficiencies(hand: CountsLike, melds: Sequence[Meld] = (),
-                          unseen: CountsLike | None = None, *, seat_wind: int = 0,
-                          prevalent_wind: int = 0) -> dict[int, int]:
+def draw_fan_deficiencies(hand: "CountsLike", melds: "Sequence[Meld]" = (),
+                          unseen: "CountsLike | None" = None, *, seat_wind: int = 0,
+                          prevalent_wind: int = 0) -> "dict[int, int]":
     """For a hand of 3m+1 tiles: each kind ``unseen`` holds -> the fan-aware deficiency
     after drawing one of it."""
     _, kb, out = _after_each(after_each_draw, 1, "a draw is made into", hand, melds, unseen,

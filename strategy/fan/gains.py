@@ -19,8 +19,6 @@ One programme per route answers every draw at once, where asking route by route 
 draw ran one programme per (route, draw).
 """
 
-from __future__ import annotations
-
 import numpy as np
 
 from strategy.fan.routes import BONUS_CAP, _fan_with, _join, pung_fan
@@ -28,9 +26,9 @@ from strategy.jit import njit
 
 
 @njit()
-def bonus_gains(hand: np.ndarray, avail: np.ndarray, melds: int, pairs: int, need: int,
+def bonus_gains(hand: "np.ndarray", avail: "np.ndarray", melds: int, pairs: int, need: int,
                 seat_wind: int, prevalent_wind: int, no_pungs: bool, outside: bool,
-                cap: int, draws: int) -> tuple[int, int]:
+                cap: int, draws: int) -> "tuple[int, int]":
     """(:func:`strategy.fan.routes.bonus_overlap` with its fan counted up to ``cap``, the set
     of kinds in ``draws`` whose draw raises it); (-1, 0) when there is no completion.  With
     ``cap`` = 0 and ``need`` = 0 it is the regular overlap
@@ -108,8 +106,8 @@ def bonus_gains(hand: np.ndarray, avail: np.ndarray, melds: int, pairs: int, nee
 
 
 @njit()
-def pungs_gains(hand: np.ndarray, avail: np.ndarray, melds: int, need: int, seat_wind: int,
-                prevalent_wind: int, chows: int, draws: int) -> tuple[int, int]:
+def pungs_gains(hand: "np.ndarray", avail: "np.ndarray", melds: int, need: int, seat_wind: int,
+                prevalent_wind: int, chows: int, draws: int) -> "tuple[int, int]":
     """(:func:`strategy.fan.routes.pungs_overlap`, the set of kinds in ``draws`` whose draw
     raises it); (-1, 0) when there is no completion."""
     cap = BONUS_CAP
@@ -195,10 +193,10 @@ from strategy.fan.routes import (  # noqa: E402
 
 
 @njit()
-def route_gains(r: int, hand: np.ndarray, avail: np.ndarray, unseen: np.ndarray,
-                forced_all: np.ndarray, melds: int, need: int, taken: np.ndarray,
-                seat_wind: int, prevalent_wind: int, hr: np.ndarray, ar: np.ndarray
-                ) -> tuple[int, int]:
+def route_gains(r: int, hand: "np.ndarray", avail: "np.ndarray", unseen: "np.ndarray",
+                forced_all: "np.ndarray", melds: int, need: int, taken: "np.ndarray",
+                seat_wind: int, prevalent_wind: int, hr: "np.ndarray", ar: "np.ndarray"
+                ) -> "tuple[int, int]":
     """Route ``r`` for a 3m+1 hand (its forced tiles ``forced_all[r]``, ``melds`` left after
     them, ``need`` fan still needed; :func:`strategy.fan.routes._route_changes`'s
     arguments): (its best overlap ``rest``, the set of unseen kinds whose draw lowers its

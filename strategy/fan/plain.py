@@ -17,13 +17,11 @@ the Deficiency Number of a Mahjong Hand" (as in :mod:`strategy.deficiency.plain`
 the fan as one more coordinate.
 """
 
-from __future__ import annotations
-
-from collections.abc import Callable
+from typing import Callable, Dict, List, Tuple
 
 import numpy as np
 
-import strategy.fan.routes as rt
+from strategy.fan import routes as rt
 from strategy.fan.routes import BONUS_CAP, pung_fan
 from strategy.fan.routes import bonus_overlap as _bonus_kernel
 from strategy.fan.routes import pungs_overlap as _pungs_kernel
@@ -35,9 +33,9 @@ _BLOCKS = ((0, 9), (9, 18), (18, 27), (27, 34))
 _BONUS_CAP = 2
 """:func:`strategy.fan.routes.bonus_overlap` counts its groups' fan up to 2."""
 
-_Table = dict[tuple[int, ...], int]
-_bonus_tables: dict[tuple[object, ...], _Table] = {}
-_pungs_tables: dict[tuple[object, ...], _Table] = {}
+_Table = Dict[Tuple[int, ...], int]
+_bonus_tables: "dict[tuple[object, ...], _Table]" = {}
+_pungs_tables: "dict[tuple[object, ...], _Table]" = {}
 
 
 def _fan(f: int, group: int, used: int, w: int, cap: int) -> int:
@@ -50,13 +48,13 @@ def _fan(f: int, group: int, used: int, w: int, cap: int) -> int:
 
 
 def _bonus_block(hand: bytes, avail: bytes, start: int, melds: int, pairs: int,
-                 winds: tuple[int, int], no_pungs: bool, outside: bool) -> _Table:
+                 winds: "tuple[int, int]", no_pungs: bool, outside: bool) -> "_Table":
     """One block's table: (melds k, pairs p, fan f) -> the most tiles of the hand its
     groups hold (the kernel's DP over the block's kinds only)."""
     suit = start < 27
     cap = _BONUS_CAP
     # (chows begun two kinds back, begun at the last kind, k, p, f) -> overlap
-    states: dict[tuple[int, int, int, int, int], int] = {(0, 0, 0, 0, 0): 0}
+    states: "dict[tuple[int, int, int, int, int], int]" = {(0, 0, 0, 0, 0): 0}
     n = len(hand)
     for i in range(n):
         t = start + i
@@ -67,7 +65,7 @@ def _bonus_block(hand: bytes, avail: bytes, start: int, melds: int, pairs: int,
         if suit and i <= 6 and (not outside or i == 0 or i == 6):
             cmax = min(2, avail[i + 1], avail[i + 2])
         groups = 1 if outside and suit and i != 0 and i != 8 else 3
-        nxt: dict[tuple[int, int, int, int, int], int] = {}
+        nxt: "dict[tuple[int, int, int, int, int], int]" = {}
         for (a, b, k, p, f), v in states.items():
             if a + b > av:
                 continue
@@ -88,25 +86,25 @@ def _bonus_block(hand: bytes, avail: bytes, start: int, melds: int, pairs: int,
                     if value > nxt.get(key, -1):
                         nxt[key] = value
         states = nxt
-    table: _Table = {}
+    table: "_Table" = {}
     for (a, b, k, p, f), v in states.items():
         if a == 0 and b == 0:
             table[(k, p, f)] = v
     return table
 
 
-_Rows = list[tuple[int, int, int, int, int]]
+_Rows = List[Tuple[int, int, int, int, int]]
 """A table as rows (melds, pairs, fan, chows used, overlap), none dominated."""
-_pruned: dict[tuple[object, ...], _Rows] = {}
+_pruned: "dict[tuple[object, ...], _Rows]" = {}
 
 
-def _frontier(table: _Table, cap: int) -> _Rows:
+def _frontier(table: "_Table", cap: int) -> "_Rows":
     """``table`` (keys (melds, pairs, fan[, chows used])) as rows with the fan capped at
     ``cap`` and the dominated rows dropped: a row is no better than another of the same
     melds and pairs with at least its fan and overlap and at most its chows (the fan only
     needs to reach a floor, the chows to stay under a ceiling, and the merge is monotone
     in each)."""
-    best: _Table = {}
+    best: "_Table" = {}
     for key, v in table.items():
         f = key[2] if key[2] < cap else cap
         k = (key[0], key[1], f, key[3] if len(key) > 3 else 0)
@@ -114,7 +112,7 @@ def _frontier(table: _Table, cap: int) -> _Rows:
             best[k] = v
     rows = sorted(((k, p, f, u, v) for (k, p, f, u), v in best.items()),
                   key=lambda r: (r[0], r[1], -r[2], r[3], -r[4]))
-    kept: _Rows = []
+    kept: "_Rows" = []
     for r in rows:
         if not any(q[0] == r[0] and q[1] == r[1] and q[2] >= r[2] and q[3] <= r[3]
                    and q[4] >= r[4] for q in kept):
@@ -122,11 +120,11 @@ def _frontier(table: _Table, cap: int) -> _Rows:
     return kept
 
 
-def _merge(left: _Rows, right: _Rows, melds: int, pairs: int, cap: int, chows: int
-           ) -> _Rows:
+def _merge(left: "_Rows", right: "_Rows", melds: int, pairs: int, cap: int, chows: int
+           ) -> "_Rows":
     """Max-plus merge of two blocks' rows: melds, pairs and chows add up to their limits
     (a state past one cannot come back), the fan adds and is capped at ``cap``."""
-    out: _Table = {}
+    out: "_Table" = {}
     get = out.get
     for k1, p1, f1, u1, v1 in left:
         for k2, p2, f2, u2, v2 in right:
@@ -147,7 +145,7 @@ def _merge(left: _Rows, right: _Rows, melds: int, pairs: int, cap: int, chows: i
     return _frontier(out, cap)
 
 
-def _last(left: _Rows, right: _Rows, melds: int, pairs: int, low: int, chows: int) -> int:
+def _last(left: "_Rows", right: "_Rows", melds: int, pairs: int, low: int, chows: int) -> int:
     """The best of merging ``right`` into ``left`` at exactly ``melds`` and ``pairs``, a
     fan of at least ``low`` and at most ``chows`` chows; -1 when there is none."""
     best = -1
@@ -159,8 +157,8 @@ def _last(left: _Rows, right: _Rows, melds: int, pairs: int, low: int, chows: in
     return best
 
 
-def _rows(memo: dict[tuple[object, ...], _Table], key: tuple[object, ...], low: int,
-          build: Callable[[], _Table]) -> _Rows:
+def _rows(memo: "dict[tuple[object, ...], _Table]", key: "tuple[object, ...]", low: int,
+          build: "Callable[[], _Table]") -> "_Rows":
     """A block's rows for the fan floor ``low``, its table built by ``build`` once."""
     pkey = (*key, low)
     rows = _pruned.get(pkey)
@@ -176,7 +174,7 @@ def _rows(memo: dict[tuple[object, ...], _Table], key: tuple[object, ...], low: 
     return rows
 
 
-def bonus_overlap_blocks(hand: np.ndarray, avail: np.ndarray, melds: int, pairs: int,
+def bonus_overlap_blocks(hand: "np.ndarray", avail: "np.ndarray", melds: int, pairs: int,
                          need: int, seat_wind: int, prevalent_wind: int, no_pungs: bool,
                          outside: bool = False) -> int:
     """:func:`strategy.fan.routes.bonus_overlap`, block by block (the same answer)."""
@@ -185,7 +183,7 @@ def bonus_overlap_blocks(hand: np.ndarray, avail: np.ndarray, melds: int, pairs:
         return int(_bonus_kernel(hand, avail, melds, pairs, need, seat_wind, prevalent_wind,
                                  no_pungs, outside))
     low = min(need, _BONUS_CAP)
-    merged: _Rows = [(0, 0, 0, 0, 0)]
+    merged: "_Rows" = [(0, 0, 0, 0, 0)]
     for start, end in _BLOCKS:
         winds = (seat_wind, prevalent_wind) if start == 27 else (0, 0)
         h, a = hb[start:end], ab[start:end]
@@ -201,13 +199,13 @@ def bonus_overlap_blocks(hand: np.ndarray, avail: np.ndarray, melds: int, pairs:
     raise AssertionError("the honours block ends the loop")
 
 
-def _pungs_block(hand: bytes, avail: bytes, start: int, melds: int, winds: tuple[int, int],
-                 chows: int) -> _Table:
+def _pungs_block(hand: bytes, avail: bytes, start: int, melds: int, winds: "tuple[int, int]",
+                 chows: int) -> "_Table":
     """One block's table for :func:`strategy.fan.routes.pungs_overlap`: (melds k, pairs p,
     fan b, chows used u) -> the most tiles of the hand its groups hold."""
     cap = BONUS_CAP
     # (k, p, b, chow state c: 0 none, 1 begun at the last kind, 2 two kinds back, 3 done)
-    states: dict[tuple[int, int, int, int], int] = {(0, 0, 0, 0): 0}
+    states: "dict[tuple[int, int, int, int], int]" = {(0, 0, 0, 0): 0}
     suit = start < 27
     for i in range(len(hand)):
         t = start + i
@@ -218,7 +216,7 @@ def _pungs_block(hand: bytes, avail: bytes, start: int, melds: int, winds: tuple
             continue
         w = pung_fan(t, winds[0], winds[1])
         can_start = chows > 0 and suit and i <= 6 and avail[i + 1] > 0 and avail[i + 2] > 0
-        nxt: dict[tuple[int, int, int, int], int] = {}
+        nxt: "dict[tuple[int, int, int, int], int]" = {}
         for (k, p, b, c), v in states.items():
             for begin in range(2):
                 if begin == 1 and (c != 0 or not can_start or k >= melds):
@@ -240,7 +238,7 @@ def _pungs_block(hand: bytes, avail: bytes, start: int, melds: int, winds: tuple
                     if value > nxt.get(key, -1):
                         nxt[key] = value
         states = nxt
-    table: _Table = {}
+    table: "_Table" = {}
     for (k, p, b, c), v in states.items():
         if c == 0 or c == 3:
             key = (k, p, b, 1 if c == 3 else 0)
@@ -249,14 +247,14 @@ def _pungs_block(hand: bytes, avail: bytes, start: int, melds: int, winds: tuple
     return table
 
 
-def pungs_overlap_blocks(hand: np.ndarray, avail: np.ndarray, melds: int, need: int,
+def pungs_overlap_blocks(hand: "np.ndarray", avail: "np.ndarray", melds: int, need: int,
                          seat_wind: int, prevalent_wind: int, chows: int = 0) -> int:
     """:func:`strategy.fan.routes.pungs_overlap`, block by block (the same answer)."""
     hb, ab = hand.astype(np.int8).tobytes(), avail.astype(np.int8).tobytes()
     if max(ab) > 4:  # a negative count (no route passes one): the kernel itself
         return int(_pungs_kernel(hand, avail, melds, need, seat_wind, prevalent_wind, chows))
     low = min(need, BONUS_CAP)
-    merged: _Rows = [(0, 0, 0, 0, 0)]
+    merged: "_Rows" = [(0, 0, 0, 0, 0)]
     chows = 1 if chows > 0 else 0
     for start, end in _BLOCKS:
         honours = start == 27
@@ -280,10 +278,10 @@ def pungs_overlap_blocks(hand: np.ndarray, avail: np.ndarray, melds: int, need: 
 # the order of the rows (which rows can be played, their forced tiles, the bound on their
 # changes) for every row at once with numpy, and run the rows' DPs in the kernels' order,
 # with the same skips and stops, so the answers and the family table are the kernels'.
-_static: dict[str, np.ndarray] = {}
+_static: "dict[str, np.ndarray]" = {}
 
 
-def _route_statics() -> dict[str, np.ndarray]:
+def _route_statics() -> "dict[str, np.ndarray]":
     """The rows' forced tiles (all their forced melds and pair) and forced meld count."""
     if not _static:
         rows = rt.NUM_ROUTE_ROWS
@@ -308,8 +306,8 @@ def _route_statics() -> dict[str, np.ndarray]:
     return _static
 
 
-def _declared(declared: np.ndarray, seat_wind: int, prevalent_wind: int
-              ) -> tuple[list[tuple[int, int]], bool, int, int, int, bool, bool]:
+def _declared(declared: "np.ndarray", seat_wind: int, prevalent_wind: int
+              ) -> "tuple[list[tuple[int, int]], bool, int, int, int, bool, bool]":
     """The declared melds' rows and what the kernels read from them: exposed, concealed
     kongs, the fan of the declared pungs and kongs, of the dragon ones, all pungs and all
     chows still possible."""
@@ -333,9 +331,9 @@ def _declared(declared: np.ndarray, seat_wind: int, prevalent_wind: int
     return rows, exposed, kongs, fan, dragon_fan, pungs_ok, chows_ok
 
 
-def _forced(rows: list[tuple[int, int]], melds_needed: int, hand: np.ndarray,
-            avail: np.ndarray, exposed: bool, pungs_ok: bool, seat_wind: int,
-            prevalent_wind: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _forced(rows: "list[tuple[int, int]]", melds_needed: int, hand: "np.ndarray",
+            avail: "np.ndarray", exposed: bool, pungs_ok: bool, seat_wind: int,
+            prevalent_wind: int) -> "tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]":
     """Per row: whether it can be played with these declared melds and counts, its forced
     tiles (the forced melds a declared one does not stand in for, and the pair), how many
     forced melds are left, and its forced tiles' overlap with the hand (``base``)."""
@@ -377,7 +375,7 @@ def _forced(rows: list[tuple[int, int]], melds_needed: int, hand: np.ndarray,
     return ok, forced, n_forced, base
 
 
-def _categories(rows: list[tuple[int, int]]) -> tuple[np.ndarray, bool]:
+def _categories(rows: "list[tuple[int, int]]") -> "tuple[np.ndarray, bool]":
     """The categories (:func:`strategy.fan.routes._category`) the declared melds take, and
     whether two of them share one (all types is then out)."""
     taken = np.zeros(5, np.int64)
@@ -390,7 +388,7 @@ def _categories(rows: list[tuple[int, int]]) -> tuple[np.ndarray, bool]:
     return taken, clash
 
 
-def _route_need(r: int, rows: list[tuple[int, int]], melds_needed: int, exposed: bool,
+def _route_need(r: int, rows: "list[tuple[int, int]]", melds_needed: int, exposed: bool,
                 kongs: int, declared_fan: int, dragon_fan: int, chows_ok: bool,
                 types_clash: bool, seat_wind: int, prevalent_wind: int) -> int:
     """The fan row ``r``'s groups must still bring (as the kernels count it), -1 where the
@@ -430,9 +428,9 @@ def _route_need(r: int, rows: list[tuple[int, int]], melds_needed: int, exposed:
     return 0
 
 
-def capped_route_table_plain(hand: np.ndarray, unseen: np.ndarray, melds_needed: int,
-                             declared: np.ndarray, seat_wind: int, prevalent_wind: int,
-                             out: np.ndarray, least_only: bool, cap: int, enough: int) -> int:
+def capped_route_table_plain(hand: "np.ndarray", unseen: "np.ndarray", melds_needed: int,
+                             declared: "np.ndarray", seat_wind: int, prevalent_wind: int,
+                             out: "np.ndarray", least_only: bool, cap: int, enough: int) -> int:
     """:func:`strategy.fan.routes.capped_route_table` (the same answer and table)."""
     UNREACHABLE = rt.UNREACHABLE
     out[:] = UNREACHABLE
@@ -495,8 +493,8 @@ def capped_route_table_plain(hand: np.ndarray, unseen: np.ndarray, melds_needed:
     return best
 
 
-def _route_changes_plain(r: int, h: np.ndarray, avail64: np.ndarray, forced: np.ndarray,
-                         base: int, total: int, melds: int, need: int, taken: np.ndarray,
+def _route_changes_plain(r: int, h: "np.ndarray", avail64: "np.ndarray", forced: "np.ndarray",
+                         base: int, total: int, melds: int, need: int, taken: "np.ndarray",
                          seat_wind: int, prevalent_wind: int) -> int:
     """:func:`strategy.fan.routes._route_changes` (the same answer)."""
     st = _route_statics()
@@ -523,8 +521,8 @@ def _route_changes_plain(r: int, h: np.ndarray, avail64: np.ndarray, forced: np.
     return total - base - int(rest)
 
 
-def draws_lowering_plain(hand: np.ndarray, unseen: np.ndarray, melds_needed: int,
-                         declared: np.ndarray, seat_wind: int, prevalent_wind: int,
+def draws_lowering_plain(hand: "np.ndarray", unseen: "np.ndarray", melds_needed: int,
+                         declared: "np.ndarray", seat_wind: int, prevalent_wind: int,
                          distance: int) -> int:
     """:func:`strategy.fan.routes.draws_lowering` (the same answer): each route's
     playability, forced tiles and needed fan for every row at once, each draw's bounds
@@ -560,7 +558,7 @@ def draws_lowering_plain(hand: np.ndarray, unseen: np.ndarray, melds_needed: int
     # the special shapes and the melded hand move by one at most with a draw, as the
     # kernel's: one below the distance is below it after every draw, and only one at the
     # distance needs a look per draw
-    shapes: list[Callable[[np.ndarray], int]] = []
+    shapes: "list[Callable[[np.ndarray], int]]" = []
     if n_declared == 0:
         shapes += [lambda x: int(rt.seven_pairs(x, avail)),
                    lambda x: int(rt.thirteen_orphans(x, avail)),

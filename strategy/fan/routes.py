@@ -33,8 +33,6 @@ not combine (say half flush 6 + short straight 1 + pung of terminals 1 on a meld
 the brute-force comparison in the tests and ``arena/bench/fan.py`` say how often.
 """
 
-from __future__ import annotations
-
 from collections.abc import Callable
 from enum import IntEnum
 from typing import Any
@@ -132,16 +130,16 @@ def _meld(kind: int, tile: int) -> int:
     return kind * 64 + tile
 
 
-def _mask(tiles: list[int] | range) -> list[bool]:
+def _mask(tiles: "list[int] | range") -> "list[bool]":
     allowed = set(tiles)
     return [t in allowed for t in range(NUM_KINDS)]
 
 
-def _build() -> tuple[np.ndarray, ...]:
+def _build() -> "tuple[np.ndarray, ...]":
     everything = _mask(range(NUM_KINDS))
-    rows: list[tuple[list[bool], list[int], int, bool, int, int, int, int]] = []
+    rows: "list[tuple[list[bool], list[int], int, bool, int, int, int, int]]" = []
 
-    def add(family: Route, melds: list[int] | None = None, *, mask: list[bool] | None = None,
+    def add(family: "Route", melds: "list[int] | None" = None, *, mask: "list[bool] | None" = None,
             pair: int = -1, concealed: bool = False, wind: int = -1, kind: int = KIND_REGULAR,
             param: int = 0) -> None:
         forced = list(melds or [])
@@ -287,7 +285,7 @@ BONUS_CAP = 4
 
 
 @njit()
-def pungs_overlap(hand: np.ndarray, avail: np.ndarray, melds: int, need: int,
+def pungs_overlap(hand: "np.ndarray", avail: "np.ndarray", melds: int, need: int,
                   seat_wind: int, prevalent_wind: int, chows: int = 0) -> int:
     """Max |C ∩ H| over complete hands C <= avail of ``melds`` melds, all pungs but at most
     ``chows`` (0 or 1) chows, and a pair, whose groups bring at least ``need`` (up to
@@ -357,7 +355,7 @@ def pungs_overlap(hand: np.ndarray, avail: np.ndarray, melds: int, need: int,
 
 
 @njit()
-def bonus_overlap(hand: np.ndarray, avail: np.ndarray, melds: int, pairs: int, need: int,
+def bonus_overlap(hand: "np.ndarray", avail: "np.ndarray", melds: int, pairs: int, need: int,
                   seat_wind: int, prevalent_wind: int, no_pungs: bool,
                   outside: bool = False) -> int:
     """Max |C ∩ H| over C <= avail of ``melds`` melds (chows and pungs; chows only with
@@ -443,7 +441,7 @@ def _category(tile: int) -> int:
 
 
 @njit()
-def _join(best: int, found: int, value: int, gains: int) -> tuple[int, int]:
+def _join(best: int, found: int, value: int, gains: int) -> "tuple[int, int]":
     """Two (best overlap, the draws that raise it) joined: the larger overlap's draws, both
     sets where the overlaps tie (:mod:`strategy.fan.gains`)."""
     if value > best:
@@ -454,8 +452,8 @@ def _join(best: int, found: int, value: int, gains: int) -> tuple[int, int]:
 
 
 @njit()
-def _category_group(hand: np.ndarray, avail: np.ndarray, cat: int, meld: bool, only: int,
-                    draws: int) -> tuple[int, int]:
+def _category_group(hand: "np.ndarray", avail: "np.ndarray", cat: int, meld: bool, only: int,
+                    draws: int) -> "tuple[int, int]":
     """The best overlap of one group inside category ``cat`` (a meld, pung or chow, if
     ``meld``, else a pair; of the tile ``only`` if >= 0), -1 when there is none, with the
     kinds in ``draws`` whose draw raises it (:mod:`strategy.fan.gains`): the regular
@@ -487,8 +485,8 @@ def _category_group(hand: np.ndarray, avail: np.ndarray, cat: int, meld: bool, o
 
 
 @njit()
-def all_types_gains(hand: np.ndarray, avail: np.ndarray, taken: np.ndarray, variant: int,
-                    seat_wind: int, prevalent_wind: int, draws: int) -> tuple[int, int]:
+def all_types_gains(hand: "np.ndarray", avail: "np.ndarray", taken: "np.ndarray", variant: int,
+                    seat_wind: int, prevalent_wind: int, draws: int) -> "tuple[int, int]":
     """(:func:`all_types_overlap`, the kinds in ``draws`` whose draw raises it: see
     :mod:`strategy.fan.gains`).  A draw lies in one category, so it raises the best total
     exactly when it raises that category's group under some best choice of the pair's."""
@@ -531,7 +529,7 @@ def all_types_gains(hand: np.ndarray, avail: np.ndarray, taken: np.ndarray, vari
 
 
 @njit()
-def all_types_overlap(hand: np.ndarray, avail: np.ndarray, taken: np.ndarray, variant: int,
+def all_types_overlap(hand: "np.ndarray", avail: "np.ndarray", taken: "np.ndarray", variant: int,
                       seat_wind: int, prevalent_wind: int) -> int:
     """Max |C ∩ H| over concealed parts C <= avail that make all types (a group in each
     of the five categories) with the declared melds (``taken[c]`` = 1 where a declared meld
@@ -541,7 +539,7 @@ def all_types_overlap(hand: np.ndarray, avail: np.ndarray, taken: np.ndarray, va
 
 
 @njit()
-def melded_hand(hand: np.ndarray, avail: np.ndarray, declared: np.ndarray, declared_fan: int,
+def melded_hand(hand: "np.ndarray", avail: "np.ndarray", declared: "np.ndarray", declared_fan: int,
                 all_chows: bool) -> int:
     """Changes to a melded hand worth 8: four claimed melds (``declared``, none concealed)
     and the pair, whose fan is melded hand 6, the melds' own (``declared_fan``), a tile
@@ -596,7 +594,7 @@ def melded_hand(hand: np.ndarray, avail: np.ndarray, declared: np.ndarray, decla
 
 
 @njit()
-def _add_meld(counts: np.ndarray, code: int, sign: int) -> None:
+def _add_meld(counts: "np.ndarray", code: int, sign: int) -> None:
     kind = code // 64
     tile = code % 64
     if kind == CHOW:
@@ -607,7 +605,7 @@ def _add_meld(counts: np.ndarray, code: int, sign: int) -> None:
 
 
 @njit()
-def _knitted_below(hand: np.ndarray, avail: np.ndarray, melds_needed: int, limit: int) -> int:
+def _knitted_below(hand: "np.ndarray", avail: "np.ndarray", melds_needed: int, limit: int) -> int:
     """The knitted straight's deficiency where it is below ``limit``, else a number at least
     ``limit`` (:func:`strategy.deficiency.shapes.knitted_straight_below`; without numba the
     remembered :func:`knitted_straight`, the same answer below ``limit``)."""
@@ -615,8 +613,8 @@ def _knitted_below(hand: np.ndarray, avail: np.ndarray, melds_needed: int, limit
 
 
 @njit()
-def _regular_bound(h: np.ndarray, a: np.ndarray, melds: int, pairs: int, room: int,
-                   work: np.ndarray) -> int:
+def _regular_bound(h: "np.ndarray", a: "np.ndarray", melds: int, pairs: int, room: int,
+                   work: "np.ndarray") -> int:
     """A lower bound on a route's changes, ``room`` less the regular programme's best
     overlap (:func:`strategy.deficiency.kernel.regular_overlap`; :data:`UNREACHABLE` where
     it has no completion).  Every route's completions are regular ones (``melds`` melds and
@@ -627,8 +625,8 @@ def _regular_bound(h: np.ndarray, a: np.ndarray, melds: int, pairs: int, room: i
 
 
 @njit()
-def route_table(hand: np.ndarray, unseen: np.ndarray, melds_needed: int, declared: np.ndarray,
-                seat_wind: int, prevalent_wind: int, out: np.ndarray,
+def route_table(hand: "np.ndarray", unseen: "np.ndarray", melds_needed: int, declared: "np.ndarray",
+                seat_wind: int, prevalent_wind: int, out: "np.ndarray",
                 least_only: bool = False) -> int:
     """The least changes to an 8-fan hand by each route family (``out[family]``,
     :data:`UNREACHABLE` where the family has none); returns the least of them.  With
@@ -644,9 +642,9 @@ def route_table(hand: np.ndarray, unseen: np.ndarray, melds_needed: int, declare
 
 
 @njit()
-def capped_route_table(hand: np.ndarray, unseen: np.ndarray, melds_needed: int,
-                       declared: np.ndarray, seat_wind: int, prevalent_wind: int,
-                       out: np.ndarray, least_only: bool, cap: int, enough: int) -> int:
+def capped_route_table(hand: "np.ndarray", unseen: "np.ndarray", melds_needed: int,
+                       declared: "np.ndarray", seat_wind: int, prevalent_wind: int,
+                       out: "np.ndarray", least_only: bool, cap: int, enough: int) -> int:
     """:func:`route_table`, least only, answering ``min(least, cap)`` and stopping once
     it is at most ``enough``: routes that cannot go below ``cap`` are skipped (for a
     caller that asks only whether the least is below ``cap``, or at most ``enough``).
@@ -657,10 +655,10 @@ def capped_route_table(hand: np.ndarray, unseen: np.ndarray, melds_needed: int,
 
 
 @njit()
-def _route_rows(hand: np.ndarray, unseen: np.ndarray, melds_needed: int,
-                declared: np.ndarray, seat_wind: int, prevalent_wind: int, out: np.ndarray,
+def _route_rows(hand: "np.ndarray", unseen: "np.ndarray", melds_needed: int,
+                declared: "np.ndarray", seat_wind: int, prevalent_wind: int, out: "np.ndarray",
                 least_only: bool, cap: int, enough: int, first: int,
-                found: np.ndarray) -> int:
+                found: "np.ndarray") -> int:
     """:func:`capped_route_table` trying the route row ``first`` (if >= 0) before the
     others, and leaving in ``found[0]`` the row of the answer (-1: a special shape, or
     none below ``cap``).  With ``least_only`` the order changes the work only: a caller
@@ -882,9 +880,9 @@ def _route_rows(hand: np.ndarray, unseen: np.ndarray, melds_needed: int,
 
 
 @njit()
-def after_each_discard(hand: np.ndarray, unseen: np.ndarray, melds_needed: int,
-                       declared: np.ndarray, seat_wind: int, prevalent_wind: int,
-                       out: np.ndarray) -> None:
+def after_each_discard(hand: "np.ndarray", unseen: "np.ndarray", melds_needed: int,
+                       declared: "np.ndarray", seat_wind: int, prevalent_wind: int,
+                       out: "np.ndarray") -> None:
     """``out[i]`` = the least changes to an 8-fan hand after discarding one ``i`` from a
     3m+2 hand (:func:`route_table`, least only; the discard does not return to ``unseen``),
     :data:`UNREACHABLE` for kinds the hand does not hold.
@@ -911,8 +909,8 @@ def after_each_discard(hand: np.ndarray, unseen: np.ndarray, melds_needed: int,
 
 
 @njit()
-def draws_lowering(hand: np.ndarray, unseen: np.ndarray, melds_needed: int,
-                   declared: np.ndarray, seat_wind: int, prevalent_wind: int,
+def draws_lowering(hand: "np.ndarray", unseen: "np.ndarray", melds_needed: int,
+                   declared: "np.ndarray", seat_wind: int, prevalent_wind: int,
                    distance: int) -> int:
     """The unseen copies whose draw takes a 3m+1 hand below ``distance`` changes to an
     8-fan hand: the count of ``unseen[t]`` where :func:`after_each_draw`'s ``out[t] <
@@ -1216,8 +1214,8 @@ def draws_lowering(hand: np.ndarray, unseen: np.ndarray, melds_needed: int,
 
 
 @njit()
-def _route_counts(r: int, h: np.ndarray, avail: np.ndarray, forced_all: np.ndarray,
-                  hr: np.ndarray, ar: np.ndarray) -> None:
+def _route_counts(r: int, h: "np.ndarray", avail: "np.ndarray", forced_all: "np.ndarray",
+                  hr: "np.ndarray", ar: "np.ndarray") -> None:
     """Route ``r``'s own counts into ``hr`` and ``ar``: the hand ``h`` and ``avail`` inside
     the route's tiles (no completion uses the others), its forced tiles taken out."""
     for x in range(34):
@@ -1231,10 +1229,10 @@ def _route_counts(r: int, h: np.ndarray, avail: np.ndarray, forced_all: np.ndarr
 
 
 @njit()
-def _route_changes(r: int, h: np.ndarray, avail: np.ndarray, forced_all: np.ndarray,
-                   base: int, total: int, melds: int, need: int, taken: np.ndarray,
-                   seat_wind: int, prevalent_wind: int, hr: np.ndarray, ar: np.ndarray,
-                   work: np.ndarray, limit: int = UNREACHABLE) -> int:
+def _route_changes(r: int, h: "np.ndarray", avail: "np.ndarray", forced_all: "np.ndarray",
+                   base: int, total: int, melds: int, need: int, taken: "np.ndarray",
+                   seat_wind: int, prevalent_wind: int, hr: "np.ndarray", ar: "np.ndarray",
+                   work: "np.ndarray", limit: int = UNREACHABLE) -> int:
     """Route ``r``'s changes for the hand ``h`` (its forced tiles ``forced_all[r]`` of which
     ``base`` are in the hand; ``melds`` left after them, ``need`` fan still needed), as in
     :func:`route_table` (whose dynamic programmes also see the hand's tiles outside the
@@ -1264,9 +1262,9 @@ def _route_changes(r: int, h: np.ndarray, avail: np.ndarray, forced_all: np.ndar
         return UNREACHABLE
     return total - base - rest
 @njit()
-def after_each_draw(hand: np.ndarray, unseen: np.ndarray, melds_needed: int,
-                    declared: np.ndarray, seat_wind: int, prevalent_wind: int,
-                    out: np.ndarray) -> None:
+def after_each_draw(hand: "np.ndarray", unseen: "np.ndarray", melds_needed: int,
+                    declared: "np.ndarray", seat_wind: int, prevalent_wind: int,
+                    out: "np.ndarray") -> None:
     """``out[t]`` = the least changes to an 8-fan hand after drawing a ``t`` into a 3m+1
     hand (taken from ``unseen``), :data:`UNREACHABLE` for kinds ``unseen`` does not hold."""
     table = np.empty(NUM_ROUTES, np.int64)
@@ -1292,12 +1290,12 @@ def after_each_draw(hand: np.ndarray, unseen: np.ndarray, melds_needed: int,
 _MEMO_LIMIT = 1 << 16
 
 
-def _memo(kernel: Callable[..., int], arrays: int) -> Callable[..., int]:
+def _memo(kernel: "Callable[..., int]", arrays: int) -> "Callable[..., int]":
     """``kernel`` remembering its answers by its arguments (its first ``arrays`` are
     count vectors, by their bytes; a trailing scratch array is not part of the key)."""
-    memo: dict[tuple[object, ...], int] = {}
+    memo: "dict[tuple[object, ...], int]" = {}
 
-    def remembered(*args: Any) -> int:
+    def remembered(*args: "Any") -> int:
         key = (*(a.tobytes() for a in args[:arrays]),
                *(int(x) for x in args[arrays:] if not isinstance(x, np.ndarray)))
         got = memo.get(key)
@@ -1333,17 +1331,17 @@ if not HAVE_NUMBA:
     # the route loops: every row's bounds at once (numpy), the DPs in the kernels' order
     capped_route_table = capped_route_table_plain  # type: ignore[assignment]
 
-    def _plain_route_rows(hand: np.ndarray, unseen: np.ndarray, melds_needed: int,
-                          declared: np.ndarray, seat_wind: int, prevalent_wind: int,
-                          out: np.ndarray, least_only: bool, cap: int, enough: int,
-                          first: int, found: np.ndarray) -> int:
+    def _plain_route_rows(hand: "np.ndarray", unseen: "np.ndarray", melds_needed: int,
+                          declared: "np.ndarray", seat_wind: int, prevalent_wind: int,
+                          out: "np.ndarray", least_only: bool, cap: int, enough: int,
+                          first: int, found: "np.ndarray") -> int:
         return capped_route_table_plain(hand, unseen, melds_needed, declared, seat_wind,
                                         prevalent_wind, out, least_only, cap, enough)
 
     _route_rows = _plain_route_rows  # type: ignore[assignment]
     draws_lowering = draws_lowering_plain  # type: ignore[assignment]
 
-    def _remembered_knitted_below(hand: np.ndarray, avail: np.ndarray, melds_needed: int,
+    def _remembered_knitted_below(hand: "np.ndarray", avail: "np.ndarray", melds_needed: int,
                                   limit: int) -> int:
         return knitted_straight(hand, avail, melds_needed)
 
