@@ -18,6 +18,8 @@ import ast
 import functools
 import hashlib
 import os
+import subprocess
+import sys
 import tempfile
 import zipfile
 from pathlib import Path
@@ -43,7 +45,7 @@ except ImportError:
                      "provides: pip install PyMahjongGB\\n" % sys.executable)
     sys.exit(1)
 
-from bot.start import play_botzone  # noqa: E402
+from bot.start import main  # noqa: E402
 
 if os.environ.get("MJBOT_DECISION_LOG"):  # mjbot bench zip: each decision's reasons, a line
     import functools
@@ -57,14 +59,12 @@ if os.environ.get("MJBOT_DECISION_LOG"):  # mjbot bench zip: each decision's rea
 
     bot.botzone.run = functools.partial(bot.botzone.run, log=_write)
 
-_argv = sys.argv[1:]  # Botzone passes none; the gate and the benches do
-_budget = int(_argv[_argv.index("--work-budget") + 1]) if "--work-budget" in _argv else None
-sys.exit(play_botzone(keep_running="--no-keep-running" not in _argv, work_budget=_budget))
+sys.exit(main(sys.argv[1:]))
 '''
 
 
-def _path_of(module: str) -> Path | None:
-    base = ROOT.joinpath(*module.split("."))
+def _path_of(module: str, root: Path = ROOT) -> Path | None:
+    base = root.joinpath(*module.split("."))
     for path in (base.with_suffix(".py"), base / "__init__.py"):
         if path.exists():
             return path
@@ -89,7 +89,7 @@ def _imports(path: Path, module: str) -> set[str]:
     return {name for name in found if name.split(".")[0] in PROJECT}
 
 
-def player_modules(entry: str = ENTRY) -> list[str]:
+def player_modules(entry: str = ENTRY, root: Path = ROOT) -> list[str]:
     """The project modules ``entry`` imports, directly or not, with their packages."""
     seen: set[str] = set()
     todo = [entry]
@@ -97,7 +97,7 @@ def player_modules(entry: str = ENTRY) -> list[str]:
         module = todo.pop()
         if module in seen:
             continue
-        path = _path_of(module)
+        path = _path_of(module, root)
         if path is None:
             continue  # a name imported from a module, not a module
         seen.add(module)
@@ -107,18 +107,67 @@ def player_modules(entry: str = ENTRY) -> list[str]:
     return sorted(seen)
 
 
-def build(out: Path) -> list[str]:
-    """Write the zip; returns the archive names."""
+def player_files(root: Path = ROOT) -> list[Path]:
+    """The files of :func:`player_modules`: what the zip carries beside ``__main__.py``."""
+    return [path for module in player_modules(root=root)
+            if (path := _path_of(module, root)) is not None]
+
+
+class UploadError(ValueError):
+    """The source tree cannot make an upload that runs on Botzone; says why."""
+
+
+VERMIN_ARGUMENTS = ("-t=3.6-", "--eval-annotations", "--feature", "union-types",
+                    "--backport", "dataclasses", "--no-tips", "--violations",
+                    "--format", "parsable")
+"""Botzone's CPython 3.6: every annotation counted as evaluated (the player quotes them),
+``X | Y`` unions seen, the data classes backport the zip carries taken as present."""
+
+
+_RUN_VERMIN = "import sys; from vermin import main; sys.argv[0] = 'vermin'; sys.exit(main())"
+
+
+def python36_problems(root: Path = ROOT) -> list[str]:
+    """What in the upload's files needs a Python newer than 3.6, by vermin (the tool made
+    for it): ``file:line: what (needs 3.x)``, empty when the closure is 3.6 code.  Raises
+    :class:`UploadError` when vermin is missing."""
+    files = [str(path) for path in player_files(root)]
+    try:
+        done = subprocess.run([sys.executable, "-c", _RUN_VERMIN, *VERMIN_ARGUMENTS, *files],
+                              capture_output=True, text=True, timeout=300)
+    except subprocess.TimeoutExpired as exc:
+        raise UploadError("vermin did not finish in 300 s") from exc
+    if "No module named 'vermin'" in done.stderr:
+        raise UploadError("checking the upload for Python 3.6 needs vermin: pip install vermin")
+    problems = []
+    for line in done.stdout.splitlines():
+        path, line_no, _column, _py2, needs, what = (line.split(":", 5) + [""] * 6)[:6]
+        if not line_no or not what:
+            continue  # a file's or the run's summary line
+        where = Path(path).resolve().relative_to(root.resolve()).as_posix()
+        problems.append(f"{where}:{line_no}: {what} (needs Python {needs})")
+    if done.returncode not in (0, 1) or (done.returncode == 1 and not problems):
+        raise UploadError(f"vermin failed (exit {done.returncode}): {done.stderr.strip()[-500:]}")
+    return problems
+
+
+def build(out: Path, root: Path = ROOT, *, check: bool = True) -> list[str]:
+    """Write the zip; returns the archive names.  With ``check`` (the default) a closure
+    that would not run on Botzone's Python 3.6 is refused (:class:`UploadError`, naming
+    each place) and nothing is written."""
+    if check:
+        problems = python36_problems(root)
+        if problems:
+            raise UploadError("the upload would not run on Botzone's Python 3.6:\n  "
+                              + "\n  ".join(problems))
     names = ["__main__.py"]
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
         zf.writestr("__main__.py", MAIN)
         for name in VENDOR:
-            zf.write(ROOT / name, name)
+            zf.write(root / name, name)
             names.append(name)
-        for module in player_modules():
-            path = _path_of(module)
-            assert path is not None
-            name = path.relative_to(ROOT).as_posix()
+        for path in player_files(root):
+            name = path.relative_to(root).as_posix()
             zf.write(path, name)
             names.append(name)
     return names
@@ -131,10 +180,8 @@ def built_zip(directory: Path | None = None) -> Path:
     digest = hashlib.sha256(MAIN.encode())
     for name in VENDOR:
         digest.update(name.encode() + b"\0" + (ROOT / name).read_bytes())
-    for module in player_modules():
-        path = _path_of(module)
-        assert path is not None
-        digest.update(module.encode() + b"\0" + path.read_bytes())
+    for path in player_files():
+        digest.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes())
     where = Path(tempfile.gettempdir()) if directory is None else directory
     out = where / f"mjbot-botzone-{digest.hexdigest()[:16]}.zip"
     if not out.exists():
@@ -162,7 +209,19 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("out", type=Path, help="the zip to write")
 
 
+NEXT_STEP = """next: on Botzone, "My bots" -> a new bot (or a new version) for Chinese Standard
+  Mahjong, language Python 3.6 (py36), upload {out}, keep-running on (README, "Submit to
+  Botzone").  Try it first: printf '1\\n0 0 0\\n' | python3.6 {out}
+  (it answers PASS, then the keep-running line)"""
+
+
 def run(args: argparse.Namespace) -> int:
-    names = build(args.out)
+    try:
+        names = build(args.out)
+    except UploadError as exc:
+        print(f"mjbot package: {exc}", file=sys.stderr)
+        print("mjbot package: nothing written", file=sys.stderr)
+        return 2
     print(f"wrote {args.out} ({len(names)} files, {args.out.stat().st_size // 1024} KiB)")
+    print(NEXT_STEP.format(out=args.out))
     return 0

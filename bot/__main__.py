@@ -1,9 +1,10 @@
 """``python -m bot``: the player on Botzone's stdin/stdout (keep-running, simple or JSON
-interaction, detected from the first line); ``--no-keep-running`` answers one turn.  The
-seat request is answered before the player is loaded (:mod:`bot.start`)."""
+interaction, detected from the first line); ``--no-keep-running`` answers one turn,
+``--work-budget CALLS`` decides on kernel calls instead of the clock.  Kept running, the
+player is loaded in the first turn (:mod:`bot.start`)."""
 
 import sys
 
-from bot.start import play_botzone
+from bot.start import main
 
-sys.exit(play_botzone(keep_running="--no-keep-running" not in sys.argv))
+sys.exit(main(sys.argv[1:]))

@@ -204,7 +204,7 @@ class Agent:
                 v.wall_left[v.next_seat(v.provider)] <= 0):
             return tuple(a for a in legal if isinstance(a, (ev.Pass, ev.DeclareWin)))
         if v.wall_left[v.seat] <= 0:
-            kongs = ev.ClaimKong | ev.DeclareConcealedKong | ev.DeclareAddedKong
+            kongs = (ev.ClaimKong, ev.DeclareConcealedKong, ev.DeclareAddedKong)
             return tuple(a for a in legal if not isinstance(a, kongs))
         return legal
 

@@ -8,8 +8,8 @@ Pythons give are defined here once.
 import re
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from typing import Protocol as Protocol
+if TYPE_CHECKING:  # the type checker's alone: vermin is told so (novm)
+    from typing import Protocol as Protocol  # novm
 else:  # typing.Protocol is 3.8; at run time a protocol is only a documented base class
     Protocol = object
 

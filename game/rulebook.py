@@ -55,8 +55,8 @@ __all__ = [
     "with_discards",
 ]
 
-if TYPE_CHECKING:
-    Counts = Sequence[int] | np.ndarray
+if TYPE_CHECKING:  # the type checker's alone: vermin is told so (novm)
+    Counts = Sequence[int] | np.ndarray  # novm
     """A seat's concealed tiles as 34 counts (a list at the tables, a numpy vector in a
     view)."""
 
