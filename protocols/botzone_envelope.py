@@ -52,9 +52,13 @@ class TurnInput:
     responses: "tuple[str, ...]"
     """The seat's answers to the earlier requests."""
     time_limit: float
-    """Seconds for this turn (already doubled on the first turn)."""
+    """Seconds for this turn when the program starts afresh for it (already doubled on the
+    first turn)."""
     data: str = ""
     globaldata: str = ""
+    kept_running_limit: "float | None" = None
+    """Seconds for this turn when a kept-running program is resumed for it (Botzone: 4 s for
+    Python, against 6 s for a fresh start); None: ``time_limit``."""
 
 
 

@@ -19,6 +19,7 @@ from arena.botzone_judge.sandbox import ProgramSeat
 from arena.botzone_judge.turns import (
     DEFAULT_MEMORY_LIMIT,
     DEFAULT_TIME_LIMIT,
+    KEPT_RUNNING_SHARE,
     OK,
     SEATS,
     GameReport,
@@ -94,6 +95,10 @@ class MatchConfig:
     walls: tuple[tuple[int, ...], ...] | None = None
     """Explicit walls, one per game (else from ``seed``)."""
     time_limit: float = DEFAULT_TIME_LIMIT
+    """Seconds for a turn that starts a program (doubled on a game's first turn)."""
+    kept_running_limit: float | None = None
+    """Seconds for a turn that resumes a kept-running program (None: 4/6 of ``time_limit``,
+    Botzone's 4 s at 6 s)."""
     memory_limit: int = DEFAULT_MEMORY_LIMIT
     interaction: Interaction = Interaction.SIMPLE
     records: Path | None = None
@@ -187,6 +192,7 @@ async def run_match(config: MatchConfig, channels: ChannelFactory | None = None)
         prevalent = g % 4
         seats = [factory(s, config.commands[s]) for s in range(SEATS)]
         report = await referee_game(seats, walls, prevalent, time_limit=config.time_limit,
+                                    kept_running_limit=config.kept_running_limit,
                                     globaldata=globaldata, commands=config.commands, game=g)
         games.append(report)
         for t in totals:
@@ -264,11 +270,18 @@ def describe_ending(game: GameReport) -> str:
     return f"seat {ending.seat} penalised {ending.reason}: {game.seats[ending.seat].detail}"
 
 
+def _kept_running_limit(config: MatchConfig) -> float:
+    if config.kept_running_limit is not None:
+        return config.kept_running_limit
+    return config.time_limit * KEPT_RUNNING_SHARE
+
+
 def render(report: MatchReport) -> str:
     c = report.config
     source = f"seed {c.seed}" if c.walls is None else "walls from file"
     lines = [f"{len(report.games)} games ({source}), {c.interaction.value} interaction, "
-             f"{c.time_limit:g} s per turn (first turn {2 * c.time_limit:g} s)"]
+             f"{c.time_limit:g} s per turn (first turn {2 * c.time_limit:g} s, a kept-running "
+             f"turn {_kept_running_limit(c):g} s)"]
     for g in report.games:
         scores = " ".join(f"{x:+d}" for x in g.result.scores)
         lines.append(f"  game {g.game} (wind {g.prevalent_wind}): {scores}  "

@@ -213,8 +213,10 @@ class ProgramSeat:
 
     async def turn(self, turn: TurnInput) -> Reply:
         start = time.monotonic()
-        deadline = start + turn.time_limit
         process = self._process
+        limit = turn.time_limit if process is None or turn.kept_running_limit is None \
+            else turn.kept_running_limit
+        deadline = start + limit
         if process is None:
             text = self.interaction.first_input(turn, self.memory_limit)
             try:
@@ -239,7 +241,7 @@ class ProgramSeat:
                          seconds=seconds)
         if exchange.ended == "timeout":
             verdict = TIME_LIMIT_EXCEEDED
-            detail = f"no answer within {turn.time_limit:g} s"
+            detail = f"no answer within {limit:g} s"
         elif exchange.ended == "broken":
             verdict = RUNTIME_ERROR
             detail = f"the program closed its input (exit status {exchange.returncode})"

@@ -14,8 +14,9 @@ What the platform does, and so does this referee:
   ``>>>BOTZONE_REQUEST_KEEP_RUNNING<<<`` is paused and later gets only the new
   request (simple: the bare line; JSON: the request as a JSON string); one that
   exits is started afresh next turn with the whole history;
-- a per-turn time limit on the wall clock from the request to the answer (start-up
-  included for a fresh process), doubled on a seat's first turn of a game;
+- a per-turn time limit on the wall clock from the request to the answer: 6 s for a turn
+  that starts the program (start-up included), doubled on a seat's first turn of a game,
+  and 4 s for a turn that resumes a kept-running one (Botzone's Python limits);
 - a program that exits with a non-zero status, closes its pipes or cannot be
   started gets ``RE``; one that does not answer in time gets ``TLE``; either
   way the table penalises it (-30, the others +10) and the game ends;
@@ -50,7 +51,12 @@ from protocols.botzone_envelope import TurnInput
 
 SEATS = 4
 DEFAULT_TIME_LIMIT = 6.0
-"""Botzone: 1 s per turn times 6 for Python."""
+"""Botzone: 1 s per turn times 6 for Python, for a turn that starts the program (doubled
+on a game's first turn)."""
+KEPT_RUNNING_SHARE = 4.0 / 6.0
+"""A turn that resumes a kept-running program gets this share of :data:`DEFAULT_TIME_LIMIT`
+'s kind of turn: Botzone's ``sub_time_limit`` for Python is 4 s against 6 s
+(botzone-local's ``compiler.py``, entry ``py36``)."""
 DEFAULT_MEMORY_LIMIT = 256
 
 OK, TIME_LIMIT_EXCEEDED, RUNTIME_ERROR = "OK", "TLE", "RE"
@@ -127,6 +133,7 @@ class _SeatState:
 
 async def referee_game(channels: Sequence[SeatChannel], walltiles: Sequence[int],
                        prevalent_wind: int, *, time_limit: float = DEFAULT_TIME_LIMIT,
+                       kept_running_limit: float | None = None,
                        globaldata: list[str] | None = None, commands: Sequence[str] = (),
                        game: int = 0,
                        on_turn: Callable[[BotzoneTable], None] | None = None) -> GameReport:
@@ -135,7 +142,11 @@ async def referee_game(channels: Sequence[SeatChannel], walltiles: Sequence[int]
     ``globaldata`` (one string per seat) is read and updated in place.  ``on_turn`` (tests)
     is called with the table every turn once all four seats have answered and before the
     table takes their answers: the table is then as the seats were last shown it.
+    ``kept_running_limit``: seconds for a turn that resumes a kept-running program (None:
+    :data:`KEPT_RUNNING_SHARE` of ``time_limit``, 4 s at Botzone's 6 s).
     """
+    if kept_running_limit is None:
+        kept_running_limit = time_limit * KEPT_RUNNING_SHARE
     if len(channels) != SEATS:
         raise ValueError(f"a game needs 4 seats, got {len(channels)}")
     shared = globaldata if globaldata is not None else [""] * SEATS
@@ -154,7 +165,8 @@ async def referee_game(channels: Sequence[SeatChannel], walltiles: Sequence[int]
                 turns.append(TurnInput(
                     turn=n, requests=tuple(state.requests), responses=tuple(state.responses),
                     time_limit=time_limit * (2 if n == 1 else 1),
-                    data=state.data, globaldata=shared[s]))
+                    data=state.data, globaldata=shared[s],
+                    kept_running_limit=kept_running_limit))
             # a seat that answers on the event loop's own thread (an in-process player)
             # answers first: while it thinks, no program's clock runs (on Botzone each
             # program has a core of its own)

@@ -47,7 +47,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                     help="one wall per line: 136 Botzone tile names, or a JSON list")
     bz.add_argument("--time-limit", type=positive_float, default=DEFAULT_TIME_LIMIT,
                     metavar="SECONDS",
-                    help="per turn, wall clock (a seat's first turn of a game gets double)")
+                    help="per turn that starts the program, wall clock (a seat's first turn "
+                    "of a game gets double; a turn that resumes a kept-running program gets "
+                    "2/3 of it: Botzone's 6 s and 4 s for Python)")
     bz.add_argument("--memory-limit", type=positive_int, default=DEFAULT_MEMORY_LIMIT,
                     metavar="MB",
                     help="passed on in JSON input; not enforced")

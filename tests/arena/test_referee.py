@@ -76,6 +76,8 @@ def answer(request, turn):
         raise RuntimeError("scripted crash on turn 3")
     if behaviour.startswith("hang-at-") and turn == int(behaviour[8:]):
         time.sleep(3600)
+    if behaviour.startswith("sleep-5-at-") and turn == int(behaviour[11:]):
+        time.sleep(5)
     if behaviour == "garbage":
         return "\u00af\\_(\u30c4)_/\u00af {not an action"
     if behaviour == "pass":
@@ -292,6 +294,24 @@ def test_faulty_bots_are_penalised_and_the_next_game_runs(
         for pid in {r["pid"] for r in logged(logs[seat])}:
             with pytest.raises(ProcessLookupError):
                 os.kill(pid, 0)
+    assert not sandbox._LIVE_GROUPS
+
+
+@pytest.mark.parametrize("once", [False, True], ids=["kept running", "started afresh"])
+def test_a_kept_running_turn_gets_two_thirds_of_a_fresh_start_s_time(once: bool, scripted,
+                                                                     tmp_path: Path) -> None:
+    """Botzone gives Python 6 s for a turn that starts the program and 4 s for one that
+    resumes it: 5 s of thought on turn 3 is late for a kept-running bot only."""
+    c0 = scripted("sleep-5-at-3", once=once)
+    others = scripted("tsumogiri")
+    config = MatchConfig(commands=(c0, others, others, others), games=1, seed=11,
+                         time_limit=6.0)
+    game = play_match(config).games[0]
+    if once:
+        assert game.seats[0].verdict == "OK"
+    else:
+        assert game.seats[0].verdict == "TLE"
+        assert "no answer within 4 s" in game.seats[0].detail
     assert not sandbox._LIVE_GROUPS
 
 
