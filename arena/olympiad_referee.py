@@ -1,6 +1,8 @@
 """The Olympiad-style referee: taiwan-16 tables served over WebSocket or MQTT.
 
-It deals from seeded walls (table ``k``, game ``g``: ``default_rng([seed, k, g])``),
+It deals from walls nobody can predict (:mod:`arena.olympiad_walls`: each table's seed is
+secret, committed to in every ``welcome`` and record header, revealed in the table's last
+``end``; with a given seed, table ``k``, game ``g``: ``default_rng([seed, k, g])``),
 asks only the seats that have a real choice, enforces each ask's deadline
 and the legality of every answer (policy ``default``: pass, or discard the
 drawn tile; ``forfeit``: that seat pays 30 to each other seat), and writes
@@ -44,9 +46,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from arena.olympiad_access import SeatSecrets
+from arena.olympiad_walls import RECORD_MODE_PLAYING, WallSeed, reveal_record
 from arena.record_types import (
     AskAnswer,
     DecisionLine,
@@ -71,7 +72,6 @@ from game.events import (
 from game.rules import TAIWAN_16
 from game.stable_wall import WallMode
 from game.taiwan import TaiwanTable
-from game.walls import shuffled_wall
 from protocols.olympiad import (
     Act,
     Ask,
@@ -81,6 +81,7 @@ from protocols.olympiad import (
     MessageError,
     Option,
     TaiItem,
+    WallsReveal,
     Welcome,
     parse_player_message,
     tile_str,
@@ -105,7 +106,8 @@ log = get_logger("mjbot.referee.olympiad")
 class RefereeConfig:
     tables: int = 1
     games: int = 1
-    seed: int = 1
+    seed: int | None = None
+    """The walls' seed, for reproducible tests (predictable walls); None: a secret per table."""
     decision_ms: int = 1000
     policy: str = "default"
     records: Path | None = None
@@ -118,6 +120,8 @@ class RefereeConfig:
             raise ValueError(f"policy {self.policy!r}: expected one of {', '.join(POLICIES)}")
         if self.tables < 1 or self.games < 1 or self.decision_ms < 1:
             raise ValueError("tables, games and decision_ms must be at least 1")
+        if self.seed is not None and self.seed < 0:
+            raise ValueError(f"seed {self.seed}: a seed is 0 or more")
 
     def table_ids(self) -> list[str]:
         return [f"{self.table_prefix}{k + 1}" for k in range(self.tables)]
@@ -227,8 +231,12 @@ class TableSession:
     """The games of one table, one after another, once all four seats have joined."""
 
     def __init__(self, table: str, index: int, config: RefereeConfig,
-                 clock: Callable[[], float], ask_key: bytes | None = None) -> None:
+                 clock: Callable[[], float], ask_key: bytes | None = None,
+                 walls: WallSeed | None = None) -> None:
         self.table, self.index, self.config, self.clock = table, index, config, clock
+        self.walls = walls or (WallSeed.secret() if config.seed is None
+                               else WallSeed.fixed(config.seed))
+        """Where this table's walls come from; its seed is told only in the last ``end``."""
         self.ask_key = ask_key if ask_key is not None else secrets.token_bytes(32)
         self.ask_names: dict[str, str] = {}
         """Wire id -> the ask's deterministic name."""
@@ -254,15 +262,16 @@ class TableSession:
     # ------------------------------------------------------------------ one game
     async def play_game(self, game: int) -> GameSummary:
         cfg = self.config
-        rng = np.random.default_rng([cfg.seed, self.index, game])
-        wall = shuffled_wall(TAIWAN_16, rng)
+        wall = self.walls.wall(self.index, game)
         dealer, prevalent = game % 4, (game // 4) % 4
         table = TaiwanTable(wall, prevalent_wind=prevalent, dealer=dealer,
-                            wall_mode=cfg.wall_mode)
+                            wall_mode=cfg.wall_mode,
+                            reshuffle_seed=self.walls.reshuffle_seed(self.index, game))
         started = self.clock()
-        header = RecordHeader(
-            HeaderLayout.OLYMPIAD, rules=TAIWAN_16, table=self.table, game=game, seed=cfg.seed,
-            walltiles=tuple(wall), dealer=dealer, prevalent_wind=prevalent,
+        header = RecordHeader(  # no seed until the table's last game has ended
+            HeaderLayout.OLYMPIAD, rules=TAIWAN_16, table=self.table, game=game,
+            commitment=self.walls.commitment, walltiles=tuple(wall), dealer=dealer,
+            prevalent_wind=prevalent,
             seats=tuple(s.name for s in self.seats), decision_ms=cfg.decision_ms,
             policy=cfg.policy, wall_mode=cfg.wall_mode)
         decisions: list[AskAnswer] = []
@@ -300,11 +309,13 @@ class TableSession:
             path = cfg.records / f"{self.table}-game{game:04d}.jsonl"
             lines: list[DecisionLine] = [*decisions, *violations]
             try:
-                write_record(path, header, table.history, lines, result)
+                write_record(path, header, table.history, lines, result, RECORD_MODE_PLAYING)
             except (OSError, ValueError) as exc:  # the games go on; the organiser is told
                 log.error("record_not_written", path=str(path), error=str(exc))
             else:
                 self.records.append(path)
+        if game + 1 == cfg.games:
+            self._reveal_records()
         return GameSummary(self.table, game, result, violations, self.clock() - started, asks)
 
     async def _ask_round(self, table: TaiwanTable, game: int, step: int, state: _Broadcast,
@@ -366,11 +377,23 @@ class TableSession:
                 state.last_discarder, state.last_discard = event.seat, event.tile
             state.sent += 1
 
+    def _reveal_records(self) -> None:
+        """The table's games are over: its records get the seed and become readable."""
+        for path in self.records:
+            try:
+                reveal_record(path, self.walls)
+            except (OSError, ValueError) as exc:
+                log.error("record_not_revealed", path=str(path), error=str(exc))
+
     async def _send_end(self, table: TaiwanTable, game: int, result: GameResult) -> None:
         ending = result.ending
+        more = game + 1 < self.config.games
         fields: dict[str, Any] = {"game": game, "scores": list(result.scores),
                                   "hands": [[tile_str(t) for t in table.hand(s)] for s in range(4)],
-                                  "more": game + 1 < self.config.games}
+                                  "more": more}
+        if not more:  # the table's last game: its walls' seed may be told now
+            fields["walls"] = WallsReveal(seed=str(self.walls.seed), salt=self.walls.salt,
+                                          commitment=self.walls.commitment)
         if isinstance(ending, Won):
             fields.update(result="win", winner=ending.seat, from_seat=ending.payer,
                           tai=[TaiItem(name=f.name, tai=f.value, count=f.count).model_dump()
@@ -420,6 +443,10 @@ class Referee:
         key = ask_key if ask_key is not None else secrets.token_bytes(32)
         self.tables = {tid: TableSession(tid, k, config, clock, key)
                        for k, tid in enumerate(config.table_ids())}
+        if config.seed is not None:
+            log.warning("walls_predictable", seed=config.seed,
+                        detail="the walls come from the given seed: anyone who knows or "
+                        "guesses it can compute every hidden tile")
         self._bound: dict[int, tuple[str, int]] = {}
         self._closing: set[asyncio.Task[None]] = set()
         self._closed: set[int] = set()
@@ -530,7 +557,8 @@ class Referee:
         channel.joined = True
         welcome = Welcome(table=join.table, seq=channel.seq, seat=join.seat,
                           rules=TAIWAN_16.name, players=[s.name for s in session.seats],
-                          decision_ms=self.config.decision_ms, policy=self.config.policy)  # type: ignore[arg-type]
+                          decision_ms=self.config.decision_ms, policy=self.config.policy,  # type: ignore[arg-type]
+                          commitment=session.walls.commitment)
         await channel.attach(link, welcome.model_dump(exclude={"table", "seq"}),
                              join.resume_from or 0, session.remaining_ms)
         log.info("joined", table=join.table, seat=join.seat, name=join.name,

@@ -157,8 +157,9 @@ LAYOUT_FIELDS: dict[HeaderLayout, tuple[str, ...]] = {
     HeaderLayout.BOTZONE_JUDGE: ("rules", "seed", "game", "walltiles", "prevalent_wind",
                                  "interaction", "time_limit", "memory_limit", "judge_seats",
                                  "verdicts"),
-    HeaderLayout.OLYMPIAD: ("rules", "table", "game", "seed", "walltiles", "dealer",
-                            "prevalent_wind", "seats", "decision_ms", "policy", "wall_mode"),
+    HeaderLayout.OLYMPIAD: ("rules", "table", "game", "seed", "salt", "commitment", "walltiles",
+                            "dealer", "prevalent_wind", "seats", "decision_ms", "policy",
+                            "wall_mode"),
 }
 """Each layout's fields, in the order its header line writes them after ``layout``:
 ``wall_index`` is always the wall's number and ``walltiles`` always its tiles (as
@@ -252,6 +253,10 @@ class RecordHeader:
     table: str | None = None
     decision_ms: int | None = None
     policy: str | None = None
+    commitment: str | None = None
+    """The Olympiad table's wall commitment (:mod:`arena.olympiad_walls`); its ``seed`` and
+    ``salt`` are None until the table's last game has ended."""
+    salt: str | None = None
     version: str | None = None
     """The program that wrote the record (set when read; the writer adds its own)."""
 
@@ -350,7 +355,8 @@ class RecordHeader:
             time_limit=_number(data, "time_limit") if data.get("time_limit") is not None
             else None,
             memory_limit=_opt_int(data, "memory_limit"), table=_opt_str(data, "table"),
-            decision_ms=_opt_int(data, "decision_ms"), policy=_opt_str(data, "policy"))
+            decision_ms=_opt_int(data, "decision_ms"), policy=_opt_str(data, "policy"),
+            commitment=_opt_str(data, "commitment"), salt=_opt_str(data, "salt"))
 
     @classmethod
     def _from_old_json(cls, data: Mapping[str, Any]) -> RecordHeader:

@@ -149,12 +149,13 @@ def record_lines(header: RecordHeader, events: Iterable[Event],
 
 
 def write_record(path: Path, header: RecordHeader, events: Iterable[Event],
-                 decisions: Iterable[DecisionLine], result: GameResult | None) -> None:
-    """Write the record as ``path``, never through a link planted there
-    (:func:`arena.output_files.replace_file`)."""
+                 decisions: Iterable[DecisionLine], result: GameResult | None,
+                 mode: int = 0o644) -> None:
+    """Write the record as ``path`` (``mode`` whatever the umask), never through a link
+    planted there (:func:`arena.output_files.replace_file`)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     text = "".join(line + "\n" for line in record_lines(header, events, decisions, result))
-    replace_file(path, text)
+    replace_file(path, text, mode)
 
 
 def read_record(path: Path) -> Record:

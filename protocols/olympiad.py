@@ -16,6 +16,8 @@ and :func:`tile_str` convert.
 
 from __future__ import annotations
 
+import hashlib
+import unicodedata
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
@@ -29,6 +31,39 @@ MAX_MESSAGE_BYTES = 1 << 16
 ``mjbot wrap``'s program); no message of the protocol comes near it."""
 MAX_MESSAGE_DEPTH = 16
 """The deepest nesting a message may have (an ``ask``'s chow options go 4 deep)."""
+
+COMMITMENT_PREFIX = "mjbot-olympiad-walls-v1:"
+
+
+def wall_commitment(seed: str, salt: str) -> str:
+    """A table's wall commitment: ``sha256(COMMITMENT_PREFIX + salt + ":" + seed)`` in hex,
+    ``seed`` in decimal (``docs/olympiad-protocol.md``, walls)."""
+    return hashlib.sha256(f"{COMMITMENT_PREFIX}{salt}:{seed}".encode()).hexdigest()
+
+
+MAX_NAME_CHARS = 64
+
+
+def seat_name(text: str) -> str:
+    """A player's name as the referee keeps and shows it: NFKC-normalised (full-width and
+    other compatibility forms become their plain letters), at most 64 characters, printable
+    only (no control, format, bidi, separator or unassigned character: no NUL, ESC, U+202E,
+    zero-width space; plain spaces inside the name only).  :class:`MessageError`
+    (``bad_name``) names the first character refused."""
+    name = unicodedata.normalize("NFKC", text)
+    for ch in name:
+        if not ch.isprintable():
+            raise MessageError("bad_name", f"name: U+{ord(ch):04X} "
+                               f"({unicodedata.name(ch, 'unnamed')}) is not printable")
+        if unicodedata.category(ch) in ("Cf", "Co", "Cn"):
+            raise MessageError("bad_name", f"name: U+{ord(ch):04X} is invisible or unassigned")
+    if not name.strip() or name != name.strip():
+        raise MessageError("bad_name", "name: empty, or starting or ending with a space")
+    if len(name) > MAX_NAME_CHARS:
+        raise MessageError("bad_name", f"name: {len(name)} characters after NFKC "
+                           f"normalisation (at most {MAX_NAME_CHARS})")
+    return name
+
 
 MeldKind = Literal["chow", "pong", "kong", "concealed_kong", "added_kong"]
 OptionKind = Literal["discard", "win", "kong", "pong", "chow", "pass"]
@@ -95,6 +130,9 @@ class Welcome(_FromReferee):
     players: list[str]
     decision_ms: int = Field(gt=0)
     policy: Literal["default", "forfeit"] = "default"
+    commitment: str | None = None
+    """The table's wall commitment: sha256 of its secret seed and a salt, revealed in the
+    table's last ``end`` (:func:`wall_commitment`)."""
 
 
 class Deal(_FromReferee):
@@ -157,6 +195,21 @@ class TaiItem(BaseModel):
     count: int = 1
 
 
+class WallsReveal(BaseModel):
+    """A table's wall seed and salt, revealed after its last game: ``commitment`` (the one
+    every ``welcome`` carried) is :func:`wall_commitment` of them."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    seed: str = Field(pattern=r"^[0-9]{1,100}$")
+    """Decimal digits (a 256-bit number does not fit a JSON reader's doubles)."""
+    salt: str = Field(max_length=64)
+    commitment: str = Field(max_length=64)
+
+    def opens(self, commitment: str | None) -> bool:
+        """Whether this seed and salt open ``commitment`` (and it is the one revealed)."""
+        return commitment == self.commitment == wall_commitment(self.seed, self.salt)
+
+
 class End(_FromReferee):
     type: Literal["end"] = "end"
     game: int = Field(ge=0)
@@ -169,6 +222,8 @@ class End(_FromReferee):
     reason: str = ""
     more: bool = False
     """Another game follows at this table."""
+    walls: WallsReveal | None = None
+    """On the table's last ``end`` (``more`` false): the seed its walls came from."""
 
 
 class ErrorMsg(_FromReferee):
@@ -292,9 +347,12 @@ __all__ = [
     "MessageError",
     "Option",
     "TaiItem",
+    "WallsReveal",
     "Welcome",
     "parse_player_message",
     "parse_referee_message",
+    "seat_name",
     "tile_index",
     "tile_str",
+    "wall_commitment",
 ]

@@ -69,6 +69,10 @@ class SessionReport:
     QoS 1 send returns only after the broker's PUBACK, which is the transport's time."""
     fatal: str = ""
     """Why the referee ended this seat's play (``forbidden``, ``replaced``), if it did."""
+    commitment: str | None = None
+    """The table's wall commitment, from the first ``welcome``."""
+    walls_opened: bool | None = None
+    """Whether the seed the last ``end`` revealed opens that commitment (None: none came)."""
 
 
 async def play_seat(transport: ClientTransport, player: SeatPlayer, *, table: str, seat: int,
@@ -114,6 +118,8 @@ async def play_seat(transport: ClientTransport, player: SeatPlayer, *, table: st
                     continue
                 if isinstance(msg, Welcome):
                     welcomed, backoff = True, 0.05
+                    if report.commitment is None:
+                        report.commitment = msg.commitment
                     await player.on_message(msg, text)
                     continue
                 if not welcomed and not isinstance(msg, ErrorMsg):
@@ -151,6 +157,12 @@ async def play_seat(transport: ClientTransport, player: SeatPlayer, *, table: st
                 if isinstance(msg, End):
                     report.games += 1
                     report.scores.append(list(msg.scores))
+                    if msg.walls is not None:
+                        report.walls_opened = msg.walls.opens(report.commitment)
+                        if not report.walls_opened:
+                            log.warning("walls_not_as_committed", table=table,
+                                        committed=report.commitment,
+                                        revealed=msg.walls.commitment)
                     if not msg.more:
                         await transport.close()
                         return report

@@ -2,6 +2,8 @@
 
 ``botzone``: four programs play under the Botzone judge (:mod:`arena.botzone_judge`).
 ``olympiad``: taiwan-16 tables served over WebSocket or MQTT (:mod:`arena.olympiad_referee`).
+``verify``: check an Olympiad match's records against the walls' commitment
+(:mod:`arena.olympiad_walls`).
 """
 
 from __future__ import annotations
@@ -68,6 +70,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                     help="MQTT: the broker's mqtt://HOST:PORT (default: an embedded broker)")
     ol.add_argument("--log-level", default="INFO", help="structlog level on stderr")
     add_access_arguments(ol)
+    vf = sub.add_parser("verify", help="check an Olympiad match's walls against its commitment",
+                        description="Check the records of a finished Olympiad match: each "
+                        "table's revealed seed and salt open the commitment its seats were "
+                        "sent, and every recorded wall is the one that seed deals.")
+    vf.add_argument("records", type=Path, nargs="+", metavar="PATH",
+                    help="record files (.jsonl) or directories of them")
 
 
 def add_access_arguments(p: argparse.ArgumentParser) -> None:
@@ -100,8 +108,10 @@ def add_olympiad_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--transport", choices=["ws", "mqtt"], default="ws")
     p.add_argument("--tables", type=positive_int, default=1)
     p.add_argument("--games", type=positive_int, default=1, help="games per table")
-    p.add_argument("--seed", type=non_negative_int, default=1,
-                   help="walls from (seed, table, game)")
+    p.add_argument("--seed", type=non_negative_int, default=None,
+                   help="walls from (seed, table, game), for reproducible tests: the walls are "
+                   "then predictable (default: a secret seed per table, committed to at the "
+                   "start and revealed after the table's last game)")
     p.add_argument("--decision-ms", type=positive_int, default=1000, help="deadline of every ask")
     p.add_argument("--policy", choices=["default", "forfeit"], default="default",
                    help="late or illegal answers: pass/discard the drawn tile, or forfeit")
@@ -121,6 +131,10 @@ def olympiad_config(args: argparse.Namespace, command: str) -> RefereeConfig | N
     try:
         if args.records is not None:  # checked and made before any game, not after one
             output_directory(args.records)
+        if args.seed is not None:
+            print(f"mjbot {command}: warning: --seed {args.seed}: the walls are predictable "
+                  "(anyone who knows or guesses the seed can compute every hidden tile); "
+                  "leave --seed out for a tournament", file=sys.stderr)
         return RefereeConfig(tables=args.tables, games=args.games, seed=args.seed,
                              decision_ms=args.decision_ms, policy=args.policy,
                              records=args.records, wall_mode=WallMode(args.wall))
@@ -226,9 +240,36 @@ def _check_commands(commands: list[str]) -> str | None:
     return None
 
 
+def run_verify(args: argparse.Namespace) -> int:
+    from arena.olympiad_walls import verify_records
+
+    paths: list[Path] = []
+    for path in args.records:
+        if path.is_dir():
+            paths += sorted(path.glob("*.jsonl"))
+        elif path.is_file():
+            paths.append(path)
+        else:
+            print(f"mjbot referee verify: {path}: no such file or directory", file=sys.stderr)
+            return 2
+    if not paths:
+        print("mjbot referee verify: no records (.jsonl) given", file=sys.stderr)
+        return 2
+    checked = verify_records(paths)
+    for problem in checked.problems:
+        print(f"mjbot referee verify: {problem}", file=sys.stderr)
+    if not checked.ok:
+        return 1
+    tables = ", ".join(f"{t} ({n} game{'s' * (n != 1)})" for t, n in sorted(checked.games.items()))
+    print(f"walls as committed: {tables}")
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     if args.platform == "olympiad":
         return run_olympiad(args)
+    if args.platform == "verify":
+        return run_verify(args)
     if args.platform != "botzone":
         raise SystemExit(f"unknown platform {args.platform}")
     configure_logging(args.log_level)
