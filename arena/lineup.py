@@ -77,7 +77,6 @@ against waiting.  The strategies of ``greedy``, ``random`` and ``mjbot-eps`` are
 from __future__ import annotations
 
 import shlex
-import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
@@ -210,11 +209,12 @@ class PlayerSpec:
 
     def program(self) -> tuple[str, ...]:
         """The command line of a program player (``mjbot-zip``: the built upload, as it was
-        at this process's first game, run by this Python)."""
+        at this process's first game, run by Botzone's Python where it is set up,
+        :func:`arena.package.botzone_python`)."""
         if self.kind is PlayerKind.MJBOT_ZIP:
-            from arena.package import pinned_zip
+            from arena.package import botzone_python, pinned_zip
 
-            return (sys.executable, str(pinned_zip()))
+            return (botzone_python(), str(pinned_zip()))
         return self.command
 
 

@@ -382,6 +382,12 @@ def render(summary: MatchSummary) -> str:
              "score (ties share): higher is better, not a mean rank",
              f"{'player':<28} {'seat-games':>10} {'score/game':>15} {'place pts':>12} "
              f"{'win %':>12} {'self-draw %':>11} {'deal-in %':>10} {'fan/win':>7}"]
+    if any(parse_player(p).kind is PlayerKind.MJBOT_ZIP for p in cfg.programs):
+        from arena.package import botzone_python, python_version
+
+        python = botzone_python()
+        lines.insert(1, f"mjbot-zip: the Botzone upload run by {python_version(python)} "
+                     f"({python})")
     for p in summary.players:
         fan = "-" if p.mean_fan is None else f"{p.mean_fan:.1f}"
         lines.append(f"{p.player:<28} {p.seat_games:>10} {_ci(p.score):>15} "

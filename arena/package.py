@@ -113,6 +113,32 @@ def player_files(root: Path = ROOT) -> list[Path]:
             if (path := _path_of(module, root)) is not None]
 
 
+BOTZONE_PYTHON_ENV = "MJBOT_BOTZONE_PYTHON"
+PY36_VENV = ROOT / ".venv-py36"
+"""The CPython 3.6 environment scripts/setup_py36.sh makes (numpy 1.19.5, PyMahjongGB)."""
+
+
+def botzone_python() -> str:
+    """The interpreter that runs the upload where this process measures it: the one named by
+    ``$MJBOT_BOTZONE_PYTHON``, else Botzone's CPython 3.6 when scripts/setup_py36.sh has set
+    it up (:data:`PY36_VENV`), else this Python."""
+    named = os.environ.get(BOTZONE_PYTHON_ENV)
+    if named:
+        return named
+    py36 = PY36_VENV / "bin" / "python"
+    if (PY36_VENV / ".installed").exists() and py36.exists():
+        return str(py36)
+    return sys.executable
+
+
+@functools.cache
+def python_version(python: str) -> str:
+    """``CPython 3.6.15`` for an interpreter's path (asked once)."""
+    done = subprocess.run([python, "-c", "import platform; print(platform.python_version())"],
+                          capture_output=True, text=True, timeout=60, cwd="/")
+    return f"CPython {done.stdout.strip()}" if done.returncode == 0 else f"{python} (broken)"
+
+
 class UploadError(ValueError):
     """The source tree cannot make an upload that runs on Botzone; says why."""
 
