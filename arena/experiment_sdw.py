@@ -48,7 +48,14 @@ import numpy as np
 
 from arena.commands.options import fraction, non_negative_int, positive_int
 from arena.games import GameSpec, PlayedGame, Rules
-from arena.runner import Runner, default_workers
+from arena.runner import (
+    SMALL_MATCH,
+    RayMissing,
+    Runner,
+    choose_workers,
+    default_workers,
+    ray_installed,
+)
 from arena.seating import SeatingFormat, lineup_for, seated, seatings
 from arena.stats import GameOutcome
 from game.draw_consistency import DrawConsistency
@@ -405,7 +412,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="SIMCAT's search budget, kernel calls per decision")
     p.add_argument("--seed", type=non_negative_int, default=2025)
     p.add_argument("--workers", type=non_negative_int, default=None,
-                   help=f"local Ray CPUs (default {default_workers()}); 0 plays in this process")
+                   help=f"a local Ray of this many CPUs; 0 plays in this process (default: "
+                   f"in this process up to {SMALL_MATCH} games, else {default_workers()} "
+                   "CPUs of a local Ray when Ray is installed)")
     p.add_argument("--address", help="join this Ray cluster")
     p.add_argument("--walls-per-task", type=positive_int, default=10,
                    help="walls in one batch sent to a worker")
@@ -432,14 +441,20 @@ def run(args: argparse.Namespace) -> int:
         return 0
     games = 16 if args.quick else args.games
     walls_per_task = min(args.walls_per_task, max(1, games // 4))
+    epsilons = tuple(args.epsilons)
+    workers, why = choose_workers(args.workers, args.address, games * len(epsilons) * 2)
+    if (workers or args.address is not None) and not ray_installed():
+        print(f"mjbot experiment sdw: {RayMissing.message(args.address, workers)}",
+              file=sys.stderr)
+        return 2
+    print(f"mjbot experiment sdw: playing {why}", file=sys.stderr, flush=True)
     cells: dict[tuple[float, WallMode], Cell] = {}
     if args.dump is not None:
         args.dump.write_text("")
     started = time.perf_counter()
-    epsilons = tuple(args.epsilons)
     bar = tqdm(total=games * len(epsilons) * 2, file=sys.stderr, unit="game",
                disable=args.no_progress, dynamic_ncols=True)
-    with Runner(workers=args.workers, address=args.address) as runner:
+    with Runner(workers=workers, address=args.address) as runner:
         where = runner.where()
         for eps in epsilons:
             for mode in (WallMode.SINGLE, WallMode.SDW):

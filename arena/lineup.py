@@ -76,7 +76,9 @@ against waiting.  The strategies of ``greedy``, ``random`` and ``mjbot-eps`` are
 
 from __future__ import annotations
 
+import os
 import shlex
+import shutil
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
@@ -307,6 +309,23 @@ def parse_player(text: str) -> PlayerSpec:
                       rank=rank, fold=fold, fold_win=fold_win)
 
 
+def check_program(spec: PlayerSpec) -> PlayerSpec:
+    """``spec``, unless it is a program player (``botzone:CMD``, ``olympiad:CMD``) whose
+    program cannot start: no such file, a file that is not executable, or a name not on
+    ``PATH`` (a :class:`PlayerSpecError` says which, before any game is played)."""
+    if spec.kind not in (PlayerKind.BOTZONE, PlayerKind.OLYMPIAD):
+        return spec
+    program = spec.command[0]
+    if shutil.which(program) is not None:
+        return spec
+    if os.sep in program or (os.altsep is not None and os.altsep in program):
+        why = ("not an executable file" if os.path.isfile(program) else
+               "a directory" if os.path.isdir(program) else "no such file")
+    else:
+        why = "no such program on PATH"
+    raise PlayerSpecError(f"player {spec.text!r}: cannot start {program!r}: {why}")
+
+
 def _number(text: str, value: str | None, kind: type[int] | type[float],
             default: float) -> Any:
     if value is None:
@@ -513,4 +532,4 @@ def in_process_seat(spec: PlayerSpec, rules: Ruleset, seed: int | Sequence[int])
 
 
 __all__ = ["ArenaSeat", "PlayerKind", "PlayerSpec", "PlayerSpecError", "SeatLost",
-           "in_process_seat", "parse_player", "planner_v1", "strategy_of"]
+           "check_program", "in_process_seat", "parse_player", "planner_v1", "strategy_of"]

@@ -363,6 +363,24 @@ def summarize(progress: MatchProgress, seconds: float, where: str) -> MatchSumma
                         tuple(progress.failures), tuple(progress.penalties), adjusted)
 
 
+def _count(n: int, noun: str) -> str:
+    """``1 wall``, ``2 walls``."""
+    return f"{n:,} {noun}" if n == 1 else f"{n:,} {noun}s"
+
+
+def _variance_line(v: VarianceReduction) -> str:
+    """The games a ±h interval on A - B needs with duplicate seatings and on independent
+    walls, and how many times fewer duplicate seatings need (none when the walls'
+    differences never varied: then no number of games is a ratio)."""
+    head = f"games for a ±{v.half_width:g} interval on A - B: "
+    independent = f"{v.independent_games:,.0f} on independent walls"
+    if not math.isfinite(_ratio(v)):
+        return (head + f"none with duplicate seatings (the walls' differences never varied) "
+                f"vs {independent}")
+    return (head + f"{v.duplicate_games:,.0f} with duplicate seatings vs {independent} "
+            f"({_ratio(v):.1f}x fewer)")
+
+
 def _ci(i: Interval, scale: float = 1.0, digits: int = 2) -> str:
     if not math.isfinite(i.half_width):
         return f"{i.estimate * scale:.{digits}f}"
@@ -374,7 +392,8 @@ def render(summary: MatchSummary) -> str:
     rate = f"{summary.games / summary.seconds:.1f} games/s" if summary.seconds > 0 else ""
     walls = "per-seat walls" if cfg.rules is Rules.MCR_BOTZONE else f"{cfg.wall_mode.value} wall"
     lines = [f"{cfg.rules.value}, {walls}, {cfg.seating.value} seating: "
-             f"{summary.games} games on {summary.walls} walls, seed {cfg.seed} "
+             f"{_count(summary.games, 'game')} on {_count(summary.walls, 'wall')}, "
+             f"seed {cfg.seed} "
              f"({summary.where}, {summary.seconds:.1f} s, {rate})",
              "intervals: ± the half-width of a 95 % Student's t interval on the per-wall "
              "means (clustered by wall); none with a single wall",
@@ -397,7 +416,7 @@ def render(summary: MatchSummary) -> str:
     if summary.difference is not None:
         d = summary.difference
         lines.append(f"A - B = {cfg.a} - {cfg.b}: {_ci(d)} points/game "
-                     f"({d.samples} walls)")
+                     f"({_count(d.samples, 'wall')})")
     if cfg.sprt is not None:
         b = cfg.sprt
         lines.append(f"SPRT H0: {b.mu0:+g}  H1: {b.mu1:+g} points/game, alpha {b.alpha}, "
@@ -408,10 +427,7 @@ def render(summary: MatchSummary) -> str:
                          f"stop leans toward the bound it crossed; Whitehead 1986): "
                          f"{summary.sprt_adjusted.adjusted:+.2f} points/game")
     if summary.variance is not None:
-        v = summary.variance
-        lines.append(f"games for a ±{v.half_width:g} interval on A - B: "
-                     f"{v.duplicate_games:,.0f} duplicate vs {v.independent_games:,.0f} "
-                     f"independent walls ({_ratio(v):.1f}x)")
+        lines.append(_variance_line(summary.variance))
     c = summary.consistency
     lines.append(f"consistent draws: {c.consistent}/{c.draws} ({c.rate * 100:.2f} %)")
     if summary.replaced:
@@ -449,6 +465,7 @@ def plot(progress: MatchProgress, path: Path) -> Path:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     cfg = progress.config
     rows = 2 if progress.sprt is not None else 1
@@ -462,6 +479,7 @@ def plot(progress: MatchProgress, path: Path) -> Path:
                     label="95 % interval")
     ax.axhline(0.0, color="grey", linewidth=0.8)
     ax.set_xlabel("walls")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # a count of walls
     ax.set_ylabel("points per game")
     ax.legend(loc="best", fontsize="small")
     kind = "per-seat walls" if cfg.rules is Rules.MCR_BOTZONE else f"{cfg.wall_mode.value} wall"
@@ -473,6 +491,7 @@ def plot(progress: MatchProgress, path: Path) -> Path:
         ax2.axhline(s.upper, color="C2", linestyle="--", label=f"accept H1 ({s.mu1:+g})")
         ax2.axhline(s.lower, color="C3", linestyle="--", label=f"accept H0 ({s.mu0:+g})")
         ax2.set_xlabel("walls")
+        ax2.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax2.set_ylabel("llr")
         ax2.legend(loc="best", fontsize="small")
         ax2.set_title(f"SPRT: {s.state.value}")

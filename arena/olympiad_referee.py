@@ -84,6 +84,7 @@ from protocols.olympiad import (
     WallsReveal,
     Welcome,
     parse_player_message,
+    seat_name,
     tile_str,
 )
 from protocols.olympiad_codec import action_for, event_fields, options_for
@@ -92,6 +93,8 @@ from protocols.olympiad_transport import ConnectionLost, Link, RateLimit
 
 POLICIES = ("default", "forfeit")
 FORFEIT_PAYMENT = 30
+CLOSE_REASON_BYTES = 120
+"""A WebSocket close reason's length (the protocol allows 123 bytes)."""
 ERROR_BURST = 20
 ERRORS_PER_SECOND = 1.0
 """Errors a connection may cause: beyond them it gets no more error messages, and a
@@ -114,6 +117,10 @@ class RefereeConfig:
     table_prefix: str = "t"
     wall_mode: WallMode = WallMode.SINGLE
     """The single wall, or the stable draw wall of paper 002 (``--wall sdw``)."""
+    join_deadline: float | None = 120.0
+    """Seconds a table waits for its four seats (None: for ever).  Then it plays: a seat
+    that has never joined is answered at once by the policy (the safe action, or forfeit)
+    until it joins."""
 
     def __post_init__(self) -> None:
         if self.policy not in POLICIES:
@@ -122,6 +129,8 @@ class RefereeConfig:
             raise ValueError("tables, games and decision_ms must be at least 1")
         if self.seed is not None and self.seed < 0:
             raise ValueError(f"seed {self.seed}: a seed is 0 or more")
+        if self.join_deadline is not None and not self.join_deadline > 0:
+            raise ValueError(f"join deadline {self.join_deadline}: must be more than 0 s")
 
     def table_ids(self) -> list[str]:
         return [f"{self.table_prefix}{k + 1}" for k in range(self.tables)]
@@ -174,6 +183,8 @@ class SeatChannel:
     joined: bool = False
     session: str | None = None
     """The ``session`` of the join that holds the seat."""
+    fixed_name: str | None = None
+    """The name of the seat's first join (NFKC-normalised): a re-join may not change it."""
     retired: set[str] = field(default_factory=set)
     """Sessions taken over: a join of theirs still on its way (a killed bot's last
     words) must not take the seat back from the bot that replaced them."""
@@ -253,7 +264,13 @@ class TableSession:
         return max(0, int(left))
 
     async def run(self) -> list[GameSummary]:
-        await self.all_joined.wait()
+        try:
+            await asyncio.wait_for(self.all_joined.wait(), self.config.join_deadline)
+        except TimeoutError:
+            absent = [s.seat for s in self.seats if not s.joined]
+            log.warning("seats_absent", table=self.table, seats=absent,
+                        policy=self.config.policy, detail="the table plays without them: "
+                        f"their asks are answered at once by policy {self.config.policy}")
         for g in range(self.config.games):
             self.summaries.append(await self.play_game(g))
         self.finished = True
@@ -344,10 +361,14 @@ class TableSession:
         answers: dict[int, Action | Violation] = {}
         for seat, ask in opened.items():
             timeout = self.remaining_ms(ask) / 1000.0
+            if not self.seats[seat].joined:  # the join deadline passed without this seat
+                timeout = 0.0
             try:
                 answers[seat] = await asyncio.wait_for(asyncio.shield(ask.future), timeout)
             except TimeoutError:
-                late = f"no answer within {self.config.decision_ms} ms"
+                late = (f"no answer within {self.config.decision_ms} ms"
+                        if self.seats[seat].joined else
+                        "the seat never joined (its join deadline passed)")
                 answers[seat] = Violation(Fault.TIMEOUT, late)
                 if not ask.future.done():
                     ask.future.set_result(answers[seat])
@@ -498,7 +519,7 @@ class Referee:
         if not budget.allow() and not fatal:
             if link.bound is None and id(link) not in self._closed:
                 log.warning("too_many_errors", via=link.describe(), last=code)
-                self._close_later(link)
+                self._close_later(link, f"too many errors (the last: {code})")
             return
         self.errors.append((code, message))
         if len(self.errors) > ERRORS_KEPT:
@@ -512,14 +533,21 @@ class Referee:
         with contextlib.suppress(ConnectionLost):
             await link.send(err.to_json())
         if fatal and self._bound.get(id(link)) is None:
-            self._close_later(link)  # a connection that holds no seat has nothing more to do
+            # a connection that holds no seat has nothing more to do
+            self._close_later(link, f"{code}: {message}")
 
-    def _close_later(self, link: Link) -> None:
-        """Close a connection in the background (a hung client must not delay the referee);
-        nothing for MQTT, whose topics stay."""
+    def _close_later(self, link: Link, reason: str) -> None:
+        """Close a connection in the background (a hung client must not delay the referee),
+        saying why (a WebSocket close reason: at most 123 bytes); nothing for MQTT, whose
+        topics stay."""
         if link.bound is None:
             self._closed.add(id(link))
-        task = asyncio.create_task(link.close())
+        close_with = getattr(link, "close_with", None)
+        if callable(close_with):
+            short = reason.encode()[:CLOSE_REASON_BYTES].decode(errors="ignore")
+            task = asyncio.create_task(close_with(1008, short))
+        else:
+            task = asyncio.create_task(link.close())
         self._closing.add(task)
         task.add_done_callback(self._closing.discard)
 
@@ -544,6 +572,20 @@ class Referee:
                               f"{held[1]}; one seat per connection", session=join.session)
             return
         channel = session.seats[join.seat]
+        try:
+            name = seat_name(join.name)
+        except MessageError as exc:
+            log.warning("join_refused", table=join.table, seat=join.seat, why=exc.code,
+                        via=link.describe())
+            await self._error(link, exc.code, f"join refused: {exc.message}", session=join.session,
+                              fatal=True)
+            return
+        if channel.fixed_name is not None and name != channel.fixed_name:
+            holds = self._bound.get(id(link)) == (join.table, join.seat)
+            await self._error(link, "name_fixed", f"join refused: table {join.table} seat "
+                              f"{join.seat} plays as {channel.fixed_name!r} for the whole match, "
+                              f"not {name!r}", session=join.session, fatal=not holds)
+            return
         if join.session is not None and join.session in channel.retired:
             await self._error(link, "replaced", f"table {join.table} seat {join.seat} was "
                               "taken over from this session; it no longer plays it",
@@ -552,7 +594,8 @@ class Referee:
         old = channel.link
         if old is not None and (old is not link or channel.session != join.session):
             await self._replace(old, channel, (join.table, join.seat), close=old is not link)
-        channel.name, channel.session = join.name, join.session
+        channel.name = channel.fixed_name = name
+        channel.session = join.session
         self._bound[id(link)] = (join.table, join.seat)
         channel.joined = True
         welcome = Welcome(table=join.table, seq=channel.seq, seat=join.seat,
@@ -561,7 +604,7 @@ class Referee:
                           commitment=session.walls.commitment)
         await channel.attach(link, welcome.model_dump(exclude={"table", "seq"}),
                              join.resume_from or 0, session.remaining_ms)
-        log.info("joined", table=join.table, seat=join.seat, name=join.name,
+        log.info("joined", table=join.table, seat=join.seat, name=name,
                  resume_from=join.resume_from, via=link.describe())
         if all(s.joined for s in session.seats):
             session.all_joined.set()
@@ -581,7 +624,8 @@ class Referee:
         if channel.link is old:
             channel.link = None
         if close:
-            self._close_later(old)
+            self._close_later(old, f"replaced: table {where[0]} seat {where[1]} was taken over "
+                              "by a join with its secret")
 
     async def _act(self, link: Link, act: Act) -> None:
         where = self._bound.get(id(link))

@@ -12,6 +12,11 @@ stops at the same wall everywhere.
   cluster; its workers must import this code (start them with the same
   ``PYTHONPATH``, or install mjbot there).
 
+Ray is the ``cluster`` extra (``pip install 'mjbot[cluster]'``); without it a runner
+that needs Ray raises :class:`RayMissing`.  :func:`choose_workers` is the commands'
+default: a small match in this process (Ray's start, 20 s or more on a busy machine,
+costs more than it saves), a large one on a local Ray when Ray is installed.
+
 Games go to Ray in batches (one wall's seatings by default, so a task is big
 enough that Ray's overhead per task stays small), with a bounded number of
 batches in flight.
@@ -20,6 +25,7 @@ batches in flight.
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import logging
 import os
 import sys
@@ -50,6 +56,53 @@ def play_batch_on_node(specs: Sequence[GameSpec]) -> tuple[str, list[PlayedGame]
 
 def default_workers() -> int:
     return max(1, min(2, os.cpu_count() or 1))
+
+
+SMALL_MATCH = 64
+"""Games up to which :func:`choose_workers` plays in this process unless told otherwise."""
+CLUSTER_INSTALL = "pip install 'mjbot[cluster]'"
+
+
+class RayMissing(RuntimeError):
+    """Ray is needed (``--workers N``, ``--address``) but not installed."""
+
+    @staticmethod
+    def message(address: str | None, workers: int | None) -> str:
+        """What a command asked to play on Ray (a cluster at ``address``, else a local Ray
+        of ``workers`` CPUs) says when Ray is not installed."""
+        asked = f"--address {address}" if address is not None else f"--workers {workers}"
+        return (f"{asked} plays on Ray, which is not installed: {CLUSTER_INSTALL} "
+                "(or --workers 0: in this process)")
+
+
+def ray_installed() -> bool:
+    try:
+        return importlib.util.find_spec("ray") is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def choose_workers(workers: int | None, address: str | None, games: int) -> tuple[int, str]:
+    """Where a run of ``games`` games plays when ``--workers`` is ``workers`` (None: not
+    given) and ``--address`` is ``address``: (the workers for :class:`Runner`, 0 in this
+    process, and why, for the user).  Asked for, a cluster or a local Ray of ``workers``
+    CPUs; else a small run (at most :data:`SMALL_MATCH` games) in this process, a larger
+    one on a local Ray of :func:`default_workers` CPUs when Ray is installed."""
+    if address is not None:
+        return (workers or 0), f"on the Ray cluster at {address} (--address)"
+    if workers is not None:
+        if workers == 0:
+            return 0, "in this process (--workers 0)"
+        return workers, f"on a local Ray of {workers} CPUs (--workers {workers})"
+    if games <= SMALL_MATCH:
+        return 0, (f"in this process (up to {SMALL_MATCH} games: Ray's start would cost more "
+                   "than it saves; --workers N for a local Ray)")
+    if not ray_installed():
+        return 0, (f"in this process (Ray is not installed: {CLUSTER_INSTALL} plays "
+                   f"{games} games on a local Ray)")
+    cpus = default_workers()
+    return cpus, (f"on a local Ray of {cpus} CPUs ({games} games; --workers 0 plays in this "
+                  "process)")
 
 
 @contextlib.contextmanager
@@ -110,6 +163,8 @@ class Runner:
             self._start_ray()
 
     def _start_ray(self) -> None:
+        if not ray_installed():
+            raise RayMissing(RayMissing.message(self.address, self.workers))
         import ray
 
         if self.address is not None:
@@ -190,5 +245,5 @@ def start_local_ray(workers: int) -> None:
              log_to_driver=False, _node_ip_address=LOOPBACK)
 
 
-__all__ = ["Runner", "default_workers", "play_batch", "play_batch_on_node", "ray_env",
-           "start_local_ray"]
+__all__ = ["SMALL_MATCH", "RayMissing", "Runner", "choose_workers", "default_workers",
+           "play_batch", "play_batch_on_node", "ray_env", "ray_installed", "start_local_ray"]

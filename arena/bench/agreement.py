@@ -22,35 +22,45 @@ import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import get_args
 
 from arena.data import DataMissing, botzone_logs, pku_sample
-from arena.players import CallingPlanner, FoldingPlanner
+from arena.lineup import IN_PROCESS, PlayerSpecError, parse_player, strategy_of
 from arena.replay import seat_lines_from_match_log, steps_from_lines
-from bot.agent import Agent, Strategy
-from bot.planner import Planner, default_strategy
+from bot.agent import Strategy
 from bot.seat import AskKind, SeatView
 from game.events import Action, ClaimChow, ClaimPung, Discard, Pass, claim_of
 from game.rules import MCR_BOTZONE
 from game.table import play_game
 from protocols.pku_datatxt import botzone_responses, parse_pku_datatxt, walltiles_of
 from strategy.deficiency.kernel import UNREACHABLE
-from strategy.discard_rank import RANK_LOGS_PKU, RANK_PKU
 from strategy.stepvalue import Deadline
-from strategy.value import ValueModel
 
-STRATEGIES: dict[str, Callable[[], Strategy]] = {
-    "mjbot": lambda: default_strategy(MCR_BOTZONE),
-    "baseline-v1": lambda: Agent(MCR_BOTZONE),
-    "planner": lambda: Planner(MCR_BOTZONE),
-    "planner-calls": lambda: CallingPlanner(MCR_BOTZONE),
-    "planner:rank=steps": lambda: Planner(MCR_BOTZONE, ranker=None),
-    "planner:useful=never": lambda: Planner(MCR_BOTZONE,
-                                            model=ValueModel(useful_from=UNREACHABLE)),
-    "planner:fold=0.5,foldwin=0.3": lambda: FoldingPlanner(MCR_BOTZONE, fold=0.5, fold_win=0.3),
-    "planner:rank=pku": lambda: Planner(MCR_BOTZONE, ranker=RANK_PKU),
-    "planner:rank=both": lambda: Planner(MCR_BOTZONE, ranker=RANK_LOGS_PKU),
-}
-"""The strategies this bench can compare, by the arena's player names."""
+DEFAULT_STRATEGIES = ("mjbot", "baseline-v1", "planner", "planner-calls", "planner:rank=steps",
+                      f"planner:useful={UNREACHABLE}", "planner:fold=0.5,foldwin=0.3",
+                      "planner:rank=pku", "planner:rank=both")
+"""The strategies compared unless ``--strategies`` names others: players of the arena's
+registry (:mod:`arena.lineup`; ``planner:useful=99``: close discards never ranked by their
+useful draws)."""
+
+
+class UnknownStrategy(ValueError):
+    """A ``--strategies`` name that is not an in-process player of the arena's registry."""
+
+
+def strategy_maker(name: str) -> Callable[[], Strategy]:
+    """A fresh strategy of the arena's player ``name`` (:mod:`arena.lineup`) under
+    mcr-botzone, per call; :class:`UnknownStrategy` names what is wrong and the players
+    this bench can ask."""
+    try:
+        spec = parse_player(name)
+    except PlayerSpecError as exc:
+        raise UnknownStrategy(f"{exc}") from None
+    if not spec.in_process:
+        known = ", ".join(sorted(k.value for k in IN_PROCESS))
+        raise UnknownStrategy(f"player {name!r} is a program, not a strategy this bench can "
+                              f"ask; in-process players: {known}")
+    return lambda: strategy_of(spec, MCR_BOTZONE)
 
 
 @dataclass
@@ -119,7 +129,7 @@ def pku_turns(path: Path, first_log: int = 0, matches: int | None = None
             for stage, event in enumerate(table.events_seen_by(seat)):
                 view.observe(event)
                 answer = stages[stage][seat] if stage < len(stages) else None
-                played = answer if isinstance(answer, Action) else None
+                played = answer if isinstance(answer, get_args(Action)) else None
                 yield LoggedTurn(first_log + k, seat, view, played)
                 if played is not None:
                     view.answered(played)
@@ -161,13 +171,18 @@ def measure(name: str, make: Callable[[], Strategy], turns: Iterable[LoggedTurn]
 
 
 def main(args: argparse.Namespace) -> int:
+    names = list(args.strategies or DEFAULT_STRATEGIES)
+    try:
+        makers = {name: strategy_maker(name) for name in names}
+    except UnknownStrategy as exc:
+        print(f"mjbot bench agreement: --strategies: {exc}", file=sys.stderr)
+        return 2
     logs = log_files("mjbot bench agreement")
     if not logs:
         return 2
     if args.quick:
         logs = logs[:1]
     budget = 4_000 if args.quick else 20_000
-    names = args.strategies or list(STRATEGIES)
     if args.data == "pku":
         try:
             pku = pku_sample()
@@ -183,7 +198,7 @@ def main(args: argparse.Namespace) -> int:
 
         def turns() -> Iterator[LoggedTurn]:
             return logged_turns(logs)
-    rows = [measure(n, STRATEGIES[n], turns(), budget).row() for n in names]
+    rows = [measure(n, makers[n], turns(), budget).row() for n in names]
     if args.json:
         print(json.dumps({"bench": "agreement", "data": args.data, "logs": len(logs),
                           "budget": budget, "rows": rows}))

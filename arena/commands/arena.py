@@ -6,9 +6,11 @@ Two players sit A B A B; four sit as given.  Every wall is played in every
 seating of ``--seating`` and is one paired sample; A - B is the first player's
 mean score per game minus the second's.
 
-Games run on a local Ray by default (``--workers N``, nothing to set up),
-on a cluster with ``--address``, or in this process with ``--workers 0``
-(``--local``); the results are the same for the same ``--seed``.
+A small match (up to 64 games) plays in this process unless ``--workers N`` asks for a
+local Ray of N CPUs or ``--address`` for a cluster; a larger one plays on a local Ray
+when Ray (the ``cluster`` extra) is installed; ``--workers 0`` (``--local``) keeps any
+match in this process.  The results are the same for the same ``--seed``; the output says
+where the games ran and why.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from arena.commands.options import (
     probability,
 )
 from arena.games import Rules
-from arena.lineup import PlayerKind, PlayerSpecError, parse_player
+from arena.lineup import PlayerKind, PlayerSpecError, check_program, parse_player
 from arena.match import (
     MatchConfig,
     MatchProgress,
@@ -37,7 +39,14 @@ from arena.match import (
     summarize,
     write_summary,
 )
-from arena.runner import Runner, default_workers
+from arena.runner import (
+    SMALL_MATCH,
+    RayMissing,
+    Runner,
+    choose_workers,
+    default_workers,
+    ray_installed,
+)
 from arena.seating import SeatingFormat
 from arena.sprt import MIN_WALLS
 from game.stable_wall import WallMode
@@ -88,7 +97,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-games", type=positive_int, default=20_000,
                    help="SPRT: stop undecided after this many games")
     p.add_argument("--workers", type=non_negative_int, default=None,
-                   help=f"local Ray CPUs (default {default_workers()}); 0 plays in this process")
+                   help=f"a local Ray of this many CPUs; 0 plays in this process (default: "
+                   f"in this process up to {SMALL_MATCH} games, else {default_workers()} "
+                   "CPUs of a local Ray when Ray is installed)")
     p.add_argument("--local", action="store_true", help="the same as --workers 0")
     p.add_argument("--address", help="join this Ray cluster (HOST:PORT or auto)")
     p.add_argument("--records", type=Path, metavar="DIR",
@@ -113,9 +124,12 @@ def config_from(args: argparse.Namespace) -> MatchConfig:
                           args.sprt_min_walls)
         if args.games is not None:
             raise ValueError("give --games or --sprt, not both (--max-games caps the SPRT)")
-    return MatchConfig(tuple(args.players), Rules(args.rules), WallMode(args.wall), seating,
-                       games=args.games or 8, sprt=sprt, max_games=args.max_games,
-                       seed=args.seed, records=args.records)
+    config = MatchConfig(tuple(args.players), Rules(args.rules), WallMode(args.wall), seating,
+                         games=args.games or 8, sprt=sprt, max_games=args.max_games,
+                         seed=args.seed, records=args.records)
+    for p in args.players:  # a program that cannot start is refused before any game
+        check_program(parse_player(p))
+    return config
 
 
 def run(args: argparse.Namespace) -> int:
@@ -126,9 +140,14 @@ def run(args: argparse.Namespace) -> int:
         return 2
     from tqdm import tqdm
 
-    workers = 0 if args.local else args.workers
     per_wall = config.games_per_wall
     total = config.walls_planned() * per_wall
+    workers, why = choose_workers(0 if args.local else args.workers, args.address,
+                                  total if config.sprt is None else config.max_games)
+    if (workers or args.address is not None) and not ray_installed():
+        print(f"mjbot arena: {RayMissing.message(args.address, workers)}", file=sys.stderr)
+        return 2
+    print(f"mjbot arena: playing {why}", file=sys.stderr, flush=True)
     bar = tqdm(total=total, file=sys.stderr, unit="game", disable=args.no_progress,
                dynamic_ncols=True)
 

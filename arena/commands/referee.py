@@ -119,6 +119,9 @@ def add_olympiad_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("--wall", choices=["single", "sdw"], default="single",
                    help="one wall, or the stable draw wall of paper 002 (per-seat sub-walls)")
+    p.add_argument("--join-deadline", type=positive_float, default=120.0, metavar="SECONDS",
+                   help="how long a table waits for its four seats; then it plays, and a "
+                   "seat that never joined is answered at once by --policy (default: 120)")
 
 
 def olympiad_config(args: argparse.Namespace, command: str) -> RefereeConfig | None:
@@ -137,7 +140,8 @@ def olympiad_config(args: argparse.Namespace, command: str) -> RefereeConfig | N
                   "leave --seed out for a tournament", file=sys.stderr)
         return RefereeConfig(tables=args.tables, games=args.games, seed=args.seed,
                              decision_ms=args.decision_ms, policy=args.policy,
-                             records=args.records, wall_mode=WallMode(args.wall))
+                             records=args.records, wall_mode=WallMode(args.wall),
+                             join_deadline=args.join_deadline)
     except ValueError as exc:
         print(f"mjbot {command}: {exc}", file=sys.stderr)
         return None

@@ -93,11 +93,83 @@ def test_two_copies_of_one_deterministic_program_differ_by_nothing(
     (["arena", "mjbot", "greedy", "--wall", "sdw"], "taiwan-16 wall mode"),
     (["arena", "mjbot", "greedy", "--games", "4", "--sprt", "0", "1"], "not both"),
     (["arena", "botzone:./x", "greedy", "--rules", "taiwan-16"], "mcr-botzone only"),
+    (["arena", "mjbot", "botzone:nonexistent_prog"],
+     "player 'botzone:nonexistent_prog': cannot start 'nonexistent_prog': no such program "
+     "on PATH"),
+    (["arena", "mjbot", "botzone:./README.md"], "cannot start './README.md': not an "
+     "executable file"),
+    (["arena", "olympiad:./no/such/client", "greedy", "--rules", "taiwan-16"],
+     "cannot start './no/such/client': no such file"),
+    (["bench", "agreement", "--strategies", "mjbot", "nobody"],
+     "--strategies: player 'nobody': unknown name 'nobody'; known: mjbot, planner-v1"),
+    (["bench", "agreement", "--strategies", "botzone:./x"],
+     "is a program, not a strategy this bench can ask; in-process players: baseline-v1"),
 ])
 def test_bad_arguments_are_named(argv: list[str], message: str,
                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """Refused before any game: exit 2, one line on stderr naming what is wrong."""
     assert main(argv) == 2
-    assert message in capsys.readouterr().err
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.splitlines()) == 1 and message in err, err
+
+
+def test_the_agreement_bench_asks_any_in_process_player_of_the_arena() -> None:
+    from arena.bench.agreement import DEFAULT_STRATEGIES, strategy_maker
+    from arena.lineup import planner_v1
+    from game.rules import MCR_BOTZONE
+
+    made = strategy_maker("planner-v1")()
+    assert type(made) is type(planner_v1(MCR_BOTZONE))
+    assert all(callable(strategy_maker(name)) for name in DEFAULT_STRATEGIES)
+
+
+def test_a_small_match_plays_in_this_process_and_says_so(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["arena", "greedy", "random", "--games", "4", "--json", "--no-progress"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["where"] == "in-process"
+    assert "mjbot arena: playing in this process (up to 64 games" in err
+
+
+def test_workers_without_ray_is_refused_before_any_game(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    import arena.commands.arena
+
+    monkeypatch.setattr(arena.commands.arena, "ray_installed", lambda: False)
+    assert main(["arena", "greedy", "random", "--workers", "2", "--no-progress"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == ("mjbot arena: --workers 2 plays on Ray, which is not "
+                                 "installed: pip install 'mjbot[cluster]' (or --workers 0: "
+                                 "in this process)\n")
+
+
+@pytest.mark.parametrize(("workers", "address", "games", "chosen", "words"), [
+    (None, None, 8, 0, "in this process (up to 64 games"),
+    (None, None, 64, 0, "in this process (up to 64 games"),
+    (0, None, 5000, 0, "in this process (--workers 0)"),
+    (3, None, 8, 3, "on a local Ray of 3 CPUs (--workers 3)"),
+    (None, "auto", 8, 0, "on the Ray cluster at auto"),
+])
+def test_where_games_run_by_default(workers: int | None, address: str | None, games: int,
+                                    chosen: int, words: str) -> None:
+    from arena.runner import choose_workers
+
+    got, why = choose_workers(workers, address, games)
+    assert got == chosen and why.startswith(words), why
+
+
+def test_a_large_match_goes_to_a_local_ray_when_ray_is_installed(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import arena.runner
+    from arena.runner import choose_workers, default_workers
+
+    monkeypatch.setattr(arena.runner, "ray_installed", lambda: True)
+    assert choose_workers(None, None, 65) == (
+        default_workers(), f"on a local Ray of {default_workers()} CPUs (65 games; "
+        "--workers 0 plays in this process)")
+    monkeypatch.setattr(arena.runner, "ray_installed", lambda: False)
+    got, why = choose_workers(None, None, 65)
+    assert got == 0 and "pip install 'mjbot[cluster]'" in why
 
 
 def test_experiment_sdw_quick(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -177,3 +249,45 @@ def test_experiment_imitate_shipped_ranks_the_shipped_planners_close_discards(
     assert (v1["value"], shipped["value"]) == ("planner-v1", "shipped")
     assert shipped["situations"] == v1["situations"]
     assert shipped["near"] <= shipped["held_out"] <= shipped["near"] + shipped["fitted"]
+
+
+def test_the_text_counts_one_wall_as_one_and_says_when_no_ratio_exists(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["arena", "greedy", "random", "--games", "2", "--local", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "2 games on 1 wall," in out and "points/game (1 wall)" in out
+    assert "1 walls" not in out
+    assert main(["arena", "greedy", "greedy", "--games", "8", "--local", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "none with duplicate seatings (the walls' differences never varied)" in out
+    assert "infx" not in out and "inf" not in out.replace("interval", "")
+
+
+def test_the_plot_counts_walls_in_whole_numbers(tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """A few walls: matplotlib alone would tick 2.25, 2.5, ... on a count of walls."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from arena.match import MatchConfig, plot, run_match
+    from arena.runner import Runner
+
+    config = MatchConfig(("greedy", "random"), games=8, sprt=None)
+    with Runner(workers=0) as runner:
+        progress = run_match(config, runner, lambda _: None)
+    shown: list[list[float]] = []
+    real_savefig = matplotlib.figure.Figure.savefig
+
+    def savefig(fig: matplotlib.figure.Figure, *args: object, **kwargs: object) -> None:
+        fig.canvas.draw()
+        shown.extend([t for t in ax.get_xticks() if ax.get_xlim()[0] <= t <= ax.get_xlim()[1]]
+                     for ax in fig.axes)
+        real_savefig(fig, *args, **kwargs)
+
+    monkeypatch.setattr(matplotlib.figure.Figure, "savefig", savefig)
+    plot(progress, tmp_path / "arena.png")
+    plt.close("all")
+    assert shown and all(shown)
+    assert all(float(t).is_integer() for ticks in shown for t in ticks), shown
