@@ -22,6 +22,7 @@ import subprocess
 import sys
 import tempfile
 import zipfile
+from collections.abc import Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -129,6 +130,14 @@ def botzone_python() -> str:
     if (PY36_VENV / ".installed").exists() and py36.exists():
         return str(py36)
     return sys.executable
+
+
+def zip_pythons(given: Sequence[str] | None) -> list[str]:
+    """The interpreters a benchmark runs the zip under: ``given`` (``--python``), else
+    Botzone's CPython 3.6 where it is set up (:func:`botzone_python`) and this Python."""
+    if given:
+        return list(given)
+    return list(dict.fromkeys([botzone_python(), sys.executable]))
 
 
 @functools.cache

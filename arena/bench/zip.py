@@ -29,10 +29,12 @@ from typing import Any
 
 from arena.bench.selfplay import play_subprocess_seat
 from arena.bench.startup import busy
-from arena.package import build
+from arena.package import build, python_version, zip_pythons
 from game.events import Penalized
 
-BOTZONE_LIMIT_SECONDS = 6.0
+BOTZONE_LIMIT_SECONDS = 4.0
+"""Botzone's limit for a Python turn that resumes a kept-running bot (every turn here but
+the first, which gets 6 s, doubled)."""
 ZIP_CLOCK_SECONDS = 1.6
 """The zip's own clock (80 % of its 2 s): a turn past it is one where the planner ran out
 of time and today's agent answered (``over_clock``)."""
@@ -43,8 +45,10 @@ CUT = "[the clock cut"
 :class:`bot.planner.Planner`: the useful draws, the learned order or the step-value search
 cut).  Such a decision is the planner's own but may differ from the compiled bot's (a
 search cut by its work budget alone is the compiled bot's too)."""
-TARGETS = {"draw_p99_s": 1.0, "draw_max_s": 2.0, "fallback_pct": 1.0}
-"""Issue 26 item 3, on a loaded 2-core machine."""
+TARGETS = {"draw_p99_s": 1.0, "draw_max_s": 3.0, "fallback_pct": 1.0,
+           "turn_max_s": BOTZONE_LIMIT_SECONDS}
+"""On a loaded 2-core machine (``--load 2``): after a draw p99 within 1 s and the slowest
+within 3 s, at most 1 % of decisions answered by the fallback, every turn within 4 s."""
 
 
 def _quantile(xs: list[float], q: float) -> float:
@@ -77,8 +81,9 @@ def was_cut(info: dict[str, Any]) -> bool:
     return not fell_back(info) and CUT in str(info.get("note", ""))
 
 
-def play(games: int, seed: int) -> dict[str, Any]:
-    """Build the zip and play ``games`` seeded games with it at seat 0; the raw numbers."""
+def play(games: int, seed: int, python: str = sys.executable) -> dict[str, Any]:
+    """Build the zip and play ``games`` seeded games with it at seat 0 under ``python``; the
+    raw numbers."""
     turns: list[float] = []
     # kind, seconds, fell back, CPU s, cut short
     decisions: list[tuple[str, float, bool, float, bool]] = []
@@ -101,7 +106,7 @@ def play(games: int, seed: int) -> dict[str, Any]:
                     kind = _kind(request) or "other"
                     decisions.append((kind, seconds, fell_back(info), cpu, was_cut(info)))
 
-                table, mb = play_subprocess_seat([sys.executable, str(zip_path)], seed + g,
+                table, mb = play_subprocess_seat([python, str(zip_path)], seed + g,
                                                  cwd=Path(tmp), turn_seconds=turns, env=env,
                                                  on_turn=on_turn)
             peak = max(peak, mb)
@@ -149,14 +154,25 @@ def missed(row: dict[str, Any]) -> list[str]:
 def main(args: argparse.Namespace) -> int:
     games = args.games or (2 if args.quick else 20)
     load = getattr(args, "load", 0)
-    with busy(load):
-        raw = play(games, args.seed)
-    row = summarise(raw, games, load)
+    rows = []
+    for python in zip_pythons(getattr(args, "python", None)):
+        with busy(load):
+            raw = play(games, args.seed, python)
+        rows.append({"python": python, "version": python_version(python),
+                     **summarise(raw, games, load)})
     if args.json:
-        print(json.dumps({"bench": "zip", **row, "missed": missed(row)}))
+        print(json.dumps({"bench": "zip", "rows": [{**row, "missed": missed(row)}
+                                                   for row in rows]}))
         return 0
     print(f"the Botzone zip at seat 0 of the judge mock, numba off (plain-Python kernels), "
           f"{games} games from seed {args.seed}, {load} busy processes beside it")
+    for row in rows:
+        print_row(row)
+    return 0
+
+
+def print_row(row: dict[str, Any]) -> None:
+    print(f"\n{row['version']} ({row['python']})")
     print(f"decisions {row['decisions']}, fell back {row['fallbacks']} "
           f"({row['fallback_pct']} %; target <= {TARGETS['fallback_pct']} %); the planner's "
           f"but cut short by the clock (may differ from the compiled bot's) {row['cut']} "
@@ -175,4 +191,3 @@ def main(args: argparse.Namespace) -> int:
     print(f"penalties {row['penalties']}, peak {row['peak_mb']} MB, {row['seconds']} s")
     for name in missed(row):
         print(f"MISSED {name}: {row[name]} > {TARGETS[name]}")
-    return 0

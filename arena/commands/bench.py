@@ -70,6 +70,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--runs", type=positive_int, default=None,
                    help="startup: fresh processes per way of starting (default 20, 5 with "
                    "--quick)")
+    p.add_argument("--python", action="append", metavar="PATH",
+                   help="startup, zip: run the Botzone zip under this interpreter (repeat for "
+                   "several; default: Botzone's CPython 3.6 where scripts/setup_py36.sh set "
+                   "it up, and this Python)")
     p.add_argument("--load", type=non_negative_int, default=0,
                    help="startup, zip: busy processes kept running meanwhile (2 on a "
                    "2-core machine: the loaded target)")

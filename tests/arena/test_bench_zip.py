@@ -45,3 +45,18 @@ def test_the_summary_counts_decisions_and_fallbacks_per_kind() -> None:
     assert (row["discard_decisions"], row["discard_fallbacks"]) == (2, 0)
     assert row["draw_max_cpu_s"] == 1.2 and row["over_clock"] == 1
     assert missed(row) == ["draw_p99_s", "fallback_pct"]
+
+
+def test_the_bench_reports_per_interpreter(capsys) -> None:
+    """``--python`` names the interpreter each row was played under."""
+    import json
+    import platform
+    import sys
+
+    from arena.cli import main
+
+    assert main(["bench", "zip", "--games", "1", "--json", "--python", sys.executable]) == 0
+    rows = json.loads(capsys.readouterr().out)["rows"]
+    assert [(r["python"], r["version"]) for r in rows] == [
+        (sys.executable, f"CPython {platform.python_version()}")]
+    assert rows[0]["penalties"] == 0 and rows[0]["decisions"] > 0
