@@ -10,7 +10,8 @@ not start or play there:
 2. the zip plays whole games, four seats of it, through the judge mock under each 3.6
    interpreter: the newest numpy and PyMahjongGB that install on 3.6, and the oldest, the
    latter also with a MahjongGB of before March 2021, whose calculator takes no
-   ``verbose`` (``tests/support/mahjonggb_without_verbose``).  A guard makes starting a
+   ``verbose`` (``tests/support/mahjonggb_without_verbose``); and one game without
+   keep-running, a fresh process every turn.  A guard makes starting a
    process an error (the upload starts none).  Every game must end with 0 penalties and
    the bots' stderr hold no traceback;
 3. the zip's peak resident memory over a whole game stays within :data:`MEMORY_TARGET_MB`;
@@ -85,11 +86,12 @@ def interpreter(venv: Path) -> Interpreter:
 
 
 def _command(python: Path, zip_path: Path, log: Path, *, path: tuple[Path, ...] = (),
-             budget: int | None = None) -> str:
+             budget: int | None = None, keep_running: bool = True) -> str:
     """The zip under ``python`` with the no-process guard (and ``path``) first on its path,
     its stderr appended to ``log``."""
     pythonpath = ":".join(str(p) for p in (NO_PROCESS, *path))
     tail = f" --work-budget {budget}" if budget is not None else ""
+    tail += "" if keep_running else " --no-keep-running"
     return (f"sh -c 'PYTHONPATH={pythonpath} exec {python} {zip_path}{tail} "
             f"2>>{log}'")
 
@@ -105,12 +107,14 @@ def _problems_in(log: Path) -> list[str]:
 
 
 def play_zips(python: Path, zip_path: Path, games: int, seed: int, work: Path,
-              path: tuple[Path, ...] = ()) -> tuple[MatchReport, list[str]]:
-    """``games`` games of four zips under ``python``; the report and any traceback or
-    process start in the bots' stderr."""
-    log = work / f"stderr-{seed}-{len(path)}.txt"
+              path: tuple[Path, ...] = (), keep_running: bool = True,
+              ) -> tuple[MatchReport, list[str]]:
+    """``games`` games of four zips under ``python`` (without keep-running: every turn a
+    fresh process, given the whole history); the report and any traceback or process start
+    in the bots' stderr."""
+    log = work / f"stderr-{seed}-{len(path)}-{keep_running}.txt"
     log.unlink(missing_ok=True)
-    command = _command(python, zip_path, log, path=path)
+    command = _command(python, zip_path, log, path=path, keep_running=keep_running)
     config = MatchConfig(commands=(command,) * 4, games=games, seed=seed,
                          time_limit=TIME_LIMIT, cwd=work)
     return play_match(config), _problems_in(log)
@@ -177,10 +181,13 @@ def run_gate(games: int, seed: int) -> int:
             return 1
         say(f"upload gate: built {zip_path.name} ({len(names)} files)")
         newest, oldest = (interpreter(v) for v in venvs)
-        plays = [(newest, ()), (oldest, ()), (oldest, (WITHOUT_VERBOSE,))]
-        for which, path in plays:
-            label = which.describe() + (", MahjongGB without verbose" if path else "")
-            report, stderr_problems = play_zips(which.python, zip_path, games, seed, work, path)
+        plays = [(newest, (), True, games), (oldest, (), True, games),
+                 (oldest, (WITHOUT_VERBOSE,), True, games), (newest, (), False, 1)]
+        for which, path, keep_running, count in plays:
+            label = which.describe() + (", MahjongGB without verbose" if path else "") + (
+                "" if keep_running else ", a fresh process every turn (no keep-running)")
+            report, stderr_problems = play_zips(which.python, zip_path, count, seed, work,
+                                                path, keep_running)
             penalties = _penalties(report)
             say(f"upload gate: {label}: {len(report.games)} games through the judge mock, "
                 f"{penalties} penalties, {len(stderr_problems)} tracebacks or process starts")

@@ -25,6 +25,7 @@ loops around it differ only in their transport.
 
 import asyncio
 import concurrent.futures
+import sys
 import time
 from collections.abc import Iterable
 from typing import Callable
@@ -66,8 +67,14 @@ class SeatSession:
         self._own: "concurrent.futures.ThreadPoolExecutor | None" = None
 
     def close(self) -> None:
-        if self._own is not None:
-            self._own.shutdown(wait=False, cancel_futures=True)
+        own, self._own = self._own, None
+        if own is None:
+            return
+        if sys.version_info >= (3, 9):
+            own.shutdown(wait=False, cancel_futures=True)
+        else:  # no cancel_futures before 3.9 (Botzone's 3.6); each answer is awaited, so
+            own.shutdown(wait=False)  # nothing is queued behind the last one
+
 
     # ------------------------------------------------------------------ events
     def new_game(self) -> None:
