@@ -19,8 +19,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     bz.add_argument("--no-keep-running", action="store_true",
                     help="answer one turn and exit (the history is replayed every turn)")
     bz.add_argument("--think", type=positive_float, default=2.0, metavar="SECONDS",
-                    help="thinking time per turn (the first turns get double; Botzone "
-                    "allows Python 6 s)")
+                    help="thinking time per turn (Botzone gives Python 6 s for a game's "
+                    "first turn and 4 s for every kept-running turn after it)")
     bz.add_argument("--sample", action="store_true",
                     help="spend the thinking time on the sampling search at the top "
                     "(arena.sampling_planner; needs numba) instead of the fast planner alone")
