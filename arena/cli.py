@@ -18,7 +18,8 @@ from typing import Any
 
 EXTRAS: dict[str, tuple[str, ...]] = {
     "olympiad": ("pydantic", "websockets", "aiomqtt"),
-    "arena": ("pydantic", "websockets", "aiomqtt", "amqtt", "tqdm", "ray", "matplotlib"),
+    "arena": ("pydantic", "websockets", "aiomqtt", "amqtt", "tqdm", "matplotlib"),
+    "cluster": ("pydantic", "websockets", "aiomqtt", "amqtt", "tqdm", "matplotlib", "ray"),
     "dev": ("mahjong",),
 }
 """The modules a command of each extra imports (pyproject.toml's optional dependencies;
@@ -36,7 +37,7 @@ class Command:
     sub_extras: Mapping[str, str] = field(default_factory=dict)
 
 
-_ARENA_BENCHES = ("selfplay", "olympiad", "arena", "agreement", "zip", "soak", "sampling",
+_ARENA_BENCHES = ("selfplay", "olympiad", "agreement", "zip", "soak", "sampling",
                   "planner", "startup", "decide")
 
 COMMANDS: dict[str, Command] = {
@@ -47,7 +48,7 @@ COMMANDS: dict[str, Command] = {
                       extra="arena"),
     "bench": Command("bench", "benchmarks that print a table of medians (and --json)",
                      sub_extras={**dict.fromkeys(_ARENA_BENCHES, "arena"),
-                                 "deficiency": "dev"}),
+                                 "arena": "cluster", "deficiency": "dev"}),
     "package": Command("package", "build a Botzone upload (a zip with __main__.py at its root)"),
     "play": Command("play",
                     "play on a platform (Botzone stdin/stdout, Olympiad WebSocket/MQTT)",
@@ -62,7 +63,7 @@ COMMANDS: dict[str, Command] = {
                         extra="arena"),
     "referee": Command("referee", "run four programs as a platform does and referee their games",
                        extra="arena"),
-    "arena": Command("arena", "a duplicate match between players: statistics, SPRT, plot, on Ray",
+    "arena": Command("arena", "a duplicate match between players: statistics, SPRT, plot",
                      extra="arena"),
     "experiment": Command("experiment",
                           "reproduce a paper's experiment (sdw: paper 002's tables; imitate: "
@@ -156,10 +157,16 @@ def needed_extra(argv: Sequence[str]) -> tuple[str, str, list[str]] | None:
     return " ".join(w for w in (words[0], sub) if w is not None), extra, missing
 
 
+def install_command(extra: str) -> str:
+    """How to add ``extra`` to the install: mjbot is installed from its clone (no package
+    index has it), editable, so the clone's edits take effect."""
+    return f"pip install -e '.[{extra}]' in the mjbot clone"
+
+
 def extra_message(words: str, extra: str, missing: Sequence[str]) -> str:
     """What a command needing a missing extra prints."""
     return (f"mjbot {words} needs the {extra} extra (missing: {', '.join(missing)}): "
-            f"pip install 'mjbot[{extra}]'")
+            f"{install_command(extra)}")
 
 
 def _listed_help(command: Command) -> str:
@@ -168,13 +175,30 @@ def _listed_help(command: Command) -> str:
     return command.help
 
 
+DESCRIPTION = ("mjbot: a Mahjong competition bot (Botzone's Chinese Standard Mahjong, an "
+               "Olympiad-style taiwan-16 server) and the tools around it: local referees, "
+               "matches with statistics, replay and a viewer, benchmarks.")
+"""What ``mjbot --help`` says first."""
+
+
+def version() -> str:
+    """The installed package's version (``mjbot --version``)."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed_version
+
+    try:
+        return installed_version("mjbot")
+    except PackageNotFoundError:
+        return "unknown (not installed: pip install -e . in the clone)"
+
+
 def build_parser(selected: str | None = None) -> argparse.ArgumentParser:
     """The parser; only the selected command's module is imported to add its options."""
-    doc = (__doc__ or "").splitlines()[0]
-    parser = Parser(prog="mjbot", description=doc, epilog=(
-        "A command marked (needs mjbot[EXTRA]) needs that extra: pip install "
-        "'mjbot[EXTRA]'.  The core install (pip install mjbot) plays on Botzone, builds the "
-        "Botzone zip, computes deficiencies and runs the call benchmark."))
+    parser = Parser(prog="mjbot", description=DESCRIPTION, epilog=(
+        "A command marked (needs mjbot[EXTRA]) needs that extra: pip install -e '.[EXTRA]' "
+        "in the mjbot clone.  The core install (pip install -e .) plays on Botzone, builds "
+        "the Botzone zip, computes deficiencies and runs the call benchmark."))
+    parser.add_argument("--version", action="version", version=f"mjbot {version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, command in COMMANDS.items():
         child = sub.add_parser(name, help=_listed_help(command), description=command.help)

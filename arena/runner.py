@@ -12,7 +12,7 @@ stops at the same wall everywhere.
   cluster; its workers must import this code (start them with the same
   ``PYTHONPATH``, or install mjbot there).
 
-Ray is the ``cluster`` extra (``pip install 'mjbot[cluster]'``); without it a runner
+Ray is the ``cluster`` extra (``pip install -e '.[cluster]'``); without it a runner
 that needs Ray raises :class:`RayMissing`.  :func:`choose_workers` is the commands'
 default: a small match in this process (Ray's start, 20 s or more on a busy machine,
 costs more than it saves), a large one on a local Ray when Ray is installed.
@@ -60,7 +60,7 @@ def default_workers() -> int:
 
 SMALL_MATCH = 64
 """Games up to which :func:`choose_workers` plays in this process unless told otherwise."""
-CLUSTER_INSTALL = "pip install 'mjbot[cluster]'"
+CLUSTER_INSTALL = "pip install -e '.[cluster]' in the mjbot clone"
 
 
 class RayMissing(RuntimeError):

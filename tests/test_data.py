@@ -27,6 +27,24 @@ def test_the_data_folder_holds_what_its_readme_names(data_dir: Path, botzone_log
         assert source in readme
 
 
+def test_the_commands_the_data_readme_names_exist(data_dir: Path) -> None:
+    """Every ``mjbot ...`` the README names is a command line the CLI accepts, every
+    ``python -m ...`` a module that is there."""
+    import importlib.util
+
+    from arena.cli import build_parser
+
+    readme = (ROOT / "data" / "README.md").read_text(encoding="utf-8")
+    commands = re.findall(r"`mjbot ([^`]+)`", readme)
+    modules = re.findall(r"`python -m ([\w.]+)`", readme)
+    assert commands and modules
+    for words in commands:
+        argv = words.split()
+        build_parser(argv[0]).parse_args(argv)  # an unknown command or name exits
+    for module in modules:
+        assert importlib.util.find_spec(module) is not None, module
+
+
 def test_nothing_reads_a_folder_beside_the_checkout() -> None:
     tracked = subprocess.run(["git", "ls-files", "*.py", "*.toml", "Makefile", "*.sh"],
                              cwd=ROOT, capture_output=True, text=True, check=True).stdout

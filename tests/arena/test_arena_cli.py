@@ -139,7 +139,8 @@ def test_workers_without_ray_is_refused_before_any_game(
     assert main(["arena", "greedy", "random", "--workers", "2", "--no-progress"]) == 2
     out, err = capsys.readouterr()
     assert out == "" and err == ("mjbot arena: --workers 2 plays on Ray, which is not "
-                                 "installed: pip install 'mjbot[cluster]' (or --workers 0: "
+                                 "installed: pip install -e '.[cluster]' in the mjbot clone "
+                                 "(or --workers 0: "
                                  "in this process)\n")
 
 
@@ -169,7 +170,7 @@ def test_a_large_match_goes_to_a_local_ray_when_ray_is_installed(
         "--workers 0 plays in this process)")
     monkeypatch.setattr(arena.runner, "ray_installed", lambda: False)
     got, why = choose_workers(None, None, 65)
-    assert got == 0 and "pip install 'mjbot[cluster]'" in why
+    assert got == 0 and "pip install -e '.[cluster]'" in why
 
 
 def test_experiment_sdw_quick(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

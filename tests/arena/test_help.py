@@ -73,3 +73,19 @@ def test_the_arena_lists_its_players_in_help(capsys: pytest.CaptureFixture[str])
     for kind in PlayerKind:
         assert f"\n  {kind.value}" in text, kind.value
     assert "(default: None)" not in text
+
+
+def test_no_help_shows_restructuredtext_markup(capsys: pytest.CaptureFixture[str]) -> None:
+    """Help is read in a terminal: no ``double backticks`` or :role: markup of docstrings."""
+    texts = [("mjbot", build_parser().format_help())]
+    texts += [(path, parser.format_help()) for path, parser in every_parser()]
+    marked = [path for path, text in texts
+              if "``" in text or re.search(r":(class|func|mod|data|meth|attr):", text)]
+    assert marked == []
+
+
+def test_version_prints_the_installed_version(capsys: pytest.CaptureFixture[str]) -> None:
+    from importlib.metadata import version
+
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out == f"mjbot {version('mjbot')}\n"

@@ -155,7 +155,7 @@ def test_matches_mahjong_shanten_hand_only(quads: int, n: int) -> None:
     hands = random_hands(rng, n, quads)
     ours = batch(hands, np.zeros((n, 0), dtype=np.int8), 4)
     mahjong_shanten = pytest.importorskip("mahjong.shanten", reason="the mahjong oracle is "
-                                          "in the dev extra: pip install 'mjbot[dev]'")
+                                          "in the dev extra: pip install -e '.[dev]'")
     shanten = mahjong_shanten.Shanten()
     theirs = [shanten.calculate_shanten_for_regular_hand(h.tolist()) + 1 for h in hands]
     mismatches = [(hands[i], ours[i], theirs[i]) for i in range(n) if ours[i] != theirs[i]]

@@ -53,4 +53,4 @@ def needs_extra(extra: str) -> str:
     """The skip reason of a test module that plays through the arena, on an install without
     ``extra``: ``pytest.importorskip("pydantic", reason=needs_extra("olympiad"))`` (the
     game, strategy and bot tests otherwise run on a core install)."""
-    return f"needs the {extra} extra: pip install 'mjbot[{extra}]'"
+    return f"needs the {extra} extra: pip install -e '.[{extra}]'"

@@ -1,5 +1,5 @@
 """Helpers for the arena's tests: they import the Olympiad referee and the viewer, which
-need the arena extra (``pip install 'mjbot[arena]'``)."""
+need the arena extra (``pip install -e '.[arena]'``)."""
 
 from __future__ import annotations
 
