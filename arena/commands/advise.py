@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -24,7 +25,7 @@ from game import events as ev
 from game.melds import Chow, ConcealedKong, Meld, MeldShape, Pung, meld_shape
 from game.rules import RULESETS, Ruleset, WallLayout, get_ruleset
 from game.tiles import Notation, TileError, counts_of, parse_counts, parse_tiles, tile_name
-from strategy.policy import PolicyError
+from strategy.policy import Candidate, PolicyError
 from strategy.stepvalue import Deadline
 
 
@@ -85,10 +86,8 @@ def run(args: argparse.Namespace) -> int:
             raise TileError(f"more than four {tile_name(bad)} between hand, melds and claim")
         size = 3 * melds_needed + (1 if args.claim is not None else 2)
         if int(hand.sum()) != size:
-            raise TileError(f"hand {args.hand!r}: {int(hand.sum())} tiles; with "
-                            f"{len(meld_groups)} declared melds "
-                            f"{'a claim answers' if args.claim is not None else 'a discard needs'}"
-                            f" {size}")
+            raise TileError(_size_message(args.hand, int(hand.sum()), len(meld_groups),
+                                          melds_needed, args.claim is not None))
         drawn = None
         if claim is None:
             drawn = parse_tiles(args.drawn, notation)[0] if args.drawn else \
@@ -105,17 +104,63 @@ def run(args: argparse.Namespace) -> int:
     except (TileError, PolicyError, ValueError) as exc:
         print(f"mjbot advise: {exc}", file=sys.stderr)
         return 2
-    choice = SeatChoice.of(decision)
+    advice = decision.action.notation(claim)
+    reasons, ties = chosen_first(decision.reasons, advice)
     if args.json:
-        print(json.dumps({"advice": decision.action.notation(claim),
-                          **choice.at(0, "mjbot").to_json()}))
+        print(json.dumps({"advice": advice, "ties": [c.label for c in ties],
+                          **SeatChoice.of(decision).at(0, "mjbot").to_json()}))
         return 0
-    print(f"advice: {decision.action.notation(claim)}  [{decision.describe_method()}"
+    fan = f" ({decision.fan} fan)" if decision.fan is not None and rules.min_fan > 0 else ""
+    print(f"advice: {advice}{fan}  [{decision.describe_method()}"
           f"{'' if decision.finished else ', cut by its budget'}]"
           f"{f'  {decision.note}' if decision.note else ''}")
-    for c in decision.reasons:
+    if ties:
+        print(f"tie: {', '.join(c.label for c in ties)} "
+              f"{'has' if len(ties) == 1 else 'have'} the same {_tie_number(reasons[0])} as "
+              f"{advice}; the bot's order among equals chose {advice}")
+    for c in reasons:
         print("  " + c.describe())
     return 0
+
+
+def _size_message(text: str, tiles: int, declared: int, needed: int, claim: bool) -> str:
+    """Why a hand of ``tiles`` tiles is the wrong size, and which size each question takes:
+    3m+2 tiles to discard after a draw, 3m+1 to answer another seat's discard (--claim)."""
+    draw, answer = 3 * needed + 2, 3 * needed + 1
+    head = (f"hand {text!r}: {tiles} tiles; with {declared} declared melds "
+            f"{'a claim answers' if claim else 'a discard needs'} {answer if claim else draw}")
+    if not claim and tiles == answer:
+        return head + f" ({answer} tiles answer another seat's discard: give it with --claim TILE)"
+    if claim and tiles == draw:
+        return head + f" ({draw} tiles are a discard after a draw: leave out --claim)"
+    return head + (f" (a discard after a draw takes {draw} tiles, an answer to another seat's "
+                   f"discard {answer} with --claim TILE)")
+
+
+def _tie_number(c: Candidate) -> str:
+    """What two candidates tie on: the value, for a candidate the value weighed, else the
+    numbers listed."""
+    outlook = getattr(c, "outlook", None)
+    return f"value ({outlook.value:+.2f})" if outlook is not None else "numbers"
+
+
+def _tie_key(c: Candidate) -> object:
+    outlook = getattr(c, "outlook", None)
+    if outlook is not None:
+        return round(outlook.value, 2)  # as shown
+    return tuple((n, v) for n, v in c.numbers() if n not in ("work", "µs"))
+
+
+def chosen_first(reasons: Sequence[Candidate], advice: str
+                 ) -> tuple[list[Candidate], list[Candidate]]:
+    """The candidates with the one the advice names first, and the others that tie with it
+    on the number the list is ordered by (shown alike), which a reader could take for the
+    choice."""
+    chosen = next((c for c in reasons if c.label == advice), None)
+    if chosen is None:
+        return list(reasons), []
+    rest = [c for c in reasons if c is not chosen]
+    return [chosen, *rest], [c for c in rest if _tie_key(c) == _tie_key(chosen)]
 
 
 def advice_view(rules: Ruleset, hand: np.ndarray, unseen: np.ndarray,

@@ -125,6 +125,12 @@ def test_match_olympiad_refuses_negative_thinkers(capsys: pytest.CaptureFixture[
     (["1234567m125p1s11s", "--rules", "mahjong-0", "--unseen", "1z"],
      "--unseen: 1z is an honour"),
     (["1234567899m123p", "--from-left"], "--from-left says where a --claim comes from"),
+    (["123m456m789m123p5p"], "a discard needs 14 (13 tiles answer another seat's discard: "
+     "give it with --claim TILE)"),
+    (["123m456m789m123p55p", "--claim", "5p"],
+     "a claim answers 13 (14 tiles are a discard after a draw: leave out --claim)"),
+    (["123m456m789m12p"], "a discard needs 14 (a discard after a draw takes 14 tiles, an "
+     "answer to another seat's discard 13 with --claim TILE)"),
 ])
 def test_advise_refuses_what_the_rules_do_not_allow(capsys: pytest.CaptureFixture[str],
                                                     argv: list[str], says: str) -> None:
@@ -144,3 +150,36 @@ def test_deficiency_refuses_an_honour_under_mahjong_0(capsys: pytest.CaptureFixt
     capsys.readouterr()
     assert main(["deficiency", "111234567899m1z", "--rules", "mahjong-0"]) == 2
     assert "hand: 1z is an honour" in capsys.readouterr().err
+
+
+def test_a_winning_advice_says_its_fan(capsys: pytest.CaptureFixture[str]) -> None:
+    fan = run_json(capsys, "advise", "123m456m789m123p55p", "--json")["fan"]
+    assert fan is not None and fan >= 8
+    assert main(["advise", "123m456m789m123p55p"]) == 0
+    assert capsys.readouterr().out.startswith(f"advice: win ({fan} fan)  [win]")
+
+
+def test_advise_lists_the_chosen_candidate_first_and_says_a_tie(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """3z and 7z leave the same value: the one chosen comes first, the other is named as
+    a tie, not taken for the choice."""
+    assert main(["advise", "123m456p789s3z7z", "--melds", "555p", "--drawn", "7z"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    advice = lines[0].removeprefix("advice: ").split("  [")[0]
+    assert lines[1].startswith("tie: discard ") and lines[1].endswith(f"chose {advice}")
+    assert lines[2].startswith(f"  {advice}: ")
+
+
+def test_chosen_first_orders_and_finds_ties() -> None:
+    from arena.commands.advise import chosen_first
+    from game.events import ActionKind
+    from strategy.policy import Candidate
+
+    def c(tile: int, chance: float, work: int = 0) -> Candidate:
+        return Candidate(ActionKind.DISCARD, tile, 1, None, chance, 2, work)
+
+    a, b, d = c(27, 0.5, work=10), c(31, 0.5, work=99), c(0, 0.25)
+    ordered, ties = chosen_first((a, b, d), "discard 7z")  # 31 is 7z (red)
+    assert ordered == [b, a, d] and ties == [a]  # work spent is no number of the choice
+    assert chosen_first((a, d), "discard 1z") == ([a, d], [])
+    assert chosen_first((a, d), "pass") == ([a, d], [])  # not among them: as given
