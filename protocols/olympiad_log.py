@@ -8,9 +8,12 @@ the seat's current seq.
 Resume rules:
 
 - the referee's end (:class:`SeatLog`): a ``join`` with ``resume_from = n`` gets
-  every logged message after ``n``, in order, except asks that are already closed;
-  the open ask, if any, is sent again with its original seq and id and the time it
-  has left (at its place in the log, or last if the log had dropped it);
+  every logged message after ``n``, in order, except asks that are already closed,
+  but nothing before the seat's latest ``end`` (a games-old ``n``, or none, gets that
+  ``end`` and the game after it: what a player needs to go on, and no more, so a
+  re-join costs at most one game's messages); the open ask, if any, is sent again with
+  its original seq and id and the time it has left (at its place in the log, or last if
+  the log had dropped it);
 - the player's end (:class:`ResumeCursor`): a message whose seq was seen already is
   dropped (a QoS 1 duplicate, or a replay after a reconnect); an ``ask`` already
   answered gets the very same ``act`` text again (the referee ignores repeats).
@@ -51,12 +54,16 @@ class SeatLog:
     table: str
     seq: int = 0
     entries: list[LogEntry] = field(default_factory=list)
+    floor: int = 0
+    """The seq before the latest ``end``: no replay starts earlier."""
 
     def append(self, fields: Mapping[str, Any], ask_id: str | None = None) -> tuple[int, str]:
         """Number, stamp and log one message; returns its seq and text."""
         self.seq += 1
         text = stamped(fields, table=self.table, seq=self.seq)
         self.entries.append(LogEntry(self.seq, text, ask_id))
+        if fields.get("type") == "end":
+            self.floor = self.seq - 1
         return self.seq, text
 
     def unlogged(self, fields: Mapping[str, Any]) -> str:
@@ -65,13 +72,12 @@ class SeatLog:
 
     def resume(self, after: int, open_ask: str | None, open_ask_text: str) -> list[str]:
         """The texts to send to a seat that resumes after ``after``: the logged messages
-        after it, closed asks left out, the open ask (id ``open_ask``) as
-        ``open_ask_text`` at its place, or last when it is older than ``after``."""
+        after it (after :attr:`floor` at the earliest), closed asks left out, the open ask
+        (id ``open_ask``) as ``open_ask_text`` at its place, or last when it is older."""
         out: list[str] = []
         resent_open = False
-        for entry in self.entries:
-            if entry.seq <= after:
-                continue
+        start = max(after, self.floor)
+        for entry in self.entries[start:]:  # entry k has seq k + 1
             if entry.ask_id is not None:
                 if entry.ask_id == open_ask:
                     out.append(open_ask_text)

@@ -29,6 +29,29 @@ def test_the_log_numbers_messages_and_resume_skips_closed_asks() -> None:
     assert log.resume(4, None, "") == []
 
 
+def test_a_replay_starts_no_earlier_than_the_seats_latest_end() -> None:
+    """A join with no ``resume_from`` (or a games-old one) gets the latest ``end`` and the
+    game after it, not the whole table session: a re-join costs at most one game."""
+    log = SeatLog("t1")
+    for game in range(3):
+        log.append({"type": "deal", "game": game})
+        log.append({"type": "discard"})
+        log.append({"type": "end", "game": game})
+    log.append({"type": "deal", "game": 3})
+    log.append({"type": "draw"})
+
+    def kinds(texts: list[str]) -> list[tuple[str, object]]:
+        return [(m["type"], m.get("game")) for m in map(json.loads, texts)]
+
+    current = [("end", 2), ("deal", 3), ("draw", None)]
+    assert log.floor == 8
+    assert kinds(log.resume(0, None, "")) == current
+    assert kinds(log.resume(4, None, "")) == current  # two games back
+    assert kinds(log.resume(9, None, "")) == current[1:]
+    assert kinds(log.resume(10, None, "")) == current[2:]
+    assert log.resume(11, None, "") == []
+
+
 def test_the_players_cursor_drops_seen_messages_and_repeats_its_act() -> None:
     cursor = ResumeCursor()
     assert cursor.resume_from is None
