@@ -101,6 +101,15 @@ ERRORS_PER_SECOND = 1.0
 WebSocket connection is closed (a seat's MQTT topics cannot be)."""
 ERRORS_KEPT = 1000
 """The latest errors kept in :attr:`Referee.errors` (all of them are counted)."""
+JOIN_BURST = 10
+JOINS_PER_SECOND = 0.5
+"""Joins one seat may make with its secret: a player joins once, and again after each lost
+connection; beyond them a join gets a non-fatal ``too_many_joins`` and no replay."""
+ADDRESS_JOIN_BURST = 100
+ADDRESS_JOINS_PER_SECOND = 20.0
+"""Joins, with a right secret or not, from one network address (WebSocket)."""
+REPLAY_BATCH = 32
+"""Messages a replay sends before it lets the event loop serve the other tables."""
 
 log = get_logger("mjbot.referee.olympiad")
 
@@ -224,8 +233,11 @@ class SeatChannel:
             ask = self.open_ask
             ask_text = "" if ask is None else stamped(
                 {**ask.fields, "deadline_ms": remaining_ms(ask)}, table=self.table, seq=ask.seq)
-            for text in self.log.resume(after, None if ask is None else ask.id, ask_text):
+            texts = self.log.resume(after, None if ask is None else ask.id, ask_text)
+            for n, text in enumerate(texts, 1):
                 await self._send(text)
+                if n % REPLAY_BATCH == 0:  # a long replay never holds the other tables
+                    await asyncio.sleep(0)
 
 
 @dataclass
@@ -477,6 +489,9 @@ class Referee:
         """Every error, sent or not, by code."""
         self._error_budget: dict[int, RateLimit] = {}
         self._error_rate = (error_burst, errors_per_second)
+        self._seat_joins = {(t, s): RateLimit(JOIN_BURST, JOINS_PER_SECOND, clock)
+                            for t in self.tables for s in range(4)}
+        self._address_joins: dict[str, RateLimit] = {}
 
     async def run(self) -> list[GameSummary]:
         results = await asyncio.gather(*(t.run() for t in self.tables.values()))
@@ -551,7 +566,26 @@ class Referee:
         self._closing.add(task)
         task.add_done_callback(self._closing.discard)
 
+    def _address_allows_join(self, link: Link) -> bool:
+        """Whether the address ``link`` comes from (WebSocket) may join now; a link with no
+        address (a seat's MQTT topics: the broker knows the seat) is limited per seat."""
+        address = getattr(link, "address", None)
+        if not isinstance(address, str):
+            return True
+        rate = self._address_joins.get(address)
+        if rate is None:
+            if len(self._address_joins) > 10_000:  # forget old addresses; buckets refill
+                self._address_joins.clear()
+            rate = self._address_joins[address] = RateLimit(
+                ADDRESS_JOIN_BURST, ADDRESS_JOINS_PER_SECOND, self.clock)
+        return rate.allow()
+
     async def _join(self, link: Link, join: Join) -> None:
+        if not self._address_allows_join(link):
+            await self._error(link, "too_many_joins", "more than "
+                              f"{ADDRESS_JOINS_PER_SECOND:g} joins a second from this address; "
+                              "join again later", session=join.session)
+            return
         session = self.tables.get(join.table)
         if session is None or not self.secrets.check(join.table, join.seat, join.token):
             # an unknown table is refused as a wrong secret is: a stranger cannot tell
@@ -570,6 +604,11 @@ class Referee:
         if held is not None and held != (join.table, join.seat):
             await self._error(link, "wrong_seat", f"this connection holds table {held[0]} seat "
                               f"{held[1]}; one seat per connection", session=join.session)
+            return
+        if not self._seat_joins[(join.table, join.seat)].allow():
+            await self._error(link, "too_many_joins", f"table {join.table} seat {join.seat} "
+                              f"joined more than {JOINS_PER_SECOND:g} times a second; join "
+                              "again later", session=join.session)
             return
         channel = session.seats[join.seat]
         try:

@@ -221,6 +221,12 @@ class WsLink:
         with contextlib.suppress(Exception):
             await self.connection.close(code, reason)
 
+    @property
+    def address(self) -> str | None:
+        """The peer's network address (joins are limited per address)."""
+        addr = self.connection.remote_address
+        return str(addr[0]) if addr else None
+
     def abort(self) -> None:
         """Drop the TCP connection at once: a flooding client's close frame would wait
         behind everything it sent, and reading it is what a flood costs."""
@@ -316,6 +322,8 @@ class MqttServer:
         self._tls = (tls_context or client_tls(ca)) if url.startswith("mqtts:") else None
         self._client: aiomqtt.Client | None = None
         self._links: dict[tuple[str, int], MqttLink] = {}
+        self._inboxes: dict[tuple[str, int] | None, asyncio.Queue[tuple[str, object]]] = {}
+        self._workers: set[asyncio.Task[None]] = set()
         self.connected = asyncio.Event()
         self.log = logging.getLogger("mjbot.mqtt")
 
@@ -335,6 +343,13 @@ class MqttServer:
             raise ConnectionLost(str(exc)) from None
 
     async def run(self) -> None:
+        try:
+            await self._run()
+        finally:
+            for worker in self._workers:
+                worker.cancel()
+
+    async def _run(self) -> None:
         delay = 0.05
         while True:
             will = aiomqtt.Will(referee_topic(self.tables[0]) if self.tables else
@@ -356,7 +371,7 @@ class MqttServer:
                     self.connected.set()
                     delay = 0.05
                     async for message in client.messages:
-                        await self._receive(str(message.topic), message.payload)
+                        self._route(str(message.topic), message.payload)
             except aiomqtt.MqttError as exc:
                 self.log.info("broker connection lost: %s; reconnecting", exc)
             except Exception:  # never ends the loop: reconnect as after a lost broker
@@ -366,6 +381,31 @@ class MqttServer:
                 self.connected.clear()
             await asyncio.sleep(delay)
             delay = min(delay * 2, 2.0)
+
+    def _route(self, topic: str, payload: object) -> None:
+        """Queue one message for its seat's worker, which hands it on (:meth:`_receive`):
+        a seat whose message takes long (the replay of a join waits for each PUBACK)
+        delays only its own next messages, never another seat's or table's.  A seat with
+        more than its burst of messages waiting has the excess dropped."""
+        key = up_topic_seat(topic, self.tables)
+        inbox = self._inboxes.get(key)
+        if inbox is None:
+            inbox = self._inboxes[key] = asyncio.Queue(maxsize=int(self.limits.message_burst))
+            worker = asyncio.create_task(self._work(inbox))
+            self._workers.add(worker)
+            worker.add_done_callback(self._workers.discard)
+        try:
+            inbox.put_nowait((topic, payload))
+        except asyncio.QueueFull:
+            self.dropped += 1
+            if self.dropped % 1000 == 1:
+                self.log.warning("dropping messages on %r: %d wait to be read", topic[:120],
+                                 inbox.qsize())
+
+    async def _work(self, inbox: asyncio.Queue[tuple[str, object]]) -> None:
+        while True:
+            topic, payload = await inbox.get()
+            await self._receive(topic, payload)
 
     async def _receive(self, topic: str, payload: object) -> None:
         """One message from the broker: to the seat whose ``up`` topic it came on, unless
