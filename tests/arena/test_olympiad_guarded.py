@@ -8,7 +8,6 @@ Every match here must write exactly the record of the undisturbed run of its see
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import datetime
 import ipaddress
 import json
@@ -42,6 +41,7 @@ from protocols.olympiad_session import SessionReport, play_seat
 from protocols.olympiad_transport import (
     REFEREE_USER,
     ConnectionLost,
+    MqttClient,
     WsClient,
     free_port,
     host_port,
@@ -185,12 +185,55 @@ async def test_a_hostile_websocket_client_is_refused_and_changes_nothing(
 
 
 # ---------------------------------------------------------------- hostile MQTT clients
-async def _hostile_mqtt(url: str, seat_secrets: SeatSecrets, seen_by_referee: list[str],
-                        stop: asyncio.Event) -> dict[str, Any]:
-    """What the broker refused: connections without or with wrong credentials, seat 1's
-    user subscribing to everything or to seat 0's topic, and publishing as seat 0."""
+class SpyingSeat(MqttClient):
+    """Seat 1's own client, misbehaving: once connected it also subscribes to everything
+    and to seat 0's topics and publishes forged messages on seat 0's topics; it keeps the
+    topic of everything the broker delivers to it and plays on its own ``down`` topic.  (A
+    seat's user has one connection at a time, so the spy is the seat's client itself.)"""
+
+    def __init__(self, url: str, secret: str, outcome: dict[str, Any]) -> None:
+        super().__init__(url, "t1", 1, secret)
+        self.outcome = outcome
+        self.received: list[str] = []
+
+    async def connect(self) -> None:
+        await super().connect()
+        client = self._client
+        assert client is not None
+        if "subscribe #" in self.outcome:
+            return
+        for pattern in ("#", "mjbot/v1/#", seat_topic("t1", 0, "down"),
+                        presence_topic("t1", 0)):
+            granted = await client.subscribe(pattern, qos=1)
+            self.outcome[f"subscribe {pattern}"] = [g if isinstance(g, int) else g.value
+                                                    for g in granted]
+        forged = [Join(name="hostile", table="t1", seat=0, token="hostile-" + "x" * 20),
+                  Act(id="hostile-guess", kind="pass")]
+        for msg in forged:
+            await client.publish(seat_topic("t1", 0, "up"), msg.to_json(), qos=1)
+            await client.publish(seat_topic("t1", 0, "down"), msg.to_json(), qos=1)
+
+    async def recv(self) -> str:
+        own = seat_topic("t1", 1, "down")
+        while True:
+            if self._messages is None:
+                raise ConnectionLost("not connected")
+            try:
+                message = await self._messages.__anext__()
+            except (aiomqtt.MqttError, StopAsyncIteration) as exc:
+                raise ConnectionLost(f"broker connection lost: {exc}") from None
+            topic = str(message.topic)
+            if topic != own:
+                self.received.append(topic)
+                continue
+            payload = message.payload
+            return payload.decode(errors="replace") if isinstance(payload, bytes | bytearray) \
+                else str(payload)
+
+
+async def _hostile_logins(url: str, seat_secrets: SeatSecrets, outcome: dict[str, Any]) -> None:
+    """Connections without or with wrong credentials: each must be refused."""
     host, port = host_port(url, 1883)
-    outcome: dict[str, Any] = {}
     for label, user, password in (("anonymous", None, None),
                                   ("wrong password", seat_user("t1", 1), "x" * 32),
                                   ("seat's secret as the referee", REFEREE_USER,
@@ -200,37 +243,13 @@ async def _hostile_mqtt(url: str, seat_secrets: SeatSecrets, seen_by_referee: li
                 outcome[label] = "connected"
         except aiomqtt.MqttError:
             outcome[label] = "refused"
-    async with aiomqtt.Client(host, port, username=seat_user("t1", 1),
-                              password=seat_secrets.secret("t1", 1)) as spy:
-        for pattern in ("#", "mjbot/v1/#", seat_topic("t1", 0, "down"),
-                        presence_topic("t1", 0)):
-            granted = await spy.subscribe(pattern, qos=1)
-            outcome[f"subscribe {pattern}"] = [g if isinstance(g, int) else g.value
-                                               for g in granted]
-        forged = [Join(name="hostile", table="t1", seat=0, token="hostile-" + "x" * 20),
-                  Act(id="hostile-guess", kind="pass")]
-        for msg in forged:
-            await spy.publish(seat_topic("t1", 0, "up"), msg.to_json(), qos=1)
-            await spy.publish(seat_topic("t1", 0, "down"), msg.to_json(), qos=1)
-        received: list[str] = []
-
-        async def collect() -> None:
-            async for message in spy.messages:
-                received.append(str(message.topic))
-
-        listening = asyncio.create_task(collect())
-        await stop.wait()  # the whole match long
-        await asyncio.sleep(0.2)
-        listening.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await listening
-        outcome["received"] = received
-    outcome["hostile texts the referee read"] = [t for t in seen_by_referee if "hostile" in t]
-    return outcome
 
 
 async def _mqtt_match_under_attack(tmp: Path, broker: str | None,
                                    seat_secrets: SeatSecrets | None = None) -> dict[str, Any]:
+    """What the broker refused, a whole match long: connections without or with wrong
+    credentials, seat 1's client subscribing to everything or to seat 0's topic, and
+    publishing as seat 0."""
     seat_secrets = seat_secrets or SeatSecrets.generate(["t1"])
     referee = Referee(_config(tmp), seat_secrets=seat_secrets)
     seen: list[str] = []
@@ -241,18 +260,19 @@ async def _mqtt_match_under_attack(tmp: Path, broker: str | None,
         await original(link, text)
 
     referee.on_text = spying  # type: ignore[method-assign]
-    stop = asyncio.Event()
+    outcome: dict[str, Any] = {}
     async with serving(referee, "mqtt", broker=broker) as url:
+        spy = SpyingSeat(url, seat_secrets.secret("t1", 1), outcome)
         tasks = [asyncio.create_task(play_seat(
-            transport_for("mqtt", url, "t1", s, seat_secrets.secret("t1", s)),
+            spy if s == 1 else transport_for("mqtt", url, "t1", s, seat_secrets.secret("t1", s)),
             AgentPlayer(deterministic=True), table="t1", seat=s,
             secret=seat_secrets.secret("t1", s))) for s in range(4)]
         game = asyncio.create_task(referee.run())
-        hostile = asyncio.create_task(_hostile_mqtt(url, seat_secrets, seen, stop))
+        await _hostile_logins(url, seat_secrets, outcome)
         reports = await asyncio.wait_for(asyncio.gather(*tasks), 120)
         await game
-        stop.set()
-        outcome = await asyncio.wait_for(hostile, 90)
+    outcome["received"] = spy.received
+    outcome["hostile texts the referee read"] = [t for t in seen if "hostile" in t]
     assert all(r.errors == [] and r.fatal == "" for r in reports)
     return outcome
 
