@@ -15,7 +15,9 @@ before joining, unknown tables, deep JSON and 5,000-digit numbers; anonymous and
 wrong-password broker logins; a seat's user subscribing to everything, publishing forged
 joins and acts on another seat's topic, deep JSON and huge numbers on its own, and
 leaving last wills on another seat's topics (a retained fake ``end`` on its ``down``: a
-seat that took it would stop, and its table would not match).
+seat that took it would stop, and its table would not match).  Strangers also send frames
+that are slow to check (:func:`slow_parse_payloads`) and open broker connections that
+half-close before their CONNECT or go silent past their keepalive.
 
 Checked: every table's record equals the undisturbed run's (the same seed over
 WebSocket with no trouble), no violation (no ask timed out, nothing applied twice),
@@ -164,6 +166,18 @@ def hostile_payloads() -> list[str]:
             "[" * 100_000]
 
 
+def slow_parse_payloads(size: int = 60_000) -> list[str]:
+    """Texts of ``size`` characters that a regex depth scan takes quadratic time on: 17
+    ``[`` and an unterminated string of ``\\"``, of backslashes, of quotes and escapes
+    mixed (once, one such frame held the referee's loop half a minute).  Each is refused
+    as ``malformed_json`` (too deep) in about the time ``json.loads`` takes on a flat
+    string of the same size."""
+    head = "[" * 17 + '"'
+    return [head + '\\"' * ((size - len(head)) // 2),
+            head + "\\" * (size - len(head)),
+            ("[" * 17 + '"\\"' * size)[:size]]
+
+
 @dataclass
 class Attacks:
     tried: Counter[str] = field(default_factory=Counter)
@@ -224,6 +238,57 @@ async def hostile_ws(url: str, referee: Referee, attacks: Attacks, rng: np.rando
         await asyncio.sleep(0.05)
 
 
+async def hostile_slow_parse_ws(url: str, attacks: Attacks, rng: np.random.Generator,
+                                done: asyncio.Event) -> None:
+    """A stranger sends texts that are slow to check (:func:`slow_parse_payloads`): each
+    must be answered ``malformed_json``, as fast as any other bad frame."""
+    payloads = slow_parse_payloads()
+    while not done.is_set():
+        kind = "ws frame slow to check (unterminated escapes)"
+        client = WsClient(url)
+        try:
+            await client.connect()
+            await client.send(payloads[int(rng.integers(len(payloads)))])
+            async with asyncio.timeout(5):
+                answer = json.loads(await client.recv())
+            attacks.note(kind, answer.get("code") == "malformed_json", json.dumps(answer)[:200])
+        except (ConnectionLost, TimeoutError) as exc:
+            attacks.note(kind, False, f"no answer: {exc!r}")
+        finally:
+            await client.close()
+        await asyncio.sleep(0.2)
+
+
+async def hostile_half_open_mqtt(url: str, attacks: Attacks, done: asyncio.Event) -> None:
+    """Connections to the broker that half-close before their CONNECT, or connect with a
+    keepalive of 1 s and then say nothing: the broker must close each (within a few
+    seconds), not keep it (CLOSE-WAIT, idle sockets)."""
+    host, port = host_port(url, 1883)
+    while not done.is_set():
+        for kind, keepalive in (("mqtt half-closed before its CONNECT", None),
+                                ("mqtt client silent past 1.5 keepalives", 1)):
+            try:
+                reader, writer = await asyncio.open_connection(host, port)
+            except OSError:
+                continue  # the broker is being restarted
+            try:
+                if keepalive is None:
+                    writer.write_eof()
+                else:
+                    writer.write(connect_packet(f"idle-{secrets.token_hex(4)}", "nobody",
+                                                "nothing", keepalive=keepalive))
+                closed = False
+                with contextlib.suppress(TimeoutError, ConnectionError):
+                    async with asyncio.timeout(5):
+                        while await reader.read(4096):
+                            pass
+                        closed = True
+                attacks.note(kind, closed, "still open after 5 s")
+            finally:
+                writer.transport.abort()
+        await asyncio.sleep(0.5)
+
+
 def _mqtt_str(data: bytes) -> bytes:
     return len(data).to_bytes(2, "big") + data
 
@@ -239,7 +304,7 @@ def mqtt_varint(n: int) -> bytes:
 
 
 def connect_packet(client_id: str, user: str, password: str,
-                   will: tuple[str, bytes, bool] | None = None) -> bytes:
+                   will: tuple[str, bytes, bool] | None = None, keepalive: int = 60) -> bytes:
     """An MQTT 3.1.1 CONNECT (clean session) written by hand, with a QoS 1 last will
     (topic, payload, retained) when given: what a hostile client sends."""
     flags = 0x02 | 0x80 | 0x40
@@ -248,7 +313,7 @@ def connect_packet(client_id: str, user: str, password: str,
         flags |= 0x04 | 0x08 | (0x20 if will[2] else 0)
         payload += _mqtt_str(will[0].encode()) + _mqtt_str(will[1])
     payload += _mqtt_str(user.encode()) + _mqtt_str(password.encode())
-    body = _mqtt_str(b"MQTT") + bytes([4, flags]) + (60).to_bytes(2, "big") + payload
+    body = _mqtt_str(b"MQTT") + bytes([4, flags]) + keepalive.to_bytes(2, "big") + payload
     return b"\x10" + mqtt_varint(len(body)) + body
 
 
@@ -465,11 +530,13 @@ async def soak(seed: int, ws_tables: int, mqtt_tables: int, workdir: Path) -> So
         async with serving(referee, "ws") as url:
             game = asyncio.create_task(referee.run())
             hostile = asyncio.create_task(hostile_ws(url, referee, attacks, rng, done))
+            slow = asyncio.create_task(hostile_slow_parse_ws(url, attacks, rng, done))
             reports.extend(await _troubled_tables(referee, url, "ws", seed, trouble,
                                                   restarts(list(referee.tables))))
             summaries.extend(await game)
             done.set()
             await hostile
+            await slow
 
     async def mqtt_part() -> None:
         if not mqtt_tables:
@@ -497,6 +564,7 @@ async def soak(seed: int, ws_tables: int, mqtt_tables: int, workdir: Path) -> So
                 game = asyncio.create_task(referee.run())
                 hostile = asyncio.create_task(hostile_mqtt(served, seat_secrets, "t1",
                                                            attacks, read, done))
+                half_open = asyncio.create_task(hostile_half_open_mqtt(served, attacks, done))
                 seats = asyncio.create_task(_troubled_tables(
                     referee, served, "mqtt", seed + 1, trouble, restarts(config.table_ids())))
                 while sum(ch.seq for s in referee.tables.values() for ch in s.seats) < 200 \
@@ -511,6 +579,7 @@ async def soak(seed: int, ws_tables: int, mqtt_tables: int, workdir: Path) -> So
                 summaries.extend(await game)
                 done.set()
                 await hostile
+                await half_open
         finally:
             broker.__exit__(None, None, None)
 

@@ -28,7 +28,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support.arena import olympiad_config as _config
 
-from arena.bench.olympiad_soak import hostile_payloads
+from arena.bench.olympiad_soak import hostile_payloads, slow_parse_payloads
 from arena.olympiad_match import our_agents, run_match
 from arena.olympiad_referee import Referee
 from bot.olympiad_client import AgentPlayer
@@ -88,8 +88,11 @@ valid_joins = st.builds(
     st.integers(0, 3), st.text(max_size=40) | st.none(), st.none() | st.integers(0, 100))
 hostile = st.sampled_from(hostile_payloads())
 """Issue 24: deep JSON, 5,000-digit numbers, a text over the size limit."""
+slow_to_check = st.sampled_from([*slow_parse_payloads(), *slow_parse_payloads(4_000)])
+"""Issue 38: texts a regex depth scan takes quadratic time on (unterminated escapes)."""
 player_inputs = (st.binary(max_size=300) | st.text(max_size=300)
-                 | json_values.map(json.dumps) | join_like | act_like | valid_joins | hostile)
+                 | json_values.map(json.dumps) | join_like | act_like | valid_joins | hostile
+                 | slow_to_check)
 
 
 def _expected_code(data: str | bytes) -> str | None:
