@@ -65,7 +65,8 @@ from game.table_base import chow_middles, chow_tiles
 from game.tiles import NUM_KINDS, Counts
 from strategy.deficiency.kernel import UNREACHABLE, kernel_deficiency
 from strategy.fan import declared_rows
-from strategy.fan.routes import CHOW, KONG, NUM_ROUTES, PUNG, capped_route_table, route_table
+from strategy.fan.routes import capped_route_table, route_table
+from strategy.fan.table import CHOW, KONG, NUM_ROUTES, PUNG
 from strategy.stepvalue import Deadline, deficiency_after_discards, deficiency_after_draws
 
 SEATS = 4

@@ -29,7 +29,7 @@ restricted to the route's hands, as :mod:`strategy.fan.routes` computes its mcr 
 - a forced honour pung is taken out first (with F its three tiles,
   ``min(F + c, h) = min(F, h) + min(c, h - min(F, h))`` tile by tile), the DP answers the
   rest with one meld fewer;
-- all pungs is the pungs-only DP of :func:`strategy.fan.routes.pungs_overlap` (no chows,
+- all pungs is the pungs-only DP of :func:`strategy.fan.kernels.pungs_overlap` (no chows,
   no fan needed).
 
 The same formula serves 3m+1 hands (the distance then counts the winning tile: 1 is a
@@ -73,7 +73,7 @@ from game.melds import Chow, ConcealedKong, Kong, Meld, Pung
 from game.scoring.tai import is_complete
 from game.tiles import DRAGONS, NUM_KINDS, NUM_SUITED, WINDS, Counts, tile_name
 from strategy.deficiency.kernel import UNREACHABLE, regular_overlap
-from strategy.fan.routes import pungs_overlap
+from strategy.fan.overlaps import pungs_overlap
 from strategy.jit import njit
 from strategy.value import (
     Outlook,

@@ -39,14 +39,9 @@ from game.melds import Meld
 from game.tiles import Counts, tile_name
 from strategy.deficiency.kernel import UNREACHABLE
 from strategy.fan import declared_rows
-from strategy.fan.routes import (
-    NUM_ROUTES,
-    Route,
-    after_each_discard,
-    capped_route_table,
-    draws_lowering,
-    route_table,
-)
+from strategy.fan.lowering import draws_lowering
+from strategy.fan.routes import after_each_discard, capped_route_table, route_table
+from strategy.fan.table import NUM_ROUTES, Route
 from strategy.policy import Candidate
 from strategy.stepvalue import Deadline
 

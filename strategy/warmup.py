@@ -22,13 +22,9 @@ def steps() -> list[tuple[str, Callable[[], object]]]:
     from strategy.deficiency import shapes
     from strategy.deficiency.changes import SuitCache
     from strategy.deficiency.kernel import kernel_deficiency, kernel_deficiency_batch
-    from strategy.fan.routes import (
-        NUM_ROUTES,
-        after_each_discard,
-        after_each_draw,
-        draws_lowering,
-        route_table,
-    )
+    from strategy.fan.lowering import draws_lowering
+    from strategy.fan.routes import after_each_discard, after_each_draw, route_table
+    from strategy.fan.table import NUM_ROUTES
     from strategy.search import StepSearch, rehash
     from strategy.stepvalue import delta
 

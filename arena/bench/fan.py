@@ -31,7 +31,8 @@ from game.melds import Meld
 from strategy.deficiency import deficiency
 from strategy.fan import declared_rows, fan_deficiency
 from strategy.fan.brute import brute_fan_deficiency, sample_case
-from strategy.fan.routes import NUM_ROUTES, route_table
+from strategy.fan.routes import route_table
+from strategy.fan.table import NUM_ROUTES
 
 Case = tuple[np.ndarray, tuple[Meld, ...], np.ndarray, int, int]
 

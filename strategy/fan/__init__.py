@@ -3,7 +3,7 @@
 Under ``mcr-botzone`` a hand below 8 fan cannot be declared, so the plain deficiency
 (:mod:`strategy.deficiency`) can point at hands that are complete and worthless.  This
 package answers the least number of changes to a complete hand that is worth at least 8
-fan by one of the *routes* of :mod:`strategy.fan.routes` (flushes, all pungs, straights,
+fan by one of the *routes* of :mod:`strategy.fan.table` (flushes, all pungs, straights,
 shifted and triple chows and pungs, dragon and wind pungs, all types, the special shapes,
 ...), each computed exactly with the knowledge-aware deficiency of Yan, Li & Li, "A Fast
 Algorithm for Computing the Deficiency Number of a Mahjong Hand".  The answer is never below
@@ -12,6 +12,21 @@ unless every nearest 8-fan hand needs small fans that no route combines.
 
 Callers on a hot path build the inputs once (:func:`declared_rows`, an int8 ``unseen``) and
 call :func:`strategy.fan.routes.route_table` directly.
+
+The modules import one way, each from those above it:
+
+- :mod:`strategy.fan.table`: the route rows (tiles, forced melds, kind, family);
+- :mod:`strategy.fan.kernels`: the per-route dynamic programmes (numba kernels);
+- :mod:`strategy.fan.plain_dp`: their plain-Python twins, block by block;
+- :mod:`strategy.fan.overlaps`: the programmes the route loops call (kernels, or without
+  numba the remembered twins);
+- :mod:`strategy.fan.rows`: one route row read (its forced tiles, the fan it needs, its
+  programme), shared by every loop below;
+- :mod:`strategy.fan.gains`: the programmes with the set of draws that raise them;
+- :mod:`strategy.fan.plain_routes`: the plain-Python twins of the route loops;
+- :mod:`strategy.fan.routes`: the route loops (one hand, each discard, each draw);
+- :mod:`strategy.fan.lowering`: the count of the draws that lower a hand's changes;
+- :mod:`strategy.fan.brute`: the brute-force oracle (tests and benches only).
 """
 
 from typing import Callable, Sequence, Union
@@ -21,17 +36,8 @@ import numpy as np
 from game.melds import Chow, ConcealedKong, Kong, Meld, Pung
 from game.tiles import NUM_KINDS, Counts, TileError, tile_name
 from strategy.deficiency.kernel import UNREACHABLE
-from strategy.fan.routes import (
-    CHOW,
-    CONCEALED_KONG,
-    KONG,
-    NUM_ROUTES,
-    PUNG,
-    Route,
-    after_each_discard,
-    after_each_draw,
-    route_table,
-)
+from strategy.fan.routes import after_each_discard, after_each_draw, route_table
+from strategy.fan.table import CHOW, CONCEALED_KONG, KONG, NUM_ROUTES, PUNG, Route
 
 __all__ = [
     "UNREACHABLE",

@@ -17,11 +17,28 @@ passes (else a better prefix would beat it), so the final set is exactly the uni
 best completions of their kinds ``C[t] > H[t]``: the draws that lower the route's changes.
 One programme per route answers every draw at once, where asking route by route and draw by
 draw ran one programme per (route, draw).
+
+Each programme here is its overlap's in :mod:`strategy.fan.kernels` with the set carried
+beside the value, so the two are written twice and kept in step by
+``tests/strategy/test_fan_gains.py``: it compares each value with the kernel's and each set
+with the draws that raise the kernel's answer, so a change to one fails until the other
+follows.
 """
 
 import numpy as np
 
-from strategy.fan.routes import BONUS_CAP, _fan_with, _join, pung_fan
+from strategy.fan.kernels import BONUS_CAP, all_types_gains, fan_with, join_gains, pung_fan
+from strategy.fan.rows import route_counts
+from strategy.fan.table import (
+    KIND_BONUS,
+    KIND_CONCEALED_PUNGS,
+    KIND_PUNGS,
+    KIND_REGULAR,
+    NO_PUNGS,
+    OUTSIDE,
+    ROUTE_INFO,
+    ROUTE_MASK,
+)
 from strategy.jit import njit
 
 
@@ -29,7 +46,7 @@ from strategy.jit import njit
 def bonus_gains(hand: "np.ndarray", avail: "np.ndarray", melds: int, pairs: int, need: int,
                 seat_wind: int, prevalent_wind: int, no_pungs: bool, outside: bool,
                 cap: int, draws: int) -> "tuple[int, int]":
-    """(:func:`strategy.fan.routes.bonus_overlap` with its fan counted up to ``cap``, the set
+    """(:func:`strategy.fan.kernels.bonus_overlap` with its fan counted up to ``cap``, the set
     of kinds in ``draws`` whose draw raises it); (-1, 0) when there is no completion.  With
     ``cap`` = 0 and ``need`` = 0 it is the regular overlap
     (:func:`strategy.deficiency.kernel.regular_overlap`)."""
@@ -89,18 +106,18 @@ def bonus_gains(hand: "np.ndarray", avail: "np.ndarray", melds: int, pairs: int,
                                     if used > av:
                                         continue
                                     gain = used if used < h else h
-                                    nf = _fan_with(f, g, used, w, cap)
+                                    nf = fan_with(f, g, used, w, cap)
                                     nk = k + c + (1 if g == 2 else 0)
                                     np_ = p + (1 if g == 1 else 0)
                                     best[nx, b, c, nk, np_, nf], mask[nx, b, c, nk, np_, nf] = \
-                                        _join(best[nx, b, c, nk, np_, nf],
+                                        join_gains(best[nx, b, c, nk, np_, nf],
                                               mask[nx, b, c, nk, np_, nf], v + gain,
                                               m | bit if used > h else m)
         cur = nx
     out = -1
     found = 0
     for f in range(min(need, cap), cap + 1):
-        out, found = _join(out, found, best[cur, 0, 0, melds, pairs, f],
+        out, found = join_gains(out, found, best[cur, 0, 0, melds, pairs, f],
                            mask[cur, 0, 0, melds, pairs, f])
     return out, found
 
@@ -108,7 +125,7 @@ def bonus_gains(hand: "np.ndarray", avail: "np.ndarray", melds: int, pairs: int,
 @njit()
 def pungs_gains(hand: "np.ndarray", avail: "np.ndarray", melds: int, need: int, seat_wind: int,
                 prevalent_wind: int, chows: int, draws: int) -> "tuple[int, int]":
-    """(:func:`strategy.fan.routes.pungs_overlap`, the set of kinds in ``draws`` whose draw
+    """(:func:`strategy.fan.kernels.pungs_overlap`, the set of kinds in ``draws`` whose draw
     raises it); (-1, 0) when there is no completion."""
     cap = BONUS_CAP
     best = np.full((6, 2, cap + 1, 4), -1, np.int64)
@@ -161,10 +178,10 @@ def pungs_gains(hand: "np.ndarray", avail: "np.ndarray", melds: int, need: int, 
                                 if used > a:
                                     continue
                                 gain = used if used < h else h
-                                nb = _fan_with(b, g, used, w, cap)
+                                nb = fan_with(b, g, used, w, cap)
                                 nk = k1 + (1 if g == 2 else 0)
                                 np_ = p + (1 if g == 1 else 0)
-                                nxt[nk, np_, nb, nc], nmask[nk, np_, nb, nc] = _join(
+                                nxt[nk, np_, nb, nc], nmask[nk, np_, nb, nc] = join_gains(
                                     nxt[nk, np_, nb, nc], nmask[nk, np_, nb, nc], v + gain,
                                     m | bit if used > h else m)
         best[:, :, :, :] = nxt
@@ -173,23 +190,8 @@ def pungs_gains(hand: "np.ndarray", avail: "np.ndarray", melds: int, need: int, 
     found = 0
     for b in range(min(need, cap), cap + 1):
         for c in (0, 3):
-            out, found = _join(out, found, best[melds, 1, b, c], mask[melds, 1, b, c])
+            out, found = join_gains(out, found, best[melds, 1, b, c], mask[melds, 1, b, c])
     return out, found
-
-
-# imported by strategy.fan.routes at its end: the route tables are defined by then
-from strategy.fan.routes import (  # noqa: E402
-    KIND_BONUS,
-    KIND_CONCEALED_PUNGS,
-    KIND_PUNGS,
-    KIND_REGULAR,
-    NO_PUNGS,
-    OUTSIDE,
-    ROUTE_INFO,
-    ROUTE_MASK,
-    _route_counts,
-    all_types_gains,
-)
 
 
 @njit()
@@ -198,11 +200,11 @@ def route_gains(r: int, hand: "np.ndarray", avail: "np.ndarray", unseen: "np.nda
                 seat_wind: int, prevalent_wind: int, hr: "np.ndarray", ar: "np.ndarray"
                 ) -> "tuple[int, int]":
     """Route ``r`` for a 3m+1 hand (its forced tiles ``forced_all[r]``, ``melds`` left after
-    them, ``need`` fan still needed; :func:`strategy.fan.routes._route_changes`'s
+    them, ``need`` fan still needed; :func:`strategy.fan.rows.route_changes`'s
     arguments): (its best overlap ``rest``, the set of unseen kinds whose draw lowers its
     changes by one).  A draw of a forced tile the hand lacks raises the forced part; any
     other draw inside the route raises ``rest`` exactly when it is in the programme's set."""
-    _route_counts(r, hand, avail, forced_all, hr, ar)
+    route_counts(r, hand, avail, forced_all, hr, ar)
     draws = 0
     forced_gain = 0
     for x in range(34):

@@ -11,14 +11,8 @@ import numpy as np
 from game.tiles import parse_counts
 from strategy.deficiency.kernel import regular_overlap
 from strategy.fan.gains import bonus_gains, pungs_gains
-from strategy.fan.routes import (
-    ALL_TYPES_CONCEALED,
-    ALL_TYPES_WIND_PUNG,
-    all_types_gains,
-    all_types_overlap,
-    bonus_overlap,
-    pungs_overlap,
-)
+from strategy.fan.kernels import all_types_gains, all_types_overlap, bonus_overlap, pungs_overlap
+from strategy.fan.table import ALL_TYPES_CONCEALED, ALL_TYPES_WIND_PUNG
 
 EVERY_KIND = (1 << 34) - 1
 

@@ -25,17 +25,11 @@ from strategy.fan import (
     route_deficiencies,
 )
 from strategy.fan.brute import brute_fan_deficiency, hand_fan, sample_case
-from strategy.fan.plain import bonus_overlap_blocks, pungs_overlap_blocks
-from strategy.fan.routes import (
-    NUM_ROUTES,
-    after_each_discard,
-    after_each_draw,
-    bonus_overlap,
-    capped_route_table,
-    draws_lowering,
-    pungs_overlap,
-    route_table,
-)
+from strategy.fan.kernels import bonus_overlap, pungs_overlap
+from strategy.fan.lowering import draws_lowering
+from strategy.fan.plain_dp import bonus_overlap_blocks, pungs_overlap_blocks
+from strategy.fan.routes import after_each_discard, after_each_draw, capped_route_table, route_table
+from strategy.fan.table import NUM_ROUTES
 
 ROOT = Path(__file__).resolve().parents[2]
 BUDGET = 3
@@ -294,8 +288,9 @@ import json, sys
 import numpy as np
 import strategy.jit as jit
 assert not jit.HAVE_NUMBA, "numba was used"
-from strategy.fan.routes import (NUM_ROUTES, after_each_discard, after_each_draw,
-                                 draws_lowering, route_table)
+from strategy.fan.lowering import draws_lowering
+from strategy.fan.routes import after_each_discard, after_each_draw, route_table
+from strategy.fan.table import NUM_ROUTES
 out = []
 for hand, kb, rows, seat, wind in json.load(sys.stdin):
     h, k = np.array(hand, np.int8), np.array(kb, np.int8)
@@ -316,7 +311,8 @@ json.dump(out, sys.stdout)
 
 def test_plain_python_matches_the_jitted_kernel() -> None:
     """route_table, each discard and each draw (and the useful draws) without numba, where
-    the plain-Python twins of the DPs (strategy.fan.plain, the remembered overlaps)
+    the plain-Python twins of the DPs and the route loops (strategy.fan.plain_dp,
+    strategy.fan.plain_routes, the remembered overlaps)
     stand in for the kernels, give the jitted answers."""
     rng = np.random.default_rng(77)
     cases = []
@@ -350,7 +346,7 @@ def test_plain_python_matches_the_jitted_kernel() -> None:
 
 def test_the_block_twins_are_the_dense_kernels() -> None:
     """The plain-Python twins of pungs_overlap and bonus_overlap (one DP per suit and the
-    honours, merged; :mod:`strategy.fan.plain`) against the kernels on random counts,
+    honours, merged; :mod:`strategy.fan.plain_dp`) against the kernels on random counts,
     with and without the pungs DP's one chow, a pair or none, chows only, outside."""
     rng = np.random.default_rng(31)
     found = 0
