@@ -3,10 +3,12 @@
 It deals from walls nobody can predict (:mod:`arena.olympiad_walls`: each table's seed is
 secret, committed to in every ``welcome`` and record header, revealed in the table's last
 ``end``; with a given seed, table ``k``, game ``g``: ``default_rng([seed, k, g])``),
-asks only the seats that have a real choice, enforces each ask's deadline
-and the legality of every answer (policy ``default``: pass, or discard the
-drawn tile; ``forfeit``: that seat pays 30 to each other seat), and writes
-one game record per game (JSON Lines, :mod:`arena.records`).
+asks the seats that have a choice and, after every discard (or added kong), every other
+seat too, with nothing but ``pass`` when it has no choice (as Botzone does); a claim window
+lasts at least ``round_floor_ms`` from its discard, so its length does not tell who could
+claim.  It enforces each ask's deadline and the legality of every answer (policy
+``default``: pass, or discard the drawn tile; ``forfeit``: that seat pays 30 to each
+other seat), and writes one game record per game (JSON Lines, :mod:`arena.records`).
 
 Each seat has one message log for the whole table session, numbered by
 ``seq``.  A ``join`` with ``resume_from`` gets a ``welcome`` and then every
@@ -41,7 +43,7 @@ import hmac
 import secrets
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -65,6 +67,8 @@ from game.events import (
     Discarded,
     Drew,
     GameResult,
+    KongAdded,
+    Pass,
     Penalized,
     WallExhausted,
     Won,
@@ -93,6 +97,9 @@ from protocols.olympiad_transport import ConnectionLost, Link, RateLimit
 
 POLICIES = ("default", "forfeit")
 FORFEIT_PAYMENT = 30
+TOURNAMENT_ROUND_FLOOR_MS = 200
+"""``mjbot referee olympiad``'s claim-window floor: above what an honest bot thinks over a
+claim and the network's jitter, at about 12 s a game (60 windows)."""
 CLOSE_REASON_BYTES = 120
 """A WebSocket close reason's length (the protocol allows 123 bytes)."""
 ERROR_BURST = 20
@@ -126,6 +133,11 @@ class RefereeConfig:
     table_prefix: str = "t"
     wall_mode: WallMode = WallMode.SINGLE
     """The single wall, or the stable draw wall of paper 002 (``--wall sdw``)."""
+    round_floor_ms: int = 0
+    """The shortest a claim window lasts, from the ``discard`` (or added kong) to the next
+    message: every seat but the discarder is asked, and the round ends no sooner than
+    this, so its length does not tell who could claim or how long anyone thought (as long
+    as every seat answers within it).  0: no floor (local self-play, tests)."""
     join_deadline: float | None = 120.0
     """Seconds a table waits for its four seats (None: for ever).  Then it plays: a seat
     that has never joined is answered at once by the policy (the safe action, or forfeit)
@@ -138,6 +150,8 @@ class RefereeConfig:
             raise ValueError("tables, games and decision_ms must be at least 1")
         if self.seed is not None and self.seed < 0:
             raise ValueError(f"seed {self.seed}: a seed is 0 or more")
+        if self.round_floor_ms < 0:
+            raise ValueError(f"round floor {self.round_floor_ms} ms: must be 0 or more")
         if self.join_deadline is not None and not self.join_deadline > 0:
             raise ValueError(f"join deadline {self.join_deadline}: must be more than 0 s")
 
@@ -306,31 +320,41 @@ class TableSession:
         decisions: list[AskAnswer] = []
         violations: list[ViolationRecord] = []
         state = _Broadcast(game=game, dealer=dealer, prevalent_wind=prevalent)
-        await self._broadcast(table, state)
         step = 0
         asks = 0
-        while not table.finished:
+        while True:
+            if await self._broadcast(table, state):
+                # a claim window nobody could claim in: every other seat is asked anyway
+                # (pass only), and the window lasts the floor like any other
+                state.windows += 1
+                others = state.window_seats
+                answers = await self._ask_round(table, game, f"{step}w{state.windows}", state,
+                                                decisions, extra=others, table_asks=False)
+                asks += len(others)
+                forfeit = self._violations(others, answers, step, violations)
+                await self._close_window(state)
+                if forfeit is not None and not table.finished:
+                    table.forfeit(*forfeit)
+                continue
+            if table.finished:
+                break
             step += 1
             asked = table.asked_seats
-            answers = await self._ask_round(table, game, step, state, decisions)
-            asks += len(asked)
-            forfeit: tuple[int, str] | None = None
+            extra = tuple(s for s in state.window_seats if s not in asked)
+            answers = await self._ask_round(table, game, str(step), state, decisions,
+                                            extra=extra)
+            asks += len(asked) + len(extra)
+            forfeit = self._violations((*asked, *extra), answers, step, violations)
             chosen: dict[int, Action] = {}
             for seat in asked:
                 answer = answers[seat]
-                if isinstance(answer, Violation):
-                    violations.append(ViolationRecord(seat, step, answer.kind, answer.detail,
-                                                      cfg.policy))
-                    if cfg.policy == "forfeit" and forfeit is None:
-                        forfeit = (seat, f"{answer.kind.value}: {answer.detail}")
-                    chosen[seat] = table.default_action(seat)
-                else:
-                    chosen[seat] = answer
+                chosen[seat] = table.default_action(seat) if isinstance(answer, Violation) \
+                    else answer
+            await self._close_window(state)
             if forfeit is not None:
                 table.forfeit(*forfeit)
             else:
                 table.respond(chosen)
-            await self._broadcast(table, state)
         result = table.result
         assert result is not None
         await self._send_end(table, game, result)
@@ -347,13 +371,42 @@ class TableSession:
             self._reveal_records()
         return GameSummary(self.table, game, result, violations, self.clock() - started, asks)
 
-    async def _ask_round(self, table: TaiwanTable, game: int, step: int, state: _Broadcast,
-                         decisions: list[AskAnswer]) -> dict[int, Action | Violation]:
+    def _violations(self, seats: Iterable[int], answers: Mapping[int, Action | Violation],
+                    step: int, violations: list[ViolationRecord]) -> tuple[int, str] | None:
+        """Record the violations among ``seats``' answers; under ``forfeit``, the first
+        violator and why."""
+        forfeit: tuple[int, str] | None = None
+        for seat in sorted(seats):
+            answer = answers[seat]
+            if isinstance(answer, Violation):
+                violations.append(ViolationRecord(seat, step, answer.kind, answer.detail,
+                                                  self.config.policy))
+                if self.config.policy == "forfeit" and forfeit is None:
+                    forfeit = (seat, f"{answer.kind.value}: {answer.detail}")
+        return forfeit
+
+    async def _close_window(self, state: _Broadcast) -> None:
+        """End a claim window no sooner than the floor after its discard was sent."""
+        if state.window_at is None:
+            return
+        left = self.config.round_floor_ms / 1000.0 - (self.clock() - state.window_at)
+        state.window_at, state.window_seats = None, ()
+        if left > 0:
+            await asyncio.sleep(left)
+
+    async def _ask_round(self, table: TaiwanTable, game: int, step: str, state: _Broadcast,
+                         decisions: list[AskAnswer], extra: Iterable[int] = (),
+                         table_asks: bool = True) -> dict[int, Action | Violation]:
+        """Ask the table's asked seats (unless not ``table_asks``: the table has played on
+        past a window nobody could claim in), and ``extra`` seats with nothing but ``pass``
+        (a claim window's other seats): all at once, then wait for every answer.  The extra
+        seats' answers are recorded only when they are violations."""
         loop = asyncio.get_running_loop()
         opened: dict[int, OpenAsk] = {}
         options_of: dict[int, list[Option]] = {}
-        for seat in table.asked_seats:
-            legal = tuple(table.legal_actions(seat))
+        only_pass = frozenset(extra)
+        for seat in sorted({*(table.asked_seats if table_asks else ()), *only_pass}):
+            legal = (Pass(),) if seat in only_pass else tuple(table.legal_actions(seat))
             name = f"{self.table}-{game}-{step}-{seat}"
             ask_id = ask_wire_id(self.ask_key, name)
             self.ask_names[ask_id] = name
@@ -388,14 +441,20 @@ class TableSession:
             channel.open_ask = None
             channel.closed.add(ask.id)
             answer = answers[seat]
-            decisions.append(AskAnswer(seat, ask.name, _describe(answer), tuple(options_of[seat])))
+            if seat not in only_pass:  # a pass-only ask decides nothing: not in the record
+                decisions.append(AskAnswer(seat, ask.name, _describe(answer),
+                                           tuple(options_of[seat])))
             if ask.answered_at is not None:
                 self.answered[ask.id] = (ask.handed_at, ask.answered_at)
         return answers
 
-    async def _broadcast(self, table: TaiwanTable, state: _Broadcast) -> None:
-        """Send every table event not sent yet to each seat, as that seat may see it."""
-        for event in table.history[state.sent:]:
+    async def _broadcast(self, table: TaiwanTable, state: _Broadcast) -> bool:
+        """Send every table event not sent yet to each seat, as that seat may see it, up to
+        the next claim window (a discard, an added kong).  True when it stopped at a window
+        that nobody could claim in (the table played on past it); a window the table waits
+        in is left open in ``state`` for the round that follows."""
+        history = table.history
+        for i, event in enumerate(history[state.sent:], state.sent):
             if isinstance(event, Dealt) and state.wall < 0:
                 state.wall = TAIWAN_16.wall_after_deal(len(event.flowers))
             elif isinstance(event, Drew):
@@ -409,6 +468,12 @@ class TableSession:
             if isinstance(event, Discarded):
                 state.last_discarder, state.last_discard = event.seat, event.tile
             state.sent += 1
+            if isinstance(event, Discarded | KongAdded):
+                state.window_at = self.clock()
+                state.window_seats = tuple(s for s in range(4) if s != event.seat)
+                if i + 1 < len(history) or table.finished:
+                    return True
+        return False
 
     def _reveal_records(self) -> None:
         """The table's games are over: its records get the seed and become readable."""
@@ -449,6 +514,12 @@ class _Broadcast:
     prevalent_wind: int
     sent: int = 0
     wall: int = -1
+    window_at: float | None = None
+    """When the open claim window's discard (or added kong) was sent."""
+    window_seats: tuple[int, ...] = ()
+    """The seats asked in that window: all but the discarder (or konger)."""
+    windows: int = 0
+    """Claim windows nobody could claim in, so far this game (they name their asks)."""
     last_discarder: int | None = None
     last_discard: int | None = None
 

@@ -95,6 +95,12 @@ class AgentPlayer(PlatformSeat[Any, Act]):
 
     async def _answer(self, ask: Ask) -> Act:
         session = self.session
+        if all(o.kind == "pass" for o in ask.options):
+            # asked after a discard it cannot claim (the referee asks every seat, so the
+            # timing tells nothing): nothing to decide, nothing for the session to take
+            act = Act(id=ask.id, kind="pass")
+            self._note(ask, act, "only pass offered")
+            return act
         if session.lost:
             act = safest_act(ask, self._drawn)
             self._note(ask, act, f"fallback: state lost ({session.lost})")

@@ -119,6 +119,11 @@ def add_olympiad_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("--wall", choices=["single", "sdw"], default="single",
                    help="one wall, or the stable draw wall of paper 002 (per-seat sub-walls)")
+    p.add_argument("--round-floor-ms", type=non_negative_int, default=None, metavar="MS",
+                   help="the shortest a claim window lasts, from a discard to the next message "
+                   "(every other seat is asked, and the round ends no sooner), so its length "
+                   "does not tell who could claim; 0: none (default: 200 for referee "
+                   "olympiad, a tournament; 0 for match olympiad, local play)")
     p.add_argument("--join-deadline", type=positive_float, default=120.0, metavar="SECONDS",
                    help="how long a table waits for its four seats; then it plays, and a "
                    "seat that never joined is answered at once by --policy (default: 120)")
@@ -126,7 +131,7 @@ def add_olympiad_arguments(p: argparse.ArgumentParser) -> None:
 
 def olympiad_config(args: argparse.Namespace, command: str) -> RefereeConfig | None:
     """The referee's configuration from the shared options (None after printing why not)."""
-    from arena.olympiad_referee import RefereeConfig
+    from arena.olympiad_referee import TOURNAMENT_ROUND_FLOOR_MS, RefereeConfig
     from arena.output_files import output_directory
     from game.stable_wall import WallMode
 
@@ -141,7 +146,9 @@ def olympiad_config(args: argparse.Namespace, command: str) -> RefereeConfig | N
         return RefereeConfig(tables=args.tables, games=args.games, seed=args.seed,
                              decision_ms=args.decision_ms, policy=args.policy,
                              records=args.records, wall_mode=WallMode(args.wall),
-                             join_deadline=args.join_deadline)
+                             join_deadline=args.join_deadline,
+                             round_floor_ms=args.round_floor_ms if args.round_floor_ms is not None
+                             else TOURNAMENT_ROUND_FLOOR_MS if command == "referee" else 0)
     except ValueError as exc:
         print(f"mjbot {command}: {exc}", file=sys.stderr)
         return None

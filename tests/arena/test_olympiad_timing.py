@@ -1,0 +1,122 @@
+"""No timing channel: after every discard every other seat is asked (as Botzone does), and
+the round from a discard to the next message lasts at least the referee's floor, so the
+gap a seat sees after a discard no longer tells whether anyone could claim it.
+
+The attacker is the classifier that read 112 of 112 discards: the gap between a
+``discard`` and the next message other than the attacker's own ``ask``, above a threshold
+= "someone could claim".  Its threshold is fitted on the first half of the discards (the
+best it can do) and scored on the second half, against always guessing the commoner
+answer; a one-sided binomial test says whether it beats that.  Seeds are fixed; the
+opponents think 20 ms whenever they have a real choice; the floor (100 ms) is large
+against the machine's jitter.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+from pathlib import Path
+
+from support.arena import olympiad_config
+from support.olympiad_players import QuickPlayer
+
+from arena.olympiad_match import serving
+from arena.olympiad_referee import Referee
+from protocols.olympiad import Ask, DiscardMsg
+from protocols.olympiad_session import play_seat
+from protocols.olympiad_transport import WsClient
+
+THINK = 0.020
+FLOOR_MS = 100
+
+
+async def _play(tmp: Path, floor_ms: int, games: int) -> dict[int, QuickPlayer]:
+    referee = Referee(olympiad_config(tmp, seed=7, games=games, round_floor_ms=floor_ms))
+    players = {s: QuickPlayer(think=0.0 if s == 0 else THINK) for s in range(4)}
+    async with serving(referee, "ws") as url:
+        seats = [play_seat(WsClient(url), players[s], table="t1", seat=s, name=f"p{s}",
+                           secret=referee.secrets.secret("t1", s)) for s in range(4)]
+        run = asyncio.create_task(referee.run())
+        await asyncio.gather(*seats)
+        await run
+    return players
+
+
+def _after_each_discard(player: QuickPlayer) -> list[tuple[float, bool | None]]:
+    """Per discard this seat saw, in order: the gap to the next message that is not its own
+    ask, and whether its own next message was an ask with a real choice (None: no ask)."""
+    out: list[tuple[float, bool | None]] = []
+    seen = player.seen
+    for i, (at, msg) in enumerate(seen):
+        if not isinstance(msg, DiscardMsg):
+            continue
+        choice: bool | None = None
+        gap = math.inf
+        for later, nxt in seen[i + 1:]:
+            if isinstance(nxt, Ask):
+                if choice is None:
+                    choice = any(o.kind != "pass" for o in nxt.options)
+                continue
+            gap = later - at
+            break
+        out.append((gap, choice))
+    return out
+
+
+def _samples(players: dict[int, QuickPlayer]) -> list[tuple[float, bool]]:
+    """(seat 0's gap, whether another seat than the discarder could claim) per discard."""
+    discarders = [m.seat for m in players[0].messages(DiscardMsg)]
+    gaps = _after_each_discard(players[0])
+    others = {s: _after_each_discard(players[s]) for s in (1, 2, 3)}
+    out = []
+    for k, (gap, _) in enumerate(gaps):
+        claimable = any(others[s][k][1] for s in (1, 2, 3) if s != discarders[k])
+        if math.isfinite(gap):
+            out.append((gap, claimable))
+    return out
+
+
+def _binomial_tail(successes: int, n: int, p: float) -> float:
+    """P(X >= successes) for X ~ Binomial(n, p)."""
+    return sum(math.comb(n, k) * p ** k * (1 - p) ** (n - k) for k in range(successes, n + 1))
+
+
+def _attack(samples: list[tuple[float, bool]]) -> tuple[int, int, float, float]:
+    """The threshold classifier fitted on the first half, scored on the second: (right,
+    scored, the commoner answer's rate there, one-sided binomial p-value)."""
+    half = len(samples) // 2
+    train, test = samples[:half], samples[half:]
+
+    def right(threshold: float, rows: list[tuple[float, bool]]) -> int:
+        return sum((gap > threshold) == label for gap, label in rows)
+
+    candidates = [-math.inf, *sorted({g for g, _ in train})]
+    best = max(candidates, key=lambda t: right(t, train))
+    hits = right(best, test)
+    positive = sum(label for _, label in test) / len(test)
+    base = max(positive, 1 - positive)
+    return hits, len(test), base, _binomial_tail(hits, len(test), base)
+
+
+async def test_every_other_seat_is_asked_after_every_discard(tmp_path: Path) -> None:
+    players = await _play(tmp_path, floor_ms=0, games=1)
+    for seat, player in players.items():
+        discarders = [m.seat for m in player.messages(DiscardMsg)]
+        asked = _after_each_discard(player)
+        assert len(asked) == len(discarders) > 40
+        for discarder, (_, choice) in zip(discarders, asked, strict=True):
+            if discarder != seat:
+                assert choice is not None, "a seat was not asked after a discard"
+
+
+async def test_the_gap_after_a_discard_tells_nothing_above_the_floor(tmp_path: Path) -> None:
+    # the control: without a floor the opponents' 20 ms of thought shows, and the
+    # classifier reads it
+    leaky = _samples(await _play(tmp_path / "no-floor", floor_ms=0, games=2))
+    hits, n, base, p = _attack(leaky)
+    assert n >= 50 and p < 1e-3, (hits, n, base, p)
+    # with the floor it does no better than always guessing the commoner answer
+    floored = _samples(await _play(tmp_path / "floor", floor_ms=FLOOR_MS, games=2))
+    hits, n, base, p = _attack(floored)
+    assert n >= 50 and p > 1e-3, (hits, n, base, p)
+    assert min(g for g, _ in floored) >= FLOOR_MS / 1000 * 0.9
