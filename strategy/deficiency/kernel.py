@@ -91,8 +91,8 @@ def _rank_step(h: int, a: int, nxt_avail: int, kmax: int, active: int, work: "np
                 used = p1 + p2 + k
                 if used > a:
                     break
-                x0 = work[so + s]
-                x1 = work[so + 9 + s]
+                x0 = int(work[so + s])  # int(): a Python int in plain Python, where numpy
+                x1 = int(work[so + 9 + s])  # scalars' arithmetic costs six times as much
                 sh = 7 * k
                 g = (used if used < h else h) * _ONES
                 acc0 = _lane_max(acc0, ((x0 << sh) & keep) + g)
