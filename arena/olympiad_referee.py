@@ -108,7 +108,7 @@ ERRORS_PER_SECOND = 1.0
 WebSocket connection is closed (a seat's MQTT topics cannot be)."""
 ERRORS_KEPT = 1000
 """The latest errors kept in :attr:`Referee.errors` (all of them are counted)."""
-JOIN_BURST = 10
+JOIN_BURST = 4
 JOINS_PER_SECOND = 0.5
 """Joins one seat may make with its secret: a player joins once, and again after each lost
 connection; beyond them a join gets a non-fatal ``too_many_joins`` and no replay."""
@@ -222,8 +222,17 @@ class SeatChannel:
     async def emit(self, fields: dict[str, Any], ask_id: str | None = None) -> int:
         async with self.lock:
             seq, text = self.log.append(fields, ask_id)
+            if ask_id is not None:
+                self._credit()
             await self._send(text)
             return seq
+
+    def _credit(self) -> None:
+        """An ask entitles the seat's connection to one more message (its answer): the
+        transports' rate limits then fit a seat however fast the table plays."""
+        credit = getattr(self.link, "credit", None)
+        if callable(credit):
+            credit()
 
     async def _send(self, text: str) -> None:
         link = self.link
@@ -245,6 +254,8 @@ class SeatChannel:
             self.link = link
             await self._send(self.log.unlogged(welcome))
             ask = self.open_ask
+            if ask is not None:
+                self._credit()
             ask_text = "" if ask is None else stamped(
                 {**ask.fields, "deadline_ms": remaining_ms(ask)}, table=self.table, seq=ask.seq)
             texts = self.log.resume(after, None if ask is None else ask.id, ask_text)
