@@ -124,6 +124,11 @@ class RateLimit:
             return True
         return False
 
+    def credit(self, messages: float = 1.0) -> None:
+        """Allow ``messages`` more (up to the burst): what the referee's asks entitle a seat
+        to answer, whatever the pace."""
+        self.tokens = min(self.burst, self.tokens + messages)
+
 
 @dataclass(frozen=True)
 class Limits:
@@ -131,8 +136,10 @@ class Limits:
 
     message_burst: float = 200.0
     messages_per_second: float = 100.0
-    """Messages a connection may send: a seat sends about one per ask, and the referee asks
-    a seat one question at a time; beyond it a WebSocket is closed, MQTT messages dropped."""
+    """Messages a connection may send: ``messages_per_second`` and, on top, one per ask the
+    referee sends it (:meth:`RateLimit.credit`: a seat answers each ask once, so honest
+    seats never run out however fast they play, and a flood gets only the time allowance);
+    beyond it a WebSocket is closed, MQTT messages dropped."""
     join_deadline: float = 10.0
     """Seconds a WebSocket connection may stay open without holding a seat."""
     max_message_bytes: int = MAX_MESSAGE_BYTES
@@ -207,6 +214,12 @@ def free_port() -> int:
 class WsLink:
     connection: ServerConnection
     bound: tuple[str, int] | None = None
+    allowance: RateLimit | None = None
+    """The connection's message budget (the referee credits it one message per ask)."""
+
+    def credit(self, messages: float = 1.0) -> None:
+        if self.allowance is not None:
+            self.allowance.credit(messages)
 
     async def send(self, text: str) -> None:
         try:
@@ -249,8 +262,8 @@ async def serve_ws(endpoint: Endpoint, host: str, port: int,
     closing: set[asyncio.Task[None]] = set()
 
     async def handler(connection: ServerConnection) -> None:
-        link = WsLink(connection)
         rate = RateLimit(limits.message_burst, limits.messages_per_second)
+        link = WsLink(connection, allowance=rate)
 
         def unjoined() -> None:
             if not endpoint.holds_seat(link):
@@ -297,6 +310,9 @@ class MqttLink:
 
     async def send(self, text: str) -> None:
         await self.server.publish(seat_topic(self.table, self.seat, "down"), text)
+
+    def credit(self, messages: float = 1.0) -> None:
+        self.server.rate((self.table, self.seat)).credit(messages)
 
     async def close(self) -> None:
         return None  # the topics stay; the broker's ACL says who may use them
@@ -407,6 +423,14 @@ class MqttServer:
             topic, payload = await inbox.get()
             await self._receive(topic, payload)
 
+    def rate(self, seat: tuple[str, int]) -> RateLimit:
+        """A seat's message budget (its ``up`` topic's)."""
+        rate = self._rates.get(seat)
+        if rate is None:
+            rate = self._rates[seat] = RateLimit(self.limits.message_burst,
+                                                 self.limits.messages_per_second)
+        return rate
+
     async def _receive(self, topic: str, payload: object) -> None:
         """One message from the broker: to the seat whose ``up`` topic it came on, unless
         the topic is no seat's or the seat is over its rate (a flood)."""
@@ -416,11 +440,7 @@ class MqttServer:
             if self.dropped % 1000 == 1:
                 self.log.warning("dropped a message on %r: not a seat's up topic", topic[:120])
             return
-        rate = self._rates.get(where)
-        if rate is None:
-            rate = self._rates[where] = RateLimit(self.limits.message_burst,
-                                                  self.limits.messages_per_second)
-        if not rate.allow():
+        if not self.rate(where).allow():
             self.dropped += 1
             if self.dropped % 1000 == 1:
                 self.log.warning("dropping messages of %s/seat/%d: over %.0f a second",
