@@ -146,7 +146,8 @@ class Planner(Agent):
         try:
             decision = super().decide(v, deadline)
             if (watch is not None and watch.clock is not None and not self._cut
-                    and decision.method is Method.SEARCH_CUT and watch.clock() > watch.until):
+                    and decision.method in (Method.SEARCH_CUT, Method.SEARCH_CLOCK_CUT)
+                    and watch.clock() > watch.until):
                 # (the search may have run out of its budget first, as the compiled one
                 # does: counted as the clock's, the safe side)
                 self._cut = "the clock cut the step-value search"

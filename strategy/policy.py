@@ -31,7 +31,7 @@ from strategy.completions import chance_estimate, completion_ways
 from strategy.deficiency.changes import SuitCache
 from strategy.deficiency.kernel import UNREACHABLE
 from strategy.search import StepSearch
-from strategy.stepvalue import Deadline, OutOfTime, delta
+from strategy.stepvalue import Cut, Deadline, OutOfTime, delta
 
 SEARCH_MAX = 2
 """Largest deficiency for which the exact step-value search runs."""
@@ -56,7 +56,10 @@ class Method(Enum):
     """Small deficiency: the exact step value val_k."""
     SEARCH_DEEPENED = "search (ties deepened)"
     """The search, one change deeper to break a tie at the top."""
-    SEARCH_CUT = "search (cut by deadline)"
+    SEARCH_CUT = "search (cut by work budget)"
+    """Small deficiency: the search ran out of its work budget (kernel calls)."""
+    SEARCH_CLOCK_CUT = "search (cut by the clock)"
+    """Small deficiency: the search's clock passed (a deadline with a clock)."""
     CLAIM = "claim"
     """Claims on a discard compared by deficiency after the meld, then chance."""
     SAMPLED = "sampled"
@@ -263,9 +266,9 @@ def choose_discard(
                     break
                 order, horizon = tied, horizon + 1
                 method = Method.SEARCH_DEEPENED
-        except OutOfTime:
+        except OutOfTime as exc:
             finished = False
-            method = Method.SEARCH_CUT
+            method = Method.SEARCH_CLOCK_CUT if exc.cut is Cut.CLOCK else Method.SEARCH_CUT
     candidates = tuple(
         Candidate(ActionKind.DISCARD, i, d, values.get(i), chance, deltas.get(i),
                   work.get(i, 0), spent.get(i))

@@ -30,7 +30,7 @@ from game.tiles import NUM_KINDS, Counts
 from strategy.deficiency.changes import SuitCache, after_discards, after_draws
 from strategy.deficiency.kernel import UNREACHABLE
 from strategy.jit import njit
-from strategy.stepvalue import Deadline, OutOfTime, value_per_discard
+from strategy.stepvalue import Cut, Deadline, OutOfTime, value_per_discard
 
 MAX_CHANGES = 4
 """Deepest horizon the jitted walk takes (P(S, l) for l <= 4; StepValue takes any)."""
@@ -346,11 +346,11 @@ class StepSearch:
             if status == DONE:
                 return float(self.result[0])
             if status == OUT:
-                raise OutOfTime
+                raise OutOfTime(Cut.BUDGET)
             if status == CLOCK:
                 assert dl is not None and dl.clock is not None
                 if dl.clock() > dl.until:
-                    raise OutOfTime
+                    raise OutOfTime(Cut.CLOCK)
             elif status == NEED:
                 self._check_wins()
             elif status == GROW:

@@ -23,6 +23,7 @@ is raised and the caller keeps its anytime answer.
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import Enum
 from fractions import Fraction
 from typing import TypeVar
 
@@ -34,8 +35,20 @@ from strategy.deficiency.kernel import UNREACHABLE, kernel_deficiency
 from strategy.jit import njit
 
 
+class Cut(Enum):
+    """What cut a search short: its work budget (kernel calls) or the clock."""
+
+    BUDGET = "work budget"
+    CLOCK = "clock"
+
+
 class OutOfTime(Exception):
-    """The search's deadline passed; the caller falls back to its anytime answer."""
+    """The search's deadline passed (``cut``: its work budget or the clock); the caller
+    falls back to its anytime answer."""
+
+    def __init__(self, cut: "Cut" = Cut.BUDGET) -> None:
+        super().__init__(f"cut by the {cut.value}")
+        self.cut = cut
 
 
 @dataclass
@@ -54,15 +67,15 @@ class Deadline:
     def tick(self, units: int = 1) -> None:
         self.spent += units
         if self.spent > self.budget:
-            raise OutOfTime
+            raise OutOfTime(Cut.BUDGET)
         if self.clock is not None and (self.spent & 63) == 0 and self.clock() > self.until:
-            raise OutOfTime
+            raise OutOfTime(Cut.CLOCK)
 
     def check_clock(self) -> None:
         """Raise :class:`OutOfTime` if the clock (if any) has passed ``until``; spends no
         budget (for work measured in whole steps, not kernel calls)."""
         if self.clock is not None and self.clock() > self.until:
-            raise OutOfTime
+            raise OutOfTime(Cut.CLOCK)
 
 
 @njit()

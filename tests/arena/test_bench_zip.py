@@ -24,9 +24,9 @@ def test_a_fallback_is_today_s_agent_out_of_time_or_the_session_s_replacement() 
 def test_a_decision_cut_short_is_the_planners_but_counted_apart() -> None:
     assert was_cut({"method": "search", "note": "by value: 7z [the clock cut the useful "
                     "draws: step-value order]"})
-    assert was_cut({"method": "search (cut by deadline)", "note": "by value: 7z [the clock "
+    assert was_cut({"method": "search (cut by the clock)", "note": "by value: 7z [the clock "
                     "cut the step-value search]"})
-    assert not was_cut({"method": "search (cut by deadline)", "note": "by value: 7z"})
+    assert not was_cut({"method": "search (cut by work budget)", "note": "by value: 7z"})
     assert not was_cut({"method": "search", "note": "by value: 7z"})
     assert not was_cut({"method": "dp", "note": "the value ran out of time, today's agent "
                         "answers: by deficiency"})

@@ -11,8 +11,8 @@ from game.events import ActionKind
 from game.rules import MAHJONG_0, MCR_BOTZONE
 from game.tiles import Notation, parse_counts, parse_paper_counts, parse_tiles
 from strategy.deficiency.kernel import kernel_deficiency
-from strategy.policy import PolicyError, choose_claim, choose_discard
-from strategy.stepvalue import Deadline, OutOfTime, StepValue, delta
+from strategy.policy import Method, PolicyError, choose_claim, choose_discard
+from strategy.stepvalue import Cut, Deadline, OutOfTime, StepValue, delta
 
 
 def test_example_2_delta() -> None:
@@ -65,6 +65,24 @@ def test_deadline_cuts_the_search_and_an_answer_still_comes() -> None:
         StepValue(4, deadline=Deadline(budget=10)).per_discard(hand, kb, 3)
     choice = choose_discard(hand, kb, 4, MCR_BOTZONE, Deadline(budget=10))
     assert choice.tile is not None and hand[choice.tile] > 0
+
+
+def test_a_cut_search_says_what_cut_it_the_work_budget_or_the_clock() -> None:
+    hand = parse_counts("123m456p789s3z7z")  # three melds to make, deficiency 1: searched
+    kb = (4 - hand).astype(np.int8)
+    choice = choose_discard(hand, kb, 3, MCR_BOTZONE, Deadline(budget=10))
+    assert choice.method is Method.SEARCH_CUT and not choice.finished
+    assert choice.method.describe() == "search (cut by work budget)"
+    passed = Deadline(budget=10**9, clock=lambda: 1.0, until=0.0)  # the clock has passed
+    choice = choose_discard(hand, kb, 3, MCR_BOTZONE, passed)
+    assert choice.method is Method.SEARCH_CLOCK_CUT and not choice.finished
+    assert choice.method.describe() == "search (cut by the clock)"
+    with pytest.raises(OutOfTime) as raised:
+        Deadline(budget=10**9, clock=lambda: 1.0, until=0.0).check_clock()
+    assert raised.value.cut is Cut.CLOCK
+    with pytest.raises(OutOfTime) as raised:
+        Deadline(budget=0).tick()
+    assert raised.value.cut is Cut.BUDGET
 
 
 def test_wrong_sizes_are_refused() -> None:
