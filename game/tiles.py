@@ -55,6 +55,11 @@ class TileError(ValueError):
     """A tile, notation or count vector that the program cannot accept."""
 
 
+class AmbiguousNotation(TileError):
+    """A tile string that two notations read differently (``B1``: Botzone's dots, the
+    papers' bamboo); the caller must name the notation."""
+
+
 class Notation(Enum):
     BOTZONE = "botzone"
     COMPACT = "compact"
@@ -174,7 +179,7 @@ def detect_notation(text: str) -> "Notation":
     if letters & set("CD") and not letters & set("WTFJH"):
         return Notation.PAPER
     if letters == {"B"}:
-        raise TileError(
+        raise AmbiguousNotation(
             f"{text!r} is ambiguous: B means dots in Botzone notation and bamboo in the "
             "papers'; name the notation"
         )

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from arena.commands.deficiency import parse_unseen
+from arena.commands.deficiency import input_error, parse_unseen
 from arena.commands.options import positive_int
 from arena.lineup import DEFAULT_BUDGET
 from arena.record_types import SeatChoice
@@ -25,7 +25,7 @@ from game import events as ev
 from game.melds import Chow, ConcealedKong, Meld, MeldShape, Pung, meld_shape
 from game.rules import RULESETS, Ruleset, WallLayout, get_ruleset
 from game.tiles import Notation, TileError, counts_of, parse_counts, parse_tiles, tile_name
-from strategy.policy import Candidate, PolicyError
+from strategy.policy import Candidate, Method, PolicyError
 from strategy.stepvalue import Deadline
 
 
@@ -102,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
         session.view = view
         decision = session.answer_inline(Deadline(budget=args.budget))
     except (TileError, PolicyError, ValueError) as exc:
-        print(f"mjbot advise: {exc}", file=sys.stderr)
+        print(f"mjbot advise: {input_error(exc)}", file=sys.stderr)
         return 2
     advice = decision.action.notation(claim)
     reasons, ties = chosen_first(decision.reasons, advice)
@@ -111,8 +111,10 @@ def run(args: argparse.Namespace) -> int:
                           **SeatChoice.of(decision).at(0, "mjbot").to_json()}))
         return 0
     fan = f" ({decision.fan} fan)" if decision.fan is not None and rules.min_fan > 0 else ""
+    # a cut search's method names its cause; anything else cut short is said here
+    said = decision.finished or decision.method in (Method.SEARCH_CUT, Method.SEARCH_CLOCK_CUT)
     print(f"advice: {advice}{fan}  [{decision.describe_method()}"
-          f"{'' if decision.finished else ', cut by its budget'}]"
+          f"{'' if said else ', cut by its budget'}]"
           f"{f'  {decision.note}' if decision.note else ''}")
     if ties:
         print(f"tie: {', '.join(c.label for c in ties)} "

@@ -13,6 +13,7 @@ from arena.commands.options import non_negative_int
 from game.rules import RULESETS, get_ruleset
 from game.tiles import (
     NUM_KINDS,
+    AmbiguousNotation,
     Counts,
     Notation,
     TileError,
@@ -39,6 +40,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--declared", type=non_negative_int, default=0, help="number of declared melds")
     p.add_argument("--notation", choices=[n.value for n in Notation], help="force a notation")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def input_error(exc: Exception) -> str:
+    """What a command says of a refused hand or tile string: the error, and for a string
+    two notations read differently, the option that names one."""
+    if isinstance(exc, AmbiguousNotation):
+        return (f"{exc}: give --notation botzone (B = dots) or --notation paper "
+                "(B = bamboo)")
+    return str(exc)
 
 
 def parse_unseen(text: str, kinds: int, notation: Notation | None) -> Counts:
@@ -77,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
             else None
         )
     except (TileError, ValueError) as exc:
-        print(f"mjbot deficiency: {exc}", file=sys.stderr)
+        print(f"mjbot deficiency: {input_error(exc)}", file=sys.stderr)
         return 2
     per_shape = {
         name: (None if value >= UNREACHABLE else value)

@@ -152,6 +152,19 @@ def test_deficiency_refuses_an_honour_under_mahjong_0(capsys: pytest.CaptureFixt
     assert "hand: 1z is an honour" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("command", ["advise", "deficiency"])
+def test_an_ambiguous_notation_is_refused_naming_the_option(
+        command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([command, "B1B2B3B4B5B6B7B8B9B1B1B2B2B3"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.splitlines()) == 1
+    assert err.rstrip().endswith("give --notation botzone (B = dots) or --notation paper "
+                                 "(B = bamboo)"), err
+    assert main([command, "B1B2B3B4B5B6B7B8B9B1B1B2B2B3", "--notation", "botzone",
+                 "--json"]) == 0
+    capsys.readouterr()
+
+
 def test_a_winning_advice_says_its_fan(capsys: pytest.CaptureFixture[str]) -> None:
     fan = run_json(capsys, "advise", "123m456m789m123p55p", "--json")["fan"]
     assert fan is not None and fan >= 8
