@@ -27,7 +27,14 @@ from strategy.fan.overlaps import (
     thirteen_orphans,
 )
 from strategy.fan.plain_routes import draws_lowering_plain
-from strategy.fan.rows import Facts, declared_facts, route_changes, route_setup
+from strategy.fan.rows import (
+    FORCED,
+    Facts,
+    declared_facts,
+    route_changes,
+    route_setup,
+    row_counts,
+)
 from strategy.fan.table import NUM_ROUTE_ROWS, ROUTE_MASK
 from strategy.jit import HAVE_NUMBA, njit
 
@@ -44,19 +51,15 @@ def _set_rows(hand: "np.ndarray", avail: "np.ndarray", declared: "np.ndarray",
     """Every route row once (:func:`strategy.fan.rows.route_setup`): ``playable[r]``, its
     forced tiles ``forced_all[r]``, and ``rows[r]`` = (its forced tiles the hand holds, the
     hand inside its tiles, its forced tiles, the melds left, the fan still needed)."""
-    used = np.zeros(declared.shape[0], np.bool_)
-    forced = np.zeros(34, np.int8)
-    h = np.empty(34, np.int8)
-    a = np.empty(34, np.int8)
+    counts = row_counts(hand, avail)
     for r in range(NUM_ROUTE_ROWS):
         left, base, inside, forced_tiles, need = route_setup(
-            r, hand, avail, declared, melds_needed, facts, seat_wind, prevalent_wind, used,
-            forced, h, a)
+            r, counts, declared, melds_needed, facts, seat_wind, prevalent_wind)
         if left < 0:
             continue
         playable[r] = True
         for t in range(34):
-            forced_all[r, t] = forced[t]
+            forced_all[r, t] = counts[FORCED, t]
         rows[r, 0] = base
         rows[r, 1] = inside
         rows[r, 2] = forced_tiles

@@ -45,6 +45,9 @@ from strategy.fan.table import (
 )
 
 _static: "dict[str, np.ndarray]" = {}
+_INFO: "List[List[int]]" = ROUTE_INFO.tolist()
+"""The rows' :data:`strategy.fan.table.ROUTE_INFO` as Python ints (quicker than numpy's
+scalars in Python)."""
 
 
 def _route_statics() -> "dict[str, np.ndarray]":
@@ -173,7 +176,9 @@ def capped_route_table_plain(hand: "np.ndarray", unseen: "np.ndarray", melds_nee
         bound = int(bounds[r])
         if bound >= out[family] or (least_only and bound >= best):
             continue
-        need = route_need(r, declared, melds_needed, facts, seat_wind, prevalent_wind)
+        kind, param, family = _INFO[r][3:6]
+        need = route_need(kind, param, family, declared, melds_needed, facts, seat_wind,
+                          prevalent_wind)
         if need < 0:
             continue
         d = _route_changes_plain(r, hand, avail64, forced, int(base_all[r]), total,
@@ -198,8 +203,9 @@ def _route_changes_plain(r: int, h: "np.ndarray", avail64: "np.ndarray", forced:
     h64 = h.astype(np.int64)
     hr = np.where(mask, h64 - np.minimum(h64, fr), 0).astype(np.int8)
     ar = np.where(mask, avail64 - fr, 0).astype(np.int8)
-    rest = route_rest(r, hr, ar, melds, need, taken, seat_wind, prevalent_wind,
-                      np.empty(36, np.int64))
+    info = _INFO[r]
+    rest = route_rest(info[3], info[4], 0 if info[0] >= 0 else 1, hr, ar, melds, need, taken,
+                      seat_wind, prevalent_wind, np.empty(36, np.int64))
     if rest < 0:
         return int(UNREACHABLE)
     return total - base - int(rest)
@@ -223,7 +229,9 @@ def draws_lowering_plain(hand: "np.ndarray", unseen: "np.ndarray", melds_needed:
     n_routes = NUM_ROUTE_ROWS
     needs = np.zeros(n_routes, np.int64)
     for r in np.flatnonzero(playable).tolist():
-        need = route_need(r, declared, melds_needed, facts, seat_wind, prevalent_wind)
+        kind, param, family = _INFO[r][3:6]
+        need = route_need(kind, param, family, declared, melds_needed, facts, seat_wind,
+                          prevalent_wind)
         if need < 0:
             playable[r] = False
         else:

@@ -50,7 +50,15 @@ from strategy.fan.overlaps import (
     thirteen_orphans,
 )
 from strategy.fan.plain_routes import capped_route_table_plain
-from strategy.fan.rows import declared_facts, regular_bound, route_rest, route_setup
+from strategy.fan.rows import (
+    A,
+    H,
+    declared_facts,
+    regular_bound,
+    route_rest,
+    route_setup,
+    row_counts,
+)
 from strategy.fan.table import (
     HONOURS_AND_KNITTED,
     KIND_REGULAR,
@@ -135,16 +143,15 @@ def _route_rows(hand: "np.ndarray", unseen: "np.ndarray", melds_needed: int,
         out[MELDED_HAND] = d
         if d < best:
             best = d
-    h = np.empty(34, np.int8)
-    a = np.empty(34, np.int8)
-    forced = np.zeros(34, np.int8)
+    counts = row_counts(hand, avail)
+    h = counts[H]
+    a = counts[A]
     work = np.empty(36, np.int64)
     # no route beats the plain deficiency: a hand worth 8 is a complete hand
     lower = best
     plain = regular_overlap(hand, avail, melds_needed, 1, work)
     if plain >= 0 and total - plain < lower:
         lower = total - plain
-    used = np.zeros(n_declared, np.bool_)
     for k in range(-1, NUM_ROUTE_ROWS):
         if least_only and (best <= lower or best <= enough):
             break
@@ -152,8 +159,7 @@ def _route_rows(hand: "np.ndarray", unseen: "np.ndarray", melds_needed: int,
         if r < 0 or (k >= 0 and r == first):
             continue
         rest_melds, base, inside, forced_tiles, need = route_setup(
-            r, hand, avail, declared, melds_needed, facts, seat_wind, prevalent_wind, used,
-            forced, h, a)
+            r, counts, declared, melds_needed, facts, seat_wind, prevalent_wind)
         if rest_melds < 0:
             continue
         family = ROUTE_INFO[r, 5]
@@ -161,12 +167,14 @@ def _route_rows(hand: "np.ndarray", unseen: "np.ndarray", melds_needed: int,
         bound = total - min(total - forced_tiles + base, inside)
         if bound >= out[family] or (least_only and bound >= best):
             continue
-        if ROUTE_INFO[r, 3] != KIND_REGULAR:
-            pairs = 0 if ROUTE_INFO[r, 0] >= 0 else 1
+        kind = ROUTE_INFO[r, 3]
+        pairs = 0 if ROUTE_INFO[r, 0] >= 0 else 1
+        if kind != KIND_REGULAR:
             loose = regular_bound(h, a, rest_melds, pairs, total - base, work)
             if loose >= out[family] or (least_only and loose >= best):
                 continue
-        rest = route_rest(r, h, a, rest_melds, need, taken, seat_wind, prevalent_wind, work)
+        rest = route_rest(kind, ROUTE_INFO[r, 4], pairs, h, a, rest_melds, need, taken,
+                          seat_wind, prevalent_wind, work)
         if rest < 0:
             continue
         d = total - base - rest

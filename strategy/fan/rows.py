@@ -53,6 +53,13 @@ from strategy.jit import njit
 Facts = Tuple[bool, int, int, int, bool, bool, bool]
 """What the declared melds bring to every route (:func:`declared_facts`)."""
 
+HAND, AVAIL, FORCED, H, A, USED = 0, 1, 2, 3, 4, 5
+"""The rows of the counts a route loop hands :func:`route_setup` (:func:`row_counts`): the
+hand, the available counts, a row's forced tiles, the hand less them, the available counts
+inside the route's tiles less them, one flag per declared meld.  One array, not six: a
+compiled call pays reference counting for every array it is passed, once per route row
+(the per-row functions are also inlined into the loops: ``njit(inline=True)``)."""
+
 
 @njit()
 def declared_facts(declared: "np.ndarray", seat_wind: int, prevalent_wind: int,
@@ -95,15 +102,13 @@ def declared_facts(declared: "np.ndarray", seat_wind: int, prevalent_wind: int,
             all_chows_ok, types_clash)
 
 
-@njit()
-def route_need(r: int, declared: "np.ndarray", melds_needed: int,
-               facts: "Facts", seat_wind: int,
-               prevalent_wind: int) -> int:
-    """The fan row ``r``'s other groups must still bring (``facts``:
-    :func:`declared_facts`), -1 where the declared melds rule the row out."""
+@njit(inline=True)
+def route_need(kind: int, param: int, family: int, declared: "np.ndarray", melds_needed: int,
+               facts: "Facts", seat_wind: int, prevalent_wind: int) -> int:
+    """The fan a row's other groups must still bring (its kind, parameter and family:
+    :data:`strategy.fan.table.ROUTE_INFO`; ``facts``: :func:`declared_facts`), -1 where
+    the declared melds rule the row out."""
     exposed, concealed_kongs, declared_fan, declared_dragon_fan, _, all_chows_ok, clash = facts
-    kind = ROUTE_INFO[r, 3]
-    param = ROUTE_INFO[r, 4]
     need = 0
     if kind == KIND_BONUS:
         if param & NO_PUNGS and not all_chows_ok:
@@ -117,7 +122,7 @@ def route_need(r: int, declared: "np.ndarray", melds_needed: int,
                 elif dt < 27 and dt % 9 != 0 and dt % 9 != 8:
                     return -1
         fan = (param % NO_PUNGS) + declared_fan
-        if ROUTE_INFO[r, 5] == DRAGON_PUNGS:
+        if family == DRAGON_PUNGS:
             fan -= declared_dragon_fan  # two dragon pungs (6) count them already
         if not exposed:
             fan += 2  # concealed hand
@@ -150,23 +155,23 @@ def route_need(r: int, declared: "np.ndarray", melds_needed: int,
 
 
 @njit()
-def _add_meld(counts: "np.ndarray", code: int, sign: int) -> None:
-    kind = code // 64
-    tile = code % 64
-    if kind == CHOW:
-        for i in range(3):
-            counts[tile + i] += sign
-    else:
-        counts[tile] += 3 * sign
+def row_counts(hand: "np.ndarray", avail: "np.ndarray") -> "np.ndarray":
+    """The counts :func:`route_setup` reads and writes (rows :data:`HAND` ... :data:`USED`),
+    with the hand and the available counts filled in."""
+    counts = np.zeros((6, 34), np.int8)
+    for t in range(34):
+        counts[HAND, t] = hand[t]
+        counts[AVAIL, t] = avail[t]
+    return counts
 
 
-@njit()
-def _forced_melds(r: int, declared: "np.ndarray", used: "np.ndarray",
-                  forced: "np.ndarray") -> int:
+@njit(inline=True)
+def _forced_melds(r: int, declared: "np.ndarray", counts: "np.ndarray") -> int:
     """Row ``r``'s forced melds that no declared meld stands in for (a kong for a pung)
-    into ``forced``; returns how many; -1 where a declared meld lies outside its tiles."""
+    into ``counts[FORCED]``; returns how many; -1 where a declared meld lies outside its
+    tiles."""
     for i in range(declared.shape[0]):
-        used[i] = False
+        counts[USED, i] = 0
         k0 = declared[i, 0]
         t0 = declared[i, 1]
         last = t0 + 2 if k0 == CHOW else t0
@@ -174,7 +179,7 @@ def _forced_melds(r: int, declared: "np.ndarray", used: "np.ndarray",
             if not ROUTE_MASK[r, t]:
                 return -1
     for t in range(34):
-        forced[t] = 0
+        counts[FORCED, t] = 0
     n_forced = 0
     for j in range(4):
         code = ROUTE_MELDS[r, j]
@@ -182,32 +187,36 @@ def _forced_melds(r: int, declared: "np.ndarray", used: "np.ndarray",
             continue
         matched = False
         for i in range(declared.shape[0]):
-            if used[i]:
+            if counts[USED, i]:
                 continue
             same_kind = (declared[i, 0] == CHOW) == (code // 64 == CHOW)
             if same_kind and declared[i, 1] == code % 64:
-                used[i] = True
+                counts[USED, i] = 1
                 matched = True
                 break
         if not matched:
-            _add_meld(forced, code, 1)
+            tile = code % 64
+            if code // 64 == CHOW:
+                for x in range(tile, tile + 3):
+                    counts[FORCED, x] += 1
+            else:
+                counts[FORCED, tile] += 3
             n_forced += 1
     return n_forced
 
 
-@njit()
-def route_setup(r: int, hand: "np.ndarray", avail: "np.ndarray", declared: "np.ndarray",
-                melds_needed: int, facts: "Facts",
-                seat_wind: int, prevalent_wind: int, used: "np.ndarray", forced: "np.ndarray",
-                h: "np.ndarray", a: "np.ndarray") -> "tuple[int, int, int, int, int]":
+@njit(inline=True)
+def route_setup(r: int, counts: "np.ndarray", declared: "np.ndarray", melds_needed: int,
+                facts: "Facts", seat_wind: int,
+                prevalent_wind: int) -> "tuple[int, int, int, int, int]":
     """Row ``r`` before its programme, with the declared melds' ``facts``
     (:func:`declared_facts`): (the melds left after its forced ones, -1 where the row
     cannot be played; its forced tiles the hand holds, ``base``; the hand's tiles inside
     the route's tiles; its forced tiles; the fan its other groups must still bring).
 
-    ``forced`` gets the row's forced tiles, ``h`` the hand less them, ``a`` the available
-    counts inside the route's tiles less them (0 outside); ``used`` is scratch of one entry
-    per declared meld."""
+    ``counts`` (:func:`row_counts`) holds the hand and the available counts; its row
+    :data:`FORCED` gets the row's forced tiles, :data:`H` the hand less them, :data:`A` the
+    available counts inside the route's tiles less them (0 outside)."""
     exposed = facts[0]
     all_pungs_ok = facts[4]
     wind = ROUTE_INFO[r, 2]
@@ -220,35 +229,37 @@ def route_setup(r: int, hand: "np.ndarray", avail: "np.ndarray", declared: "np.n
         return -1, 0, 0, 0, 0
     # the declared melds must lie inside the route's tiles; they stand in for its forced
     # melds (a kong for a pung)
-    n_forced = _forced_melds(r, declared, used, forced)
+    n_forced = _forced_melds(r, declared, counts)
     if n_forced < 0 or n_forced > melds_needed:
         return -1, 0, 0, 0, 0
     pair = ROUTE_INFO[r, 0]
     if pair >= 0:
-        forced[pair] += 2
+        counts[FORCED, pair] += 2
     ok = True
     base = 0
     inside = 0
     forced_tiles = 0
     for t in range(34):
+        ht = counts[HAND, t]
+        f = counts[FORCED, t]
         if ROUTE_MASK[r, t]:
-            inside += hand[t]
-            av = avail[t] - forced[t]
+            inside += ht
+            av = counts[AVAIL, t] - f
             if av < 0:
                 ok = False
-            a[t] = av
+            counts[A, t] = av
         else:
-            if forced[t] > 0:
+            if f > 0:
                 ok = False
-            a[t] = 0
-        f = forced[t]
-        hf = hand[t] if hand[t] < f else f
+            counts[A, t] = 0
+        hf = ht if ht < f else f
         base += hf
         forced_tiles += f
-        h[t] = hand[t] - hf
+        counts[H, t] = ht - hf
     if not ok:
         return -1, 0, 0, 0, 0
-    need = route_need(r, declared, melds_needed, facts, seat_wind, prevalent_wind)
+    need = route_need(kind, ROUTE_INFO[r, 4], ROUTE_INFO[r, 5], declared, melds_needed, facts,
+                      seat_wind, prevalent_wind)
     if need < 0:
         return -1, 0, 0, 0, 0
     return melds_needed - n_forced, base, inside, forced_tiles, need
@@ -267,15 +278,13 @@ def regular_bound(h: "np.ndarray", a: "np.ndarray", melds: int, pairs: int, room
 
 
 @njit()
-def route_rest(r: int, hr: "np.ndarray", ar: "np.ndarray", melds: int, need: int,
-               taken: "np.ndarray", seat_wind: int, prevalent_wind: int,
+def route_rest(kind: int, param: int, pairs: int, hr: "np.ndarray", ar: "np.ndarray",
+               melds: int, need: int, taken: "np.ndarray", seat_wind: int, prevalent_wind: int,
                work: "np.ndarray") -> int:
-    """Row ``r``'s programme on its own counts (``hr``, ``ar``: :func:`route_setup`'s ``h``
-    and ``a``), ``melds`` left and ``need`` fan still needed: the most tiles of ``hr`` its
-    completions keep, -1 when there is none."""
-    kind = ROUTE_INFO[r, 3]
-    param = ROUTE_INFO[r, 4]
-    pairs = 0 if ROUTE_INFO[r, 0] >= 0 else 1
+    """A row's programme (its kind and parameter: :data:`strategy.fan.table.ROUTE_INFO`;
+    ``pairs`` 0 where it forces its pair, else 1) on its own counts (``hr``, ``ar``:
+    :func:`route_setup`'s ``h`` and ``a``), ``melds`` left and ``need`` fan still needed:
+    the most tiles of ``hr`` its completions keep, -1 when there is none."""
     if kind == KIND_REGULAR:
         return regular_overlap(hr, ar, melds, pairs, work)
     if kind == KIND_BONUS:
@@ -315,12 +324,14 @@ def route_changes(r: int, h: "np.ndarray", avail: "np.ndarray", forced_all: "np.
     none.  Where the regular programme's bound (:func:`regular_bound`) is above ``limit``,
     that bound (a number above ``limit``, not the route's changes)."""
     route_counts(r, h, avail, forced_all, hr, ar)
-    if ROUTE_INFO[r, 3] != KIND_REGULAR:
-        pairs = 0 if ROUTE_INFO[r, 0] >= 0 else 1
+    kind = ROUTE_INFO[r, 3]
+    pairs = 0 if ROUTE_INFO[r, 0] >= 0 else 1
+    if kind != KIND_REGULAR:
         loose = regular_bound(hr, ar, melds, pairs, total - base, work)
         if loose > limit:
             return loose
-    rest = route_rest(r, hr, ar, melds, need, taken, seat_wind, prevalent_wind, work)
+    rest = route_rest(kind, ROUTE_INFO[r, 4], pairs, hr, ar, melds, need, taken, seat_wind,
+                      prevalent_wind, work)
     if rest < 0:
         return UNREACHABLE
     return total - base - rest
