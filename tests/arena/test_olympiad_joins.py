@@ -6,17 +6,20 @@ from __future__ import annotations
 
 import asyncio
 import json
+import unicodedata
 from pathlib import Path
 
 import pytest
 import websockets
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from support.arena import olympiad_config
 from support.olympiad_players import QuickPlayer
 
-from arena.olympiad_match import run_match, serving
+from arena.olympiad_match import serving
 from arena.olympiad_referee import Referee
 from game.events import Penalized
-from protocols.olympiad import Join
+from protocols.olympiad import Join, MessageError, seat_name
 from protocols.olympiad_session import play_seat
 from protocols.olympiad_transport import WsClient
 
@@ -48,23 +51,22 @@ async def test_a_name_with_a_control_or_invisible_character_is_refused(
 
 async def test_names_are_nfkc_normalised_and_fixed_for_the_match(tmp_path: Path) -> None:
     referee = Referee(olympiad_config(tmp_path))
-    async with serving(referee, "ws") as url:
-        async with websockets.connect(url) as first:
-            await first.send(_join(referee, 0, "\uff4d\uff4a\uff42\uff4f\uff54"))  # fullwidth
-            welcome = await _answer(first)
-            assert welcome["type"] == "welcome"
-            assert welcome["players"] == ["mjbot", "", "", ""]
-            # a takeover with the secret but another name is refused; the seat stays
-            async with websockets.connect(url) as second:
-                await second.send(_join(referee, 0, "mallory", session="other"))
-                error = await _answer(second)
-                assert error["code"] == "name_fixed" and error["fatal"]
-                await asyncio.wait_for(second.wait_closed(), 10)
-                assert second.close_reason is not None and "name" in second.close_reason
-            # the same name (in any NFKC form) may take the seat back, as a restarted bot does
-            async with websockets.connect(url) as third:
-                await third.send(_join(referee, 0, "mjbot", session="restart"))
-                assert (await _answer(third))["type"] == "welcome"
+    async with serving(referee, "ws") as url, websockets.connect(url) as first:
+        await first.send(_join(referee, 0, "\uff4d\uff4a\uff42\uff4f\uff54"))  # fullwidth
+        welcome = await _answer(first)
+        assert welcome["type"] == "welcome"
+        assert welcome["players"] == ["mjbot", "", "", ""]
+        # a takeover with the secret but another name is refused; the seat stays
+        async with websockets.connect(url) as second:
+            await second.send(_join(referee, 0, "mallory", session="other"))
+            error = await _answer(second)
+            assert error["code"] == "name_fixed" and error["fatal"]
+            await asyncio.wait_for(second.wait_closed(), 10)
+            assert second.close_reason is not None and "name" in second.close_reason
+        # the same name (in any NFKC form) may take the seat back, as a restarted bot does
+        async with websockets.connect(url) as third:
+            await third.send(_join(referee, 0, "mjbot", session="restart"))
+            assert (await _answer(third))["type"] == "welcome"
     assert referee.tables["t1"].seats[0].name == "mjbot"
 
 
@@ -98,3 +100,26 @@ async def test_a_seat_that_never_joins_is_played_safe_after_the_join_deadline(
         if policy == "forfeit":
             ending = summary.result.ending
             assert isinstance(ending, Penalized) and ending.seat == 2
+
+
+HOSTILE_NAMES = ["p\x00", "\u202eevil", "\x1b]0;title\x07", "a\u200db", "\ufeffname",
+                 "x" * 65, "\ufdfa" * 4, " lead", "trail ", "\U000e0041tag"]
+"""Names the fuzz below always tries: NUL, a bidi override, an ESC sequence, zero-width
+joiners, a byte-order mark, too long (also only after NFKC: U+FDFA is 18 letters), spaces
+around, a tag character."""
+
+
+@settings(max_examples=3000, deadline=None, database=None)
+@given(st.sampled_from(HOSTILE_NAMES) | st.text(max_size=80))
+def test_a_name_is_refused_by_name_or_kept_normalised_and_printable(text: str) -> None:
+    try:
+        name = seat_name(text)
+    except MessageError as exc:
+        assert exc.code == "bad_name" and exc.message.startswith("name: ")
+        assert text not in HOSTILE_NAMES[:1] or "U+0000" in exc.message
+        return
+    assert text not in HOSTILE_NAMES
+    assert name == unicodedata.normalize("NFKC", name) == seat_name(name)
+    assert name.isprintable() and name == name.strip() and 0 < len(name) <= 64
+    assert not any(unicodedata.category(c) in ("Cc", "Cf", "Co", "Cn", "Zl", "Zp")
+                   for c in name)
