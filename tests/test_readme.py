@@ -136,8 +136,6 @@ def test_the_install_table_names_real_extras_and_real_commands() -> None:
         f"{sorted(OPTIONAL)} and the core")
 
 
-@pytest.mark.xfail(strict=True, reason="README: the example refusal says pip install "
-                   "'mjbot[arena]' where mjbot says pip install -e '.[arena]' in the clone")
 def test_the_example_refusal_is_what_mjbot_prints() -> None:
     """The sentence under the install table quotes a command's refusal: it is
     arena.cli's message (the missing modules elided as ``...``)."""
