@@ -25,7 +25,7 @@ run: setup-run
 test: setup
 	$(BIN)/python -m strategy.warmup
 	scripts/setup_py36.sh
-	$(BIN)/python -m arena.upload_gate
+	$(BIN)/python -m arena.upload_gate --games 1
 	$(BIN)/pytest -q -n 2
 
 lint: setup
