@@ -35,11 +35,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.botzone_judge.match import MatchConfig, MatchReport, play_match
-from arena.package import ROOT, UploadError, build, python36_problems
+from arena.package import PY36_VENV, ROOT, UploadError, build, python36_problems
 from bot.logging import configure_logging
 from game.events import Penalized
 
-VENVS = (".venv-py36", ".venv-py36-oldest")
+VENVS = (PY36_VENV.name, ".venv-py36-oldest")
 """What ``scripts/setup_py36.sh`` makes: the newest numpy and PyMahjongGB on 3.6, then the
 oldest."""
 WITHOUT_VERBOSE = ROOT / "tests" / "support" / "mahjonggb_without_verbose"
