@@ -11,7 +11,6 @@ stderr (JSON: the debug field), never to the answer line.
 
 import contextlib
 import json
-import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TextIO
@@ -218,9 +217,3 @@ def run(stdin: "TextIO", stdout: "TextIO", stderr: "TextIO", *, rules: "Ruleset"
             break
     seat.close()
     return 0
-
-
-def main(keep_running: bool = True, think_seconds: float = THINK_SECONDS,
-         work_budget: "int | None" = None) -> int:
-    return run(sys.stdin, sys.stdout, sys.stderr, keep_running=keep_running,
-               think_seconds=think_seconds, work_budget=work_budget)

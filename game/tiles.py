@@ -35,7 +35,6 @@ NUM_FLOWERS = 8
 NUM_INDICES = 42
 """Kinds including the eight flowers."""
 
-CHARACTERS, DOTS, BAMBOO, HONOURS = 0, 1, 2, 3
 EAST, SOUTH, WEST, NORTH = 27, 28, 29, 30
 RED, GREEN, WHITE = 31, 32, 33
 WINDS = (EAST, SOUTH, WEST, NORTH)
@@ -64,20 +63,6 @@ class Notation(Enum):
     BOTZONE = "botzone"
     COMPACT = "compact"
     PAPER = "paper"
-
-
-def suit_of(tile: int) -> int:
-    """0 characters, 1 dots, 2 bamboo, 3 honours (flowers raise)."""
-    if not 0 <= tile < NUM_KINDS:
-        raise TileError(f"tile index {tile} has no suit")
-    return tile // 9 if tile < NUM_SUITED else HONOURS
-
-
-def rank_of(tile: int) -> int:
-    """1-9 for suited tiles."""
-    if not 0 <= tile < NUM_SUITED:
-        raise TileError(f"tile index {tile} is not a suited tile")
-    return tile % 9 + 1
 
 
 def is_flower(tile: int) -> bool:
@@ -265,17 +250,6 @@ def counts_of(tiles: "Iterable[int]", size: int = NUM_KINDS) -> "Counts":
 
 def tiles_of(counts: "Sequence[int] | Counts") -> "list[int]":
     return [t for t, n in enumerate(counts) for _ in range(int(n))]
-
-
-def check_counts(counts: "Counts", what: str = "hand") -> None:
-    """Refuse negative counts or more than four of a tile, naming the tile."""
-    if len(counts) not in (NUM_SUITED, NUM_KINDS):
-        raise TileError(f"{what} has {len(counts)} entries; expected 27 or 34")
-    for t, n in enumerate(counts):
-        if n < 0:
-            raise TileError(f"{what} holds {n} of {tile_name(t)}")
-        if n > 4:
-            raise TileError(f"{what} holds {n} of {tile_name(t)}: at most four exist")
 
 
 def parse_counts(text: str, notation: "Notation | None" = None) -> "Counts":

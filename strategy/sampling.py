@@ -1,6 +1,6 @@
 """Anytime sampling search at the top: determinize the unseen tiles, play on, compare.
 
-For one decision the caller (:class:`arena.sampling_planner.SamplingPlanner`) names a few
+For one decision the caller (:class:`bot.sampling_planner.SamplingPlanner`) names a few
 candidate actions, each as a :class:`Line` (the concealed hand the action leaves, the meld
 it declares, the tile that is then on the table and who discarded it).  The sampler
 
@@ -57,11 +57,10 @@ from enum import Enum
 
 import numpy as np
 
-from game.melds import Chow, Kong, Meld, Pung
+from game.melds import Chow, Kong, Meld, Pung, chow_middles, chow_tiles
 from game.rulebook import declarable_win, kong_forbidden, mcr_scores, win_context
 from game.rules import MCR_BOTZONE
 from game.scoring.mcr import WinContext
-from game.table_base import chow_middles, chow_tiles
 from game.tiles import NUM_KINDS, Counts
 from strategy.deficiency.kernel import UNREACHABLE, kernel_deficiency
 from strategy.fan import declared_rows
@@ -571,7 +570,6 @@ class Comparison:
     samples: int
     rollouts: int
     """Rollouts played (those of an unfinished last round included)."""
-    fan_checks: int
 
 
 def _mean_se(xs: np.ndarray) -> tuple[float, float]:
@@ -592,7 +590,6 @@ def compare(k: Knowledge, lines: Sequence[Line], seed: int, budget: Budget,
     if not lines:
         raise ValueError("nothing to compare")
     cache = FanCache() if fans is None else fans
-    asked = cache.asked
     dl = budget.deadline
     points: list[list[int]] = []
     played = 0
@@ -625,4 +622,4 @@ def compare(k: Knowledge, lines: Sequence[Line], seed: int, budget: Budget,
         if c == 0:
             diff, diff_se = 0.0, 0.0
         out.append(Estimate(line.label, mean, se, len(points), diff, diff_se))
-    return Comparison(tuple(out), len(points), played, cache.asked - asked)
+    return Comparison(tuple(out), len(points), played)

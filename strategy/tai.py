@@ -96,13 +96,6 @@ class TaiRoute(Enum):
     FLUSH_HONOUR = "half flush with an honour pung"
 
 
-ROUTE_TAI: "dict[TaiRoute, int]" = {
-    TaiRoute.PLAIN: 0, TaiRoute.FULL_FLUSH: 8, TaiRoute.HALF_FLUSH: 4, TaiRoute.ALL_PUNGS: 4,
-    TaiRoute.HONOUR_PUNG: 0, TaiRoute.FLUSH_HONOUR: 4,
-}
-"""The tai a route's shape brings (an honour pung adds :func:`honour_tai` of its tile)."""
-
-
 @dataclass(frozen=True)
 class TaiModel(ValueModel):
     """The round numbers of the tai value (not fitted; the arena measures the whole).

@@ -63,8 +63,6 @@ from game.tiles import (
 )
 
 MELDS_IN_A_WIN = 5
-WINNING_TILES = 3 * MELDS_IN_A_WIN + 2
-"""17: five melds and a pair, counting every kong as three."""
 
 _ITEMS: "dict[str, tuple[int, str]]" = {
     "dealer": (1, "Dealer"),

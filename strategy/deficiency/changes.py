@@ -58,10 +58,6 @@ class SuitCache:
         self.rest = np.zeros(4 * ROW, np.int64)
         self.work = np.zeros(2 * GEN + 3, np.int64)
 
-    @property
-    def hit_rate(self) -> float:
-        return float(self.state[2]) / max(1, int(self.state[1]))
-
 
 @njit(inline=True)
 def suit_words(hand: "np.ndarray", avail: "np.ndarray", lo: int, melds: int,
