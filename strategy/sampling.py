@@ -1,6 +1,6 @@
 """Anytime sampling search at the top: determinize the unseen tiles, play on, compare.
 
-For one decision the caller (:class:`bot.sampling_planner.SamplingPlanner`) names a few
+For one decision the caller (:class:`arena.sampling_planner.SamplingPlanner`) names a few
 candidate actions, each as a :class:`Line` (the concealed hand the action leaves, the meld
 it declares, the tile that is then on the table and who discarded it).  The sampler
 
@@ -57,10 +57,11 @@ from enum import Enum
 
 import numpy as np
 
-from game.melds import Chow, Kong, Meld, Pung, chow_middles, chow_tiles
+from game.melds import Chow, Kong, Meld, Pung
 from game.rulebook import declarable_win, kong_forbidden, mcr_scores, win_context
 from game.rules import MCR_BOTZONE
 from game.scoring.mcr import WinContext
+from game.table_base import chow_middles, chow_tiles
 from game.tiles import NUM_KINDS, Counts
 from strategy.deficiency.kernel import UNREACHABLE, kernel_deficiency
 from strategy.fan import declared_rows
