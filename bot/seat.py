@@ -12,7 +12,7 @@ from enum import Enum
 import numpy as np
 
 from game import events as ev
-from game.melds import Chow, ConcealedKong, Kong, Meld, Pung
+from game.melds import Chow, ConcealedKong, Kong, Meld, Pung, chow_tiles
 from game.rulebook import (
     WinOffer,
     declarable_win,
@@ -154,7 +154,7 @@ class SeatView:
                           Pung(event.tile, discarder))
             (kb.discard if event.seat == me else kb.seen_discard)(event.discard)
         elif isinstance(event, ev.Chowed):
-            chow = [event.middle - 1, event.middle, event.middle + 1]
+            chow = list(chow_tiles(event.middle))
             chow.remove(event.claimed)
             self._claimed(kb, melds, event.seat, chow,
                           Chow(event.middle, event.claimed, discarder))

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import ClassVar, Union
 
+from game.melds import chow_tiles
 from game.tiles import NUM_INDICES, NUM_KINDS, tile_name
 
 SEATS = 4
@@ -324,7 +325,7 @@ class ClaimChow:
 
     @property
     def meld(self) -> "tuple[int, int, int]":
-        return (self.middle - 1, self.middle, self.middle + 1)
+        return chow_tiles(self.middle)
 
     def notation(self, claimed: "int | None" = None) -> str:
         return f"chow {meld_notation(self.meld)}"

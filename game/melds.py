@@ -40,6 +40,25 @@ def _offer_from(provider: int, owner: int) -> int:
     return (provider - owner) % SEATS
 
 
+# ---------------------------------------------------------------- the chow rule
+def chow_tiles(middle: int) -> "tuple[int, int, int]":
+    """The three tiles of the chow around ``middle``, lowest first."""
+    return (middle - 1, middle, middle + 1)
+
+
+def is_chow_middle(tile: int) -> bool:
+    """Can a chow have ``tile`` as its middle (a suited 2-8)?"""
+    return 0 <= tile < NUM_SUITED and tile % 9 not in (0, 8)
+
+
+def chow_middles(tile: int) -> "tuple[int, ...]":
+    """The middles of the chows that can contain ``tile`` (none for an honour)."""
+    if not 0 <= tile < NUM_SUITED:
+        return ()
+    return tuple(m for m in (tile - 1, tile, tile + 1)
+                 if m // 9 == tile // 9 and is_chow_middle(m))
+
+
 @dataclass(frozen=True)
 class Chow:
     """Three consecutive suited tiles, one of them (``claimed``) taken from ``provider``."""
@@ -50,12 +69,12 @@ class Chow:
 
     def __post_init__(self) -> None:
         _check_tile(self.middle, "chow")
-        if self.middle >= NUM_SUITED or self.middle % 9 in (0, 8):
+        if not is_chow_middle(self.middle):
             raise TileError(
                 f"chow around {tile_name(self.middle, Notation.BOTZONE)}: the middle tile "
                 "must be a suited 2-8"
             )
-        if not self.middle - 1 <= self.claimed <= self.middle + 1:
+        if self.claimed not in chow_tiles(self.middle):
             raise TileError(
                 f"chow around {tile_name(self.middle, Notation.BOTZONE)} cannot contain "
                 f"the claimed {tile_name(self.claimed, Notation.BOTZONE)}"
@@ -64,7 +83,7 @@ class Chow:
 
     @property
     def tiles(self) -> "tuple[int, int, int]":
-        return (self.middle - 1, self.middle, self.middle + 1)
+        return chow_tiles(self.middle)
 
     @property
     def is_concealed(self) -> bool:

@@ -29,11 +29,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from game import events as ev
-from game.melds import Meld, Pung
+from game.melds import Meld, Pung, chow_middles, chow_tiles
 from game.rules import Ruleset
 from game.scoring.mcr import WinContext, mcr_fans
 from game.scoring.tai import is_complete
-from game.table_base import chow_middles, chow_tiles
 from game.tiles import NUM_KINDS
 
 __all__ = [

@@ -35,7 +35,6 @@ class Ruleset:
     wall_layout: "WallLayout"
     dead_wall: int
     """Tiles that are never drawn normally (16 in taiwan-16)."""
-    chow_from_left_only: bool = True
     discard_with_claim: bool = True
     """A chow or pung names the discard after it in the same answer
     (:class:`game.events.ClaimAndDiscard`: Botzone's ``PENG T``); False: the table takes

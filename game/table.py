@@ -70,7 +70,7 @@ from enum import Enum
 import numpy as np
 
 from game import events as ev
-from game.melds import Chow, ConcealedKong, Kong, Meld, Pung
+from game.melds import Chow, ConcealedKong, Kong, Meld, Pung, chow_tiles, is_chow_middle
 from game.rulebook import (
     WinOffer,
     declarable_win,
@@ -88,7 +88,6 @@ from game.table_base import (
     TableError,
     WallError,
     check_seat,
-    is_chow_middle,
 )
 from game.tiles import NUM_KINDS, Notation, tile_name
 
@@ -506,9 +505,9 @@ class BotzoneTable(Table[Stage]):
             why = f"the chow around {_name(middle)} does not use the discard {_name(tile)}"
         else:
             after[tile] += 1
-            for t in (middle - 1, middle, middle + 1):
+            for t in chow_tiles(middle):
                 after[t] -= 1
-            missing = [t for t in (middle - 1, middle, middle + 1) if after[t] < 0]
+            missing = [t for t in chow_tiles(middle) if after[t] < 0]
             if missing:
                 why = self._holding(seat, missing[0])
             elif not 0 <= discard < NUM_KINDS or after[discard] < 1:
@@ -521,7 +520,7 @@ class BotzoneTable(Table[Stage]):
         self._seats[seat].hand[:] = after
         self._seats[seat].melds.append(Chow(middle, tile, discarder))
         self._shown[tile] -= 1
-        for t in (middle - 1, middle, middle + 1):
+        for t in chow_tiles(middle):
             self._shown[t] += 1
         self._discard(seat, ev.Chowed(seat, middle, tile, discard))
 

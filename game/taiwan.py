@@ -102,7 +102,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from game import events as ev
-from game.melds import Chow, ConcealedKong, Kong, Meld, Pung
+from game.melds import Chow, ConcealedKong, Kong, Meld, Pung, chow_middles, chow_tiles
 from game.rulebook import (
     declarable_win,
     kong_forbidden,
@@ -122,8 +122,6 @@ from game.table_base import (
     TableError,
     WallError,
     check_seat,
-    chow_middles,
-    chow_tiles,
 )
 from game.tiles import NUM_FLOWERS, NUM_KINDS, is_flower, tile_name
 

@@ -27,7 +27,7 @@ Standard library plus ``game`` only.
 
 from game import events as ev
 from game.compat import ascii_digits
-from game.table_base import chow_middles, is_chow_middle
+from game.melds import chow_middles, is_chow_middle
 from game.tiles import NUM_KINDS, Notation, TileError, parse_tile, tile_name
 
 SEATS = 4
