@@ -18,7 +18,9 @@ Driving a game::
 or ``play_game(walltiles, prevalent_wind, responder)`` with a callable
 ``(seat, request) -> Response`` or an iterable of four-response stages.
 ``table.view(seat)`` is what a seat knows; ``table.legal_actions(seat)`` what
-the judge would accept from it now; ``table.history`` every event in full.
+the judge would accept from it now (the rule book's list, :mod:`game.rulebook`,
+which is also what the table accepts: an answer outside it is penalised, its
+detail saying why); ``table.history`` every event in full.
 
 Each stage takes the four seats' responses at once:
 
@@ -45,9 +47,10 @@ The judge's order of checks (it decides who is blamed for a wrong action):
 
 1. any platform fault, first in seat order;
 2. after a draw: the other seats must pass (seat order), then the drawer acts;
-3. after a discard: the first ``HU`` in turn order after the discarder wins
-   (or is penalised for a false win), whatever the others answered; then the
-   first pung or kong claim in turn order is carried out (and penalised if it
+3. after a discard (the claim priority of :mod:`game.turn_order`): the first
+   ``HU`` in turn order after the discarder wins (or is penalised for a false
+   win), whatever the others answered; then the first pung or kong claim in
+   turn order is carried out (and penalised if it fails; an unreadable claim
    fails); then a chow by the next seat; only if nobody claimed must all four
    have passed (seat order);
 4. after an added kong: turn order from the konger; the first ``HU`` by
@@ -82,16 +85,10 @@ from game.rulebook import (
     win_context,
 )
 from game.rules import MCR_BOTZONE, Ruleset
-from game.table_base import (
-    SeatTiles,
-    Table,
-    TableError,
-    WallError,
-    check_seat,
-)
+from game.table_base import SeatTiles, Table, TableError, WallError
 from game.tiles import NUM_KINDS, Notation, tile_name
+from game.turn_order import SEATS, Claim, check_seat, first_claim, next_seat, seats_after
 
-SEATS = 4
 WALL_PER_SEAT = 34
 WALL_TILES = SEATS * WALL_PER_SEAT
 HAND_SIZE = MCR_BOTZONE.hand_size
@@ -198,6 +195,16 @@ def _attempts(response: ev.Response, kind: ev.ActionKind) -> bool:
     return not isinstance(response, ev.PlatformFault) and response.kind is kind
 
 
+def _makes(response: ev.Response, claim: Claim) -> bool:
+    """Does ``response`` make ``claim`` on a discard?  An unreadable pung, kong or chow is a
+    claim that fails; only a ``DeclareWin`` claims a win."""
+    if claim is Claim.WIN:
+        return isinstance(response, ev.DeclareWin)
+    if claim is Claim.PUNG_OR_KONG:
+        return _attempts(response, ev.ActionKind.KONG) or _attempts(response, ev.ActionKind.PUNG)
+    return _attempts(response, ev.ActionKind.CHOW)
+
+
 class BotzoneTable(Table[Stage]):
     """One game under the Botzone judge's rules; see the module docstring."""
 
@@ -257,18 +264,7 @@ class BotzoneTable(Table[Stage]):
     def legal_actions(self, seat: int) -> tuple[ev.Action, ...]:
         """Every action the judge would accept from ``seat`` now (wins checked by fan)."""
         check_seat(seat)
-        stage = self._stage
-        if stage is Stage.FINISHED:
-            return ()
-        if stage in (Stage.SEATING, Stage.DEALING, Stage.KONG_DECLARED):
-            return (ev.Pass(),)
-        if stage is Stage.DRAWN:
-            return self._legal_after_draw(seat) if seat == self._actor else (ev.Pass(),)
-        if stage is Stage.DISCARDED:
-            return self._legal_claims(seat) if seat != self._actor else (ev.Pass(),)
-        if seat == self._actor:
-            return (ev.Pass(),)
-        return legal_on_added_kong(self._win(seat, self_drawn=False, robbing=True) is not None)
+        return self._legal(seat, asks_win=True)
 
     # ------------------------------------------------------------ driving
     def respond(self, responses: Sequence[ev.Response]) -> None:
@@ -293,7 +289,7 @@ class BotzoneTable(Table[Stage]):
     # ------------------------------------------------------------ stages
     def _after_acknowledgement(self, responses: Sequence[ev.Response]) -> None:
         for seat in range(SEATS):
-            if not isinstance(responses[seat], ev.Pass):
+            if not self._accepts(seat, responses[seat]):
                 detail = f"must PASS, answered {_describe(responses[seat])}"
                 self._penalize(seat, WRONG_ACTION, detail)
                 return
@@ -306,70 +302,68 @@ class BotzoneTable(Table[Stage]):
     def _after_draw(self, responses: Sequence[ev.Response]) -> None:
         drawer = self._actor
         for seat in range(SEATS):
-            if seat != drawer and not isinstance(responses[seat], ev.Pass):
+            if seat != drawer and not self._accepts(seat, responses[seat]):
                 answered = _describe(responses[seat])
                 detail = f"must PASS while seat {drawer} plays, answered {answered}"
                 self._penalize(seat, WRONG_ACTION, detail)
                 return
         response = responses[drawer]
-        if isinstance(response, ev.DeclareWin):
+        if not self._accepts(drawer, response):
+            self._refuse_after_draw(drawer, response)
+        elif isinstance(response, ev.DeclareWin):
             self._declare_win(drawer, self_drawn=True, robbing=False)
-            return
-        assert self._tile is not None
-        state = self._seats[drawer]
-        state.hand[self._tile] += 1
-        if isinstance(response, ev.Discard):
-            if not state.holds(response.tile):
-                self._penalize(drawer, WRONG_ACTION, f"PLAY {self._holding(drawer, response.tile)}")
-                return
-            state.hand[response.tile] -= 1
-            self._discard(drawer, ev.Discarded(drawer, response.tile))
-        elif isinstance(response, ev.DeclareConcealedKong):
-            self._concealed_kong(drawer, response.tile)
-        elif isinstance(response, ev.DeclareAddedKong):
-            self._added_kong(drawer, response.tile)
         else:
-            detail = f"after its draw must PLAY, GANG, BUGANG or HU; answered {_describe(response)}"
-            self._penalize(drawer, WRONG_ACTION, detail)
+            assert self._tile is not None
+            self._seats[drawer].hand[self._tile] += 1
+            if isinstance(response, ev.Discard):
+                self._seats[drawer].hand[response.tile] -= 1
+                self._discard(drawer, ev.Discarded(drawer, response.tile))
+            elif isinstance(response, ev.DeclareConcealedKong):
+                self._concealed_kong(drawer, response.tile)
+            else:
+                assert isinstance(response, ev.DeclareAddedKong)
+                self._added_kong(drawer, response.tile)
 
     def _after_discard(self, responses: Sequence[ev.Response]) -> None:
         discarder = self._actor
-        turn_order = [(discarder + k) % SEATS for k in (1, 2, 3)]
-        for seat in turn_order:
-            if isinstance(responses[seat], ev.DeclareWin):
-                self._declare_win(seat, self_drawn=False, robbing=False)
-                return
-        for seat in turn_order:
-            response = responses[seat]
-            if _attempts(response, ev.ActionKind.KONG):
-                self._claim_kong(seat)
-                return
-            if _attempts(response, ev.ActionKind.PUNG):
-                self._claim_pung(seat, response)
-                return
-        left = turn_order[0]
-        if _attempts(responses[left], ev.ActionKind.CHOW):
-            self._claim_chow(left, responses[left])
+        taken = first_claim(discarder, lambda seat, claim: _makes(responses[seat], claim))
+        if taken is None:
+            for seat in range(SEATS):
+                if not self._accepts(seat, responses[seat]):
+                    detail = f"made no valid claim and did not PASS: {_describe(responses[seat])}"
+                    self._penalize(seat, WRONG_ACTION, detail)
+                    return
+            if self._wall_last:
+                self._finish(ev.GameResult(ev.WallExhausted(), (0, 0, 0, 0)))
+            else:
+                self._draw(next_seat(discarder))
             return
-        for seat in range(SEATS):
-            if not isinstance(responses[seat], ev.Pass):
-                detail = f"made no valid claim and did not PASS: {_describe(responses[seat])}"
-                self._penalize(seat, WRONG_ACTION, detail)
-                return
-        if self._wall_last:
-            self._finish(ev.GameResult(ev.WallExhausted(), (0, 0, 0, 0)))
+        seat, claim = taken
+        response = responses[seat]
+        if not self._accepts(seat, response):
+            self._refuse_claim(seat, response)
+        elif claim is Claim.WIN:
+            self._declare_win(seat, self_drawn=False, robbing=False)
+        elif isinstance(response, ev.ClaimKong):
+            self._claim_kong(seat)
         else:
-            self._draw((discarder + 1) % SEATS)
+            assert isinstance(response, ev.ClaimAndDiscard)
+            if isinstance(response.claim, ev.ClaimChow):
+                self._claim_chow(seat, response.claim.middle, response.discard)
+            else:
+                self._claim_pung(seat, response.discard)
 
     def _after_added_kong(self, responses: Sequence[ev.Response]) -> None:
         konger = self._actor
-        for k in range(SEATS):
-            seat = (konger + k) % SEATS
+        for seat in (konger, *seats_after(konger)):
             response = responses[seat]
             if isinstance(response, ev.DeclareWin) and seat != konger:
-                self._declare_win(seat, self_drawn=False, robbing=True)
+                if self._accepts(seat, response):
+                    self._declare_win(seat, self_drawn=False, robbing=True)
+                else:
+                    self._false_win(seat)
                 return
-            if not isinstance(response, ev.Pass):
+            if not self._accepts(seat, response):
                 detail = f"may only PASS or rob the kong, answered {_describe(response)}"
                 self._penalize(seat, WRONG_ACTION, detail)
                 return
@@ -380,7 +374,7 @@ class BotzoneTable(Table[Stage]):
         tile = self._seats[seat].wall.pop()
         self._actor = seat
         self._tile = tile
-        self._wall_last = not self._seats[(seat + 1) % SEATS].wall
+        self._wall_last = not self._seats[next_seat(seat)].wall
         self._about_kong = self._next_draw_replaces_kong
         self._next_draw_replaces_kong = False
         self._stage = Stage.DRAWN
@@ -392,13 +386,13 @@ class BotzoneTable(Table[Stage]):
         self._seats[seat].river.append(tile)
         self._actor = seat
         self._tile = tile
-        self._wall_last = not self._seats[(seat + 1) % SEATS].wall
+        self._wall_last = not self._seats[next_seat(seat)].wall
         self._stage = Stage.DISCARDED
         self._history.append(event)
 
     def _kong_forbidden(self, seat: int) -> str | None:
         return kong_forbidden(len(self._seats[seat].wall),
-                              len(self._seats[(self._actor + 1) % SEATS].wall))
+                              len(self._seats[next_seat(self._actor)].wall))
 
     def _start_kong(self, seat: int, event: ev.Konged | ev.ConcealedKonged | ev.KongAdded) -> None:
         self._actor = seat
@@ -407,23 +401,7 @@ class BotzoneTable(Table[Stage]):
         self._stage = Stage.KONG_ADDED if isinstance(event, ev.KongAdded) else Stage.KONG_DECLARED
         self._history.append(event)
 
-    def _kong_refused(self, seat: int, tile: int, needed: int, call: str,
-                      has_pung: bool = True) -> bool:
-        """Penalise ``seat``'s kong of ``tile`` (``call``: the answer's word) if it may not kong
-        now, holds fewer than ``needed`` of the tile or (an added kong) has no pung of it."""
-        why = self._kong_forbidden(seat)
-        if why is None and not self._seats[seat].holds(tile, needed):
-            why = self._holding(seat, tile, needed=needed)
-        if why is None and not has_pung:
-            why = "no pung of it to add to"
-        if why is None:
-            return False
-        self._penalize(seat, WRONG_ACTION, f"{call} {_name(tile)}: {why}")
-        return True
-
     def _concealed_kong(self, seat: int, tile: int) -> None:
-        if self._kong_refused(seat, tile, 4, "GANG"):
-            return
         self._seats[seat].hand[tile] -= 4
         self._seats[seat].melds.append(ConcealedKong(tile))
         self._shown[tile] = 4
@@ -431,12 +409,8 @@ class BotzoneTable(Table[Stage]):
 
     def _added_kong(self, seat: int, tile: int) -> None:
         state = self._seats[seat]
-        pung_at = next(
-            (i for i, m in enumerate(state.melds) if isinstance(m, Pung) and m.tile == tile), None
-        )
-        if self._kong_refused(seat, tile, 1, "BUGANG", has_pung=pung_at is not None):
-            return
-        assert pung_at is not None
+        pung_at = next(i for i, m in enumerate(state.melds)
+                       if isinstance(m, Pung) and m.tile == tile)
         pung = state.melds[pung_at]
         assert isinstance(pung, Pung)
         state.hand[tile] -= 1
@@ -454,70 +428,28 @@ class BotzoneTable(Table[Stage]):
         return taken, discarder
 
     def _claim_kong(self, seat: int) -> None:
-        assert self._tile is not None
-        tile = self._tile
-        if self._kong_refused(seat, tile, 3, "GANG on"):
-            return
         tile, discarder = self._take_discard()
         self._seats[seat].hand[tile] -= 3
         self._seats[seat].melds.append(Kong(tile, discarder))
         self._shown[tile] = 4
         self._start_kong(seat, ev.Konged(seat, tile))
 
-    def _claim_pung(self, seat: int, response: ev.Response) -> None:
-        assert self._tile is not None
-        tile = self._tile
-        if not (isinstance(response, ev.ClaimAndDiscard)
-                and isinstance(response.claim, ev.ClaimPung)):
-            self._penalize(seat, WRONG_ACTION, f"PENG: {_describe(response)}")
-            return
-        hand = self._seats[seat].hand
-        after = list(hand)
-        after[tile] -= 2
-        why = None
-        if not self._seats[seat].holds(tile, 2):
-            why = self._holding(seat, tile, needed=2)
-        elif not 0 <= response.discard < NUM_KINDS or after[response.discard] < 1:
-            why = f"cannot discard {_name(response.discard)} after the pung"
-        if why is not None:
-            self._penalize(seat, WRONG_ACTION, f"PENG on {_name(tile)}: {why}")
-            return
+    def _claim_pung(self, seat: int, discard: int) -> None:
         tile, discarder = self._take_discard()
+        hand = self._seats[seat].hand
         hand[tile] -= 2
-        hand[response.discard] -= 1
+        hand[discard] -= 1
         self._seats[seat].melds.append(Pung(tile, discarder))
         self._shown[tile] += 2
-        self._discard(seat, ev.Punged(seat, tile, response.discard))
+        self._discard(seat, ev.Punged(seat, tile, discard))
 
-    def _claim_chow(self, seat: int, response: ev.Response) -> None:
-        assert self._tile is not None
-        tile = self._tile
-        if not (isinstance(response, ev.ClaimAndDiscard)
-                and isinstance(response.claim, ev.ClaimChow)):
-            self._penalize(seat, WRONG_ACTION, f"CHI: {_describe(response)}")
-            return
-        middle, discard = response.claim.middle, response.discard
-        why = None
-        after = list(self._seats[seat].hand)
-        if not is_chow_middle(middle):
-            why = f"{_name(middle)} cannot be the middle of a chow"
-        elif not middle - 1 <= tile <= middle + 1:
-            why = f"the chow around {_name(middle)} does not use the discard {_name(tile)}"
-        else:
-            after[tile] += 1
-            for t in chow_tiles(middle):
-                after[t] -= 1
-            missing = [t for t in chow_tiles(middle) if after[t] < 0]
-            if missing:
-                why = self._holding(seat, missing[0])
-            elif not 0 <= discard < NUM_KINDS or after[discard] < 1:
-                why = f"cannot discard {_name(discard)} after the chow"
-        if why is not None:
-            self._penalize(seat, WRONG_ACTION, f"CHI {_name(middle)}: {why}")
-            return
+    def _claim_chow(self, seat: int, middle: int, discard: int) -> None:
         tile, discarder = self._take_discard()
-        after[discard] -= 1
-        self._seats[seat].hand[:] = after
+        hand = self._seats[seat].hand
+        for t in chow_tiles(middle):
+            if t != tile:
+                hand[t] -= 1
+        hand[discard] -= 1
         self._seats[seat].melds.append(Chow(middle, tile, discarder))
         self._shown[tile] -= 1
         for t in chow_tiles(middle):
@@ -538,36 +470,120 @@ class BotzoneTable(Table[Stage]):
 
     def _declare_win(self, seat: int, *, self_drawn: bool, robbing: bool) -> None:
         win = self._win(seat, self_drawn=self_drawn, robbing=robbing)
-        assert self._tile is not None
-        if win is None:
-            minimum = self.ruleset.min_fan
-            detail = f"HU on {_name(self._tile)} is not a winning hand of {minimum} fan"
-            self._penalize(seat, WRONG_WIN, detail)
-            return
+        assert self._tile is not None and win is not None
         payer = None if self_drawn else self._actor
         won = ev.Won(seat, self._tile, self_drawn, robbing, payer, win.fans)
         self._finish(ev.GameResult(won, mcr_scores(seat, win.fan, payer)))
 
     # ------------------------------------------------------------ legal actions
-    def _legal_after_draw(self, seat: int) -> tuple[ev.Action, ...]:
+    def _legal(self, seat: int, *, asks_win: bool) -> tuple[ev.Action, ...]:
+        """The rule book's legal answers of ``seat`` now.  Without ``asks_win`` a win is left
+        out unasked: counting its fan is the costly part, and no other answer's legality
+        depends on it."""
+        stage = self._stage
+        if stage is Stage.FINISHED:
+            return ()
+        if stage in (Stage.SEATING, Stage.DEALING, Stage.KONG_DECLARED):
+            return (ev.Pass(),)
+        if (seat == self._actor) is (stage is not Stage.DRAWN):
+            return (ev.Pass(),)
+        kong_allowed = self._kong_forbidden(seat) is None
+        if stage is Stage.DRAWN:
+            win = asks_win and self._win(seat, self_drawn=True, robbing=False) is not None
+            return legal_after_draw(self._counts(seat), self._seats[seat].melds,
+                                    kong_allowed=kong_allowed, win=win)
+        robbing = stage is Stage.KONG_ADDED
+        win = asks_win and self._win(seat, self_drawn=False, robbing=robbing) is not None
+        if robbing:
+            return legal_on_added_kong(win)
         assert self._tile is not None
-        counts = list(self._seats[seat].hand)
-        counts[self._tile] += 1
-        win = self._win(seat, self_drawn=True, robbing=False) is not None
-        return legal_after_draw(counts, self._seats[seat].melds,
-                                kong_allowed=self._kong_forbidden(seat) is None, win=win)
-
-    def _legal_claims(self, seat: int) -> tuple[ev.Action, ...]:
-        assert self._tile is not None
-        win = self._win(seat, self_drawn=False, robbing=False) is not None
         return legal_on_discard(self._seats[seat].hand, self._tile,
-                                from_left=seat == (self._actor + 1) % SEATS,
-                                kong_allowed=self._kong_forbidden(seat) is None, win=win,
-                                names_discard=True)
+                                from_left=seat == next_seat(self._actor),
+                                kong_allowed=kong_allowed, win=win, names_discard=True)
+
+    def _accepts(self, seat: int, response: ev.Response) -> bool:
+        """Is ``response`` among ``seat``'s legal answers now?"""
+        return response in self._legal(seat, asks_win=isinstance(response, ev.DeclareWin))
+
+    # ------------------------------------------------------------ refusals, in the judge's words
+    def _refuse_after_draw(self, seat: int, response: ev.Response) -> None:
+        """Penalise the drawer's answer that is not legal, saying why."""
+        if isinstance(response, ev.DeclareWin):
+            self._false_win(seat)
+            return
+        if isinstance(response, ev.Discard):
+            detail = f"PLAY {self._holding(seat, response.tile)}"
+        elif isinstance(response, ev.DeclareConcealedKong):
+            detail = f"GANG {_name(response.tile)}: {self._why_no_kong(seat, response.tile, 4)}"
+        elif isinstance(response, ev.DeclareAddedKong):
+            tile = response.tile
+            has_pung = any(isinstance(m, Pung) and m.tile == tile for m in self._seats[seat].melds)
+            detail = f"BUGANG {_name(tile)}: {self._why_no_kong(seat, tile, 1, has_pung)}"
+        else:
+            detail = f"after its draw must PLAY, GANG, BUGANG or HU; answered {_describe(response)}"
+        self._penalize(seat, WRONG_ACTION, detail)
+
+    def _refuse_claim(self, seat: int, response: ev.Response) -> None:
+        """Penalise the claim carried out on a discard that is not legal, saying why."""
+        assert self._tile is not None
+        tile = self._tile
+        if isinstance(response, ev.DeclareWin):
+            self._false_win(seat)
+            return
+        if _attempts(response, ev.ActionKind.KONG):
+            why = (f"GANG on {_name(tile)}: {self._why_no_kong(seat, tile, 3)}"
+                   if isinstance(response, ev.ClaimKong) else f"GANG: {_describe(response)}")
+        elif not isinstance(response, ev.ClaimAndDiscard):
+            word = "PENG" if _attempts(response, ev.ActionKind.PUNG) else "CHI"
+            why = f"{word}: {_describe(response)}"
+        elif isinstance(response.claim, ev.ClaimPung):
+            why = f"PENG on {_name(tile)}: " + (
+                self._holding(seat, tile, needed=2) if not self._seats[seat].holds(tile, 2)
+                else f"cannot discard {_name(response.discard)} after the pung")
+        else:
+            why = f"CHI {_name(response.claim.middle)}: " + self._why_no_chow(
+                seat, response.claim.middle, response.discard)
+        self._penalize(seat, WRONG_ACTION, why)
+
+    def _why_no_chow(self, seat: int, middle: int, discard: int) -> str:
+        assert self._tile is not None
+        tile = self._tile
+        if not is_chow_middle(middle):
+            return f"{_name(middle)} cannot be the middle of a chow"
+        if tile not in chow_tiles(middle):
+            return f"the chow around {_name(middle)} does not use the discard {_name(tile)}"
+        missing = [t for t in chow_tiles(middle) if t != tile and not self._seats[seat].holds(t)]
+        if missing:
+            return self._holding(seat, missing[0])
+        return f"cannot discard {_name(discard)} after the chow"
+
+    def _why_no_kong(self, seat: int, tile: int, needed: int, has_pung: bool = True) -> str:
+        """Why ``seat`` may not kong ``tile`` now: no kong may be declared, it holds fewer
+        than ``needed`` of it, or (an added kong) it has no pung of it."""
+        why = self._kong_forbidden(seat)
+        if why is None and self._counts(seat)[tile] < needed:
+            why = self._holding(seat, tile, needed=needed)
+        if why is None and not has_pung:
+            why = "no pung of it to add to"
+        return why if why is not None else "not legal now"
+
+    def _false_win(self, seat: int) -> None:
+        assert self._tile is not None
+        minimum = self.ruleset.min_fan
+        detail = f"HU on {_name(self._tile)} is not a winning hand of {minimum} fan"
+        self._penalize(seat, WRONG_WIN, detail)
 
     # ------------------------------------------------------------ helpers
+    def _counts(self, seat: int) -> list[int]:
+        """``seat``'s concealed tiles as counts, a tile it just drew included."""
+        counts = list(self._seats[seat].hand)
+        if self._stage is Stage.DRAWN and seat == self._actor:
+            assert self._tile is not None
+            counts[self._tile] += 1
+        return counts
+
     def _holding(self, seat: int, tile: int, needed: int = 1) -> str:
-        held = self._seats[seat].hand[tile] if 0 <= tile < NUM_KINDS else 0
+        held = self._counts(seat)[tile] if 0 <= tile < NUM_KINDS else 0
         return f"seat {seat} holds {held} of {_name(tile)}, needs {needed}"
 
     def _penalize(self, seat: int, reason: str, detail: str) -> None:

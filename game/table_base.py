@@ -22,8 +22,6 @@ from game.melds import (
 )
 from game.tiles import NUM_KINDS
 
-SEATS = 4
-
 
 class WallError(ValueError):
     """A wall that is not the rule set's tiles; the message names the tile or position."""
@@ -31,11 +29,6 @@ class WallError(ValueError):
 
 class TableError(RuntimeError):
     """The table was driven wrongly (answers after the end, for seats not asked, ...)."""
-
-
-def check_seat(seat: int) -> None:
-    if not 0 <= seat < SEATS:
-        raise ValueError(f"seat {seat} is outside 0-3")
 
 
 # ---------------------------------------------------------------- a seat's tiles

@@ -116,16 +116,10 @@ from game.rulebook import (
 from game.rules import TAIWAN_16
 from game.scoring.tai import tai_items, tai_total
 from game.stable_wall import StableDrawWall, WallMode
-from game.table_base import (
-    SeatTiles,
-    Table,
-    TableError,
-    WallError,
-    check_seat,
-)
+from game.table_base import SeatTiles, Table, TableError, WallError
 from game.tiles import NUM_FLOWERS, NUM_KINDS, is_flower, tile_name
+from game.turn_order import SEATS, Claim, check_seat, first_claim, next_seat, seats_after
 
-SEATS = 4
 HAND_SIZE = TAIWAN_16.hand_size
 DEAD_WALL = TAIWAN_16.dead_wall
 WALL_TILES = TAIWAN_16.total_tiles
@@ -159,6 +153,14 @@ _ALLOWED: dict[Stage, tuple[type, ...]] = {
     Stage.KONG_ADDED: (ev.Pass, ev.DeclareWin),
     Stage.FINISHED: (),
 }
+
+
+_CLAIMS: dict[Claim, type | tuple[type, ...]] = {
+    Claim.WIN: ev.DeclareWin,
+    Claim.PUNG_OR_KONG: (ev.ClaimPung, ev.ClaimKong),
+    Claim.CHOW: ev.ClaimChow,
+}
+"""The answers that make each claim on a discard (the Olympiad flow: a claim alone)."""
 
 
 def check_wall(wall: Sequence[int]) -> tuple[int, ...]:
@@ -375,7 +377,7 @@ class TaiwanTable(Table[Stage]):
             self._sdw.relinquish(seat)
 
     def _deal(self) -> None:
-        order = [(self._dealer + k) % SEATS for k in range(SEATS)]
+        order = (self._dealer, *seats_after(self._dealer))
         received: list[list[int]] = [[] for _ in range(SEATS)]
         for _ in range(HAND_SIZE // 4):
             for seat in order:
@@ -478,49 +480,42 @@ class TaiwanTable(Table[Stage]):
         options = {s: self._claims(s, tile, seat) for s in range(SEATS) if s != seat}
         self._options = {s: o for s, o in options.items() if len(o) > 1}
         if not self._options:
-            self._draw((seat + 1) % SEATS)
+            self._draw(next_seat(seat))
 
     def _after_discard(self, answers: Mapping[int, ev.Action]) -> None:
         discarder = self._actor
         tile = self._tile
         assert tile is not None
-        order = [(discarder + k) % SEATS for k in (1, 2, 3)]
-        for seat in order:
-            if isinstance(answers.get(seat), ev.DeclareWin):
-                self._win(seat, tile, payer=discarder, robbing=False)
-                return
-        for seat in order:
-            action = answers.get(seat)
-            if isinstance(action, ev.ClaimKong):
-                self._take_discard()
-                self._relinquish(seat)
-                self._seats[seat].hand[tile] -= 3
-                self._seats[seat].melds.append(Kong(tile, discarder))
-                self._history.append(ev.Konged(seat, tile))
-                self._actor = seat
-                self._replace(seat)
-                return
-            if isinstance(action, ev.ClaimPung):
-                self._take_discard()
-                self._relinquish(seat)
-                self._seats[seat].hand[tile] -= 2
-                self._seats[seat].melds.append(Pung(tile, discarder))
-                self._called(
-                    ev.Melded(seat, ev.ActionKind.PUNG, (tile, tile, tile), tile, discarder))
-                return
-        action = answers.get(order[0])
-        if isinstance(action, ev.ClaimChow):
-            seat = order[0]
-            self._take_discard()
-            self._relinquish(seat)
+        taken = first_claim(discarder,
+                            lambda seat, claim: isinstance(answers.get(seat), _CLAIMS[claim]))
+        if taken is None:
+            self._draw(next_seat(discarder))
+            return
+        seat = taken[0]
+        action = answers[seat]
+        if isinstance(action, ev.DeclareWin):
+            self._win(seat, tile, payer=discarder, robbing=False)
+            return
+        self._take_discard()
+        self._relinquish(seat)
+        if isinstance(action, ev.ClaimKong):
+            self._seats[seat].hand[tile] -= 3
+            self._seats[seat].melds.append(Kong(tile, discarder))
+            self._history.append(ev.Konged(seat, tile))
+            self._actor = seat
+            self._replace(seat)
+        elif isinstance(action, ev.ClaimPung):
+            self._seats[seat].hand[tile] -= 2
+            self._seats[seat].melds.append(Pung(tile, discarder))
+            self._called(ev.Melded(seat, ev.ActionKind.PUNG, (tile, tile, tile), tile, discarder))
+        else:
+            assert isinstance(action, ev.ClaimChow)
             tiles = chow_tiles(action.middle)
             for t in tiles:
                 if t != tile:
                     self._seats[seat].hand[t] -= 1
             self._seats[seat].melds.append(Chow(action.middle, tile, discarder))
             self._called(ev.Melded(seat, ev.ActionKind.CHOW, tiles, tile, discarder))
-            return
-        self._draw(order[0])
 
     def _take_discard(self) -> None:
         taken = self._seats[self._actor].river.pop()
@@ -539,8 +534,7 @@ class TaiwanTable(Table[Stage]):
         konger = self._actor
         tile = self._tile
         assert tile is not None
-        for k in (1, 2, 3):
-            seat = (konger + k) % SEATS
+        for seat in seats_after(konger):
             if isinstance(answers.get(seat), ev.DeclareWin):
                 melds = self._seats[konger].melds
                 at = next(
@@ -614,7 +608,7 @@ class TaiwanTable(Table[Stage]):
 
     def _claims(self, seat: int, tile: int, discarder: int) -> tuple[ev.Action, ...]:
         return legal_on_discard(self._seats[seat].hand, tile,
-                                from_left=seat == (discarder + 1) % SEATS,
+                                from_left=seat == next_seat(discarder),
                                 kong_allowed=self._kong_allowed(),
                                 win=self._wins_with(seat, tile), names_discard=False)
 
@@ -655,7 +649,7 @@ class TaiwanTable(Table[Stage]):
                 return f"seat {seat} holds {state.held(tile)} of {_name(tile)}, a kong needs 3"
             return no_wall
         if isinstance(action, ev.ClaimChow):
-            chower = (self._actor + 1) % SEATS
+            chower = next_seat(self._actor)
             if seat != chower:
                 return f"only seat {chower}, the next after the discarder, may chow"
             if action.middle not in chow_middles(tile):

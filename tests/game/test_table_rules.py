@@ -545,3 +545,123 @@ def test_legal_actions_are_exactly_what_the_judge_accepts(seed: int) -> None:
     assert table.result is not None
     assert not isinstance(table.result.ending, ev.Penalized)
     assert sum(table.result.scores) == 0
+
+
+# ---------------------------------------------------------------- every refusal, by name
+def at_first_draw() -> BotzoneTable:
+    """Seat 0 has drawn F4 onto ``W5 W1 W2 W3 B4 B5 B6 T7 T8 T9 F1 F2 F3``."""
+    return first_discard_table("W5")
+
+
+def first_discard_table(tile: str) -> BotzoneTable:
+    return start(build_walls([f"{tile} W1 W2 W3 B4 B5 B6 T7 T8 T9 F1 F2 F3",
+                              FILLER, FILLER, FILLER], ["F4", "", "", ""]))
+
+
+def after_pung() -> BotzoneTable:
+    """Seat 1 punged seat 0's T5 and holds one more T5 and no J3."""
+    pung = "T5 T5 B1 B2 B3 B7 B8 B9 T1 T2 T3 J1 J2"
+    table = first_discard("T5", pung, draws=["F4 ?", "T5 W9", "", ""])
+    step(table, s1=ev.ClaimAndDiscard(ev.ClaimPung(), t("J1")))
+    until_draw(table, 1, 1)
+    return table
+
+
+CHOWER = "W4 W6 B1 B2 B3 B7 B8 B9 T1 T2 T3 J1 J2"
+PUNGER = "W5 W5 B1 B2 B3 B7 B8 B9 T1 T2 T3 J1 J3"
+KONGER = "W5 W5 W5 B1 B2 B3 B7 B8 B9 T1 T2 T3 J1"
+
+
+def on_w5(seat1: str = CHOWER, seat2: str = PUNGER) -> BotzoneTable:
+    return first_discard("W5", seat1, seat2)
+
+
+REFUSALS: list[tuple[str, object, dict[str, ev.Response], tuple[int, str, str]]] = [
+    ("acknowledging the seats", lambda: BotzoneTable(random_walltiles(np.random.default_rng(2)), 0),
+     {"s2": ev.DeclareWin()}, (2, "WA", "must PASS, answered DeclareWin")),
+    ("another seat during a draw", at_first_draw, {"s3": ev.ClaimKong()},
+     (3, "WA", "must PASS while seat 0 plays, answered ClaimKong")),
+    ("a false self-drawn win", at_first_draw, {"s0": ev.DeclareWin()},
+     (0, "WH", "HU on F4 is not a winning hand of 8 fan")),
+    ("a discard not held", at_first_draw, {"s0": ev.Discard(t("J3"))},
+     (0, "WA", "PLAY seat 0 holds 0 of J3, needs 1")),
+    ("a concealed kong not held", at_first_draw, {"s0": ev.DeclareConcealedKong(t("W1"))},
+     (0, "WA", "GANG W1: seat 0 holds 1 of W1, needs 4")),
+    ("an added kong without a pung", at_first_draw, {"s0": ev.DeclareAddedKong(t("W1"))},
+     (0, "WA", "BUGANG W1: no pung of it to add to")),
+    ("an added kong of a tile not held", after_pung, {"s1": ev.DeclareAddedKong(t("J3"))},
+     (1, "WA", "BUGANG J3: seat 1 holds 0 of J3, needs 1")),
+    ("a pass after one's own draw", at_first_draw, {"s0": ev.Pass()},
+     (0, "WA", "after its draw must PLAY, GANG, BUGANG or HU; answered Pass")),
+    ("an unreadable answer to one's own draw", at_first_draw,
+     {"s0": ev.InvalidAction("PLAY", "PLAY takes 1 argument(s), got 0")},
+     (0, "WA", "after its draw must PLAY, GANG, BUGANG or HU; answered 'PLAY' "
+               "(PLAY takes 1 argument(s), got 0)")),
+    ("a false win on a discard", on_w5, {"s3": ev.DeclareWin()},
+     (3, "WH", "HU on W5 is not a winning hand of 8 fan")),
+    ("a kong claim without three", on_w5, {"s2": ev.ClaimKong()},
+     (2, "WA", "GANG on W5: seat 2 holds 2 of W5, needs 3")),
+    ("an unreadable kong claim", lambda: on_w5(seat2=KONGER),
+     {"s2": ev.InvalidAction("GANG", "no reason", ev.ActionKind.KONG)},
+     (2, "WA", "GANG: 'GANG' (no reason)")),
+    ("a pung claim without two", on_w5, {"s3": ev.ClaimAndDiscard(ev.ClaimPung(), t("F1"))},
+     (3, "WA", "PENG on W5: seat 3 holds 0 of W5, needs 2")),
+    ("a pung's discard not held", on_w5, {"s2": ev.ClaimAndDiscard(ev.ClaimPung(), t("J2"))},
+     (2, "WA", "PENG on W5: cannot discard J2 after the pung")),
+    ("a pung without its discard", on_w5, {"s2": ev.ClaimPung()},
+     (2, "WA", "PENG: ClaimPung")),
+    ("an unreadable pung", on_w5,
+     {"s2": ev.InvalidAction("PENG X1", "unknown tile 'X1'", ev.ActionKind.PUNG)},
+     (2, "WA", "PENG: 'PENG X1' (unknown tile 'X1')")),
+    ("a chow without its discard", on_w5, {"s1": ev.ClaimChow(t("W5"))},
+     (1, "WA", "CHI: ClaimChow")),
+    ("a chow around a terminal", on_w5, {"s1": ev.ClaimAndDiscard(ev.ClaimChow(t("W9")), t("J1"))},
+     (1, "WA", "CHI W9: W9 cannot be the middle of a chow")),
+    ("a chow that does not use the discard", on_w5,
+     {"s1": ev.ClaimAndDiscard(ev.ClaimChow(t("B2")), t("J1"))},
+     (1, "WA", "CHI B2: the chow around B2 does not use the discard W5")),
+    ("a chow of tiles not held", on_w5, {"s1": ev.ClaimAndDiscard(ev.ClaimChow(t("W6")), t("J1"))},
+     (1, "WA", "CHI W6: seat 1 holds 0 of W7, needs 1")),
+    ("a chow's discard not held", on_w5,
+     {"s1": ev.ClaimAndDiscard(ev.ClaimChow(t("W5")), t("W4"))},
+     (1, "WA", "CHI W5: cannot discard W4 after the chow")),
+    ("a chow by a seat not next", on_w5,
+     {"s2": ev.ClaimAndDiscard(ev.ClaimChow(t("W5")), t("J1"))},
+     (2, "WA", "made no valid claim and did not PASS: ClaimAndDiscard")),
+    ("the discarder claiming its own discard", on_w5, {"s0": ev.ClaimKong()},
+     (0, "WA", "made no valid claim and did not PASS: ClaimKong")),
+    ("a discard out of turn", on_w5, {"s3": ev.Discard(t("F1"))},
+     (3, "WA", "made no valid claim and did not PASS: Discard")),
+    ("a false robbing of a kong", rob_setup, {"s2": ev.DeclareWin()},
+     (2, "WH", "HU on T5 is not a winning hand of 8 fan")),
+    ("the konger robbing its own kong", rob_setup, {"s1": ev.DeclareWin()},
+     (1, "WA", "may only PASS or rob the kong, answered DeclareWin")),
+    ("a claim on an added kong", rob_setup, {"s2": ev.ClaimKong()},
+     (2, "WA", "may only PASS or rob the kong, answered ClaimKong")),
+    ("a platform fault", on_w5, {"s2": ev.PlatformFault("TLE")}, (2, "TLE", "platform verdict")),
+]
+
+
+@pytest.mark.parametrize(("setup", "answers", "penalty"), [r[1:] for r in REFUSALS],
+                         ids=[r[0] for r in REFUSALS])
+def test_each_refusal_names_its_seat_reason_and_detail(
+        setup: object, answers: dict[str, ev.Response], penalty: tuple[int, str, str]) -> None:
+    """Every way an answer is refused: the seat blamed, Botzone's reason and the detail."""
+    assert callable(setup)
+    table = setup()
+    step(table, **answers)
+    ending, scores = result_of(table)
+    assert ending == ev.Penalized(*penalty)
+    assert scores == tuple(-30 if s == penalty[0] else 10 for s in range(4))
+
+
+def test_an_answer_refused_when_its_wall_is_empty_says_so() -> None:
+    table = late_table("F2")
+    step(table, s3=ev.DeclareConcealedKong(t("F2")))
+    assert table.result is not None and table.result.ending == ev.Penalized(
+        3, "WA", "GANG F2: the wall of the seat after the last discarder or drawer is empty")
+    table = late_table("W9", seat1_deal="W9 W9 W9 B2 B3 B7 B8 B9 T1 T2 T3 J1 J2")
+    step(table)
+    step(table, s1=ev.ClaimKong())
+    assert table.result is not None and table.result.ending == ev.Penalized(
+        1, "WA", "GANG on W9: the wall of the seat after the last discarder or drawer is empty")
