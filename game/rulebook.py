@@ -30,7 +30,7 @@ import numpy as np
 
 from game import events as ev
 from game.melds import Meld, Pung, chow_middles, chow_tiles
-from game.rules import Ruleset
+from game.rules import Family, Ruleset
 from game.scoring.mcr import WinContext, mcr_fans
 from game.scoring.tai import is_complete
 from game.tiles import NUM_KINDS
@@ -89,16 +89,16 @@ def win_context(*, seat: int, prevalent_wind: int, self_drawn: bool, robbing: bo
 
 
 def minimum_fan(rules: "Ruleset", flowers: int = 0) -> int:
-    """The least fan a declared win must reach: the rule set's minimum plus the seat's
-    flowers (each is a fan the judge adds) where there is a minimum; else 0."""
-    return rules.min_fan + flowers if rules.min_fan > 0 else 0
+    """The least fan a declared win must reach: under MCR the rule set's minimum plus the
+    seat's flowers (each is a fan the judge adds); else 0 (no fan is counted)."""
+    return rules.min_fan + flowers if rules.family is Family.MCR else 0
 
 
 def declarable_win(rules: "Ruleset", concealed: "Sequence[int]", melds: "Sequence[Meld]", tile: int,
                    context: "WinContext") -> "WinOffer | None":
     """The win if a seat holding ``concealed`` (its concealed tiles, without ``tile``) and
     ``melds`` may declare one on ``tile`` now; None if that would be a false win."""
-    if rules.min_fan > 0 and rules.special_shapes:
+    if rules.family is Family.MCR:
         fans = mcr_fans(concealed, melds, tile, context)
         if fans is None:
             return None

@@ -1,14 +1,28 @@
 """Rule sets as values: ``mcr-botzone``, ``taiwan-16`` and ``mahjong-0``.
 
-A :class:`Ruleset` is passed around, never read from a global.  The
-deficiency maths reads ``melds_needed``, ``has_honours`` and
-``special_shapes`` from it.
+A :class:`Ruleset` is passed around, never read from a global.  Its ``family``
+(:class:`Family`) is the one answer to "which rules are these" (what a win must
+reach and how it is scored); the deficiency maths reads ``melds_needed``,
+``has_honours`` and ``special_shapes`` from it.
 """
 
 from dataclasses import dataclass, replace
 from enum import Enum
 
 from game.tiles import NUM_KINDS, TileError, tile_name
+
+
+class Family(Enum):
+    """Which rules a rule set follows: what a declared win must reach and how it is scored."""
+
+    MCR = "mcr"
+    """Chinese Official: the fan counted by PyMahjongGB, a minimum fan, the special shapes
+    (mcr-botzone)."""
+    TAIWAN = "taiwan"
+    """Taiwanese 16-tile: five melds and a pair, no minimum, tai scored at the table
+    (taiwan-16)."""
+    PLAIN = "plain"
+    """Melds and a pair, no minimum, nothing counted (mahjong-0, the papers' game)."""
 
 
 class WallLayout(Enum):
@@ -21,6 +35,7 @@ class WallLayout(Enum):
 @dataclass(frozen=True)
 class Ruleset:
     name: str
+    family: "Family"
     tile_kinds: int
     """34 with honours, 27 for suits only."""
     flowers: bool
@@ -74,6 +89,7 @@ class Ruleset:
 
 MCR_BOTZONE = Ruleset(
     name="mcr-botzone",
+    family=Family.MCR,
     tile_kinds=34,
     flowers=False,
     hand_size=13,
@@ -87,6 +103,7 @@ MCR_BOTZONE_FLOWERS = replace(MCR_BOTZONE, name="mcr-botzone-flowers", flowers=T
 """The 144-tile variant with flowers (BUHUA), on request."""
 TAIWAN_16 = Ruleset(
     name="taiwan-16",
+    family=Family.TAIWAN,
     tile_kinds=34,
     flowers=True,
     hand_size=16,
@@ -99,6 +116,7 @@ TAIWAN_16 = Ruleset(
 )
 MAHJONG_0 = Ruleset(
     name="mahjong-0",
+    family=Family.PLAIN,
     tile_kinds=27,
     flowers=False,
     hand_size=13,

@@ -29,7 +29,7 @@ import numpy as np
 from game.compat import Protocol
 from game.melds import Meld
 from game.rulebook import declarable_win, win_context
-from game.rules import TAIWAN_16, Ruleset, WallLayout
+from game.rules import Family, Ruleset, WallLayout
 from game.scoring.tai import own_flowers, tai_items, tai_total
 from game.tiles import tiles_of
 from strategy.availability import WALL_FIT, discarded_counts, drawable_counts, wall_copies
@@ -402,10 +402,9 @@ class ShapeValue:
 
 def rule_value(rules: "Ruleset", model: "ValueModel", tai_model: "TaiModel") -> "RuleValue":
     """The planner's value under ``rules``: the tai value under taiwan-16, the fan-aware
-    one where a win needs a minimum fan and the special shapes count (mcr-botzone), else
-    the plain deficiency."""
-    if rules == TAIWAN_16:
+    one under MCR (a win needs a minimum fan), else the plain deficiency."""
+    if rules.family is Family.TAIWAN:
         return TaiValue(tai_model)
-    if rules.special_shapes and rules.min_fan > 0:
+    if rules.family is Family.MCR:
         return FanValue(model, rules)
     return ShapeValue(model, rules)

@@ -15,7 +15,7 @@ import numpy as np
 
 from game.melds import Meld
 from game.rulebook import declarable_win, minimum_fan, win_context
-from game.rules import Ruleset
+from game.rules import Family, Ruleset
 from game.tiles import NUM_KINDS
 from strategy.policy import WinCheck
 
@@ -36,8 +36,8 @@ class FanTotals:
     def check(self, rules: "Ruleset", melds: "Sequence[Meld]", seat: int, prevalent_wind: int,
               flowers: int) -> "WinCheck | None":
         """The search's win check for a seat with these declared ``melds`` and ``flowers``
-        (None where the rules set no minimum fan or count no special shapes)."""
-        if not rules.special_shapes or rules.min_fan <= 0:
+        (None but under MCR, where a win must reach a minimum fan)."""
+        if rules.family is not Family.MCR:
             return None
         declared = tuple(melds)
         if self.context != (declared, seat, prevalent_wind):
