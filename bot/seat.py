@@ -24,15 +24,16 @@ from game.rulebook import (
     safest_action,
     win_context,
 )
-from game.rules import Ruleset, WallLayout
+from game.rules import MCR_BOTZONE, PER_SEAT_WALL, Ruleset, WallLayout
 from game.tiles import NUM_KINDS, is_flower
+from game.turn_order import SEATS, next_seat
 from strategy.candidates import best_shape_deficiency
 from strategy.jit import HAVE_NUMBA
 from strategy.knowledge import KnowledgeBase
 
 __all__ = ["Ask", "AskKind", "SeatView", "safest_action"]
 
-PER_SEAT_DRAWS = 34 - 13
+PER_SEAT_DRAWS = PER_SEAT_WALL - MCR_BOTZONE.hand_size
 """Tiles a seat can draw from its own wall in Botzone's duplicate format."""
 _KINDS = np.arange(NUM_KINDS)
 _NONE_UNSEEN = np.zeros(NUM_KINDS, dtype=np.int8)
@@ -87,7 +88,7 @@ class SeatView:
     prevalent_wind: int = 0
     kb: "KnowledgeBase" = field(default_factory=KnowledgeBase)
     melds: "list[Meld]" = field(default_factory=list)
-    wall_left: "list[int]" = field(default_factory=lambda: [PER_SEAT_DRAWS] * 4)
+    wall_left: "list[int]" = field(default_factory=lambda: [PER_SEAT_DRAWS] * SEATS)
     """Per-seat walls (Botzone duplicate); for one shared wall all four entries move."""
     last_event: "ev.Event | None" = None
     drawn: "int | None" = None
@@ -197,7 +198,7 @@ class SeatView:
             if self.rules.wall_layout is WallLayout.SINGLE:
                 # what the deal leaves in the wall; normal draws stop at the dead wall
                 self.tiles_left = self.rules.wall_after_deal(len(event.flowers))
-                self.wall_left = [max(0, self.tiles_left - self.rules.dead_wall)] * 4
+                self.wall_left = [max(0, self.tiles_left - self.rules.dead_wall)] * SEATS
         self.last_event = event
         self.events += 1
         self._ask = None
@@ -250,11 +251,11 @@ class SeatView:
         seat = getattr(event, "seat", None)
         # the two events of every turn first: a draw shows nothing, a discard one tile
         if isinstance(event, ev.Drew):
-            if seat is not None and 0 <= seat < 4:
+            if seat is not None and 0 <= seat < SEATS:
                 self.passed[seat] = []
             return
         if isinstance(event, ev.Discarded):
-            if seat is not None and 0 <= seat < 4:
+            if seat is not None and 0 <= seat < SEATS:
                 self._thrown(seat, event.tile)
             return
         meld: "Meld | None" = None
@@ -275,7 +276,7 @@ class SeatView:
             self.shown_melds[seat] = [Kong(m.tile, m.provider, added=True)
                                       if isinstance(m, Pung) and m.tile == event.tile else m
                                       for m in self.shown_melds[seat]]
-        if seat is None or not 0 <= seat < 4:
+        if seat is None or not 0 <= seat < SEATS:
             return
         if meld is not None:
             self.shown_melds[seat].append(meld)
@@ -289,7 +290,7 @@ class SeatView:
         """``seat`` discarded ``tile``: its hand changed, the others let the tile pass."""
         self.discards[seat].append(tile)
         self.passed[seat] = []
-        for other in range(4):
+        for other in range(SEATS):
             if other != seat:
                 self.passed[other].append(tile)
 
@@ -310,7 +311,8 @@ class SeatView:
         return [m.tile for m in self.melds if isinstance(m, Pung)]
 
     def next_seat(self, seat: int) -> int:
-        return (seat + 1) % 4
+        """The seat after ``seat`` in turn order (:func:`game.turn_order.next_seat`)."""
+        return next_seat(seat)
 
     @property
     def ask(self) -> "Ask":

@@ -36,11 +36,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from game.events import Chowed, Drew, Event, Konged, Melded, Punged
+from game.rules import MCR_BOTZONE, PER_SEAT_WALL
+from game.turn_order import SEATS, check_seat
 
-SEATS = 4
-PER_SEAT_WALL = 34
-"""Tiles in each seat's wall in the Botzone duplicate format."""
-PER_SEAT_DEAL = 13
+PER_SEAT_DEAL = MCR_BOTZONE.hand_size
 
 
 @dataclass(frozen=True)
@@ -64,8 +63,7 @@ def single_wall_references(
 ) -> tuple[tuple[int, ...], ...]:
     """By absolute seat: ``w[4 * hand_size + 4k + p]`` for every ``k`` the wall holds,
     ``p = (seat - dealer) mod 4``."""
-    if not 0 <= dealer < SEATS:
-        raise ValueError(f"dealer {dealer} is outside 0-3")
+    check_seat(dealer, "dealer")
     start = SEATS * hand_size
     return tuple(
         tuple(int(t) for t in wall[start + (seat - dealer) % SEATS :: SEATS])
@@ -75,8 +73,9 @@ def single_wall_references(
 
 def per_seat_wall_references(walltiles: Sequence[int]) -> tuple[tuple[int, ...], ...]:
     """Botzone duplicate walls: seat ``i`` draws ``walltiles[34i + 20]`` down to ``[34i]``."""
-    if len(walltiles) != SEATS * PER_SEAT_WALL:
-        raise ValueError(f"{len(walltiles)} wall tiles; the per-seat walls hold 136")
+    if len(walltiles) != MCR_BOTZONE.total_tiles:
+        raise ValueError(f"{len(walltiles)} wall tiles; the per-seat walls hold "
+                         f"{MCR_BOTZONE.total_tiles}")
     return tuple(
         tuple(
             int(walltiles[PER_SEAT_WALL * seat + i])

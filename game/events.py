@@ -21,13 +21,7 @@ from typing import ClassVar, Union
 
 from game.melds import chow_tiles
 from game.tiles import NUM_INDICES, NUM_KINDS, tile_name
-
-SEATS = 4
-
-
-def _seat(seat: int, what: str) -> None:
-    if not 0 <= seat < SEATS:
-        raise ValueError(f"{what}: seat {seat} is outside 0-3")
+from game.turn_order import check_seat as _seat
 
 
 def _tile(tile: int, what: str) -> None:

@@ -18,21 +18,15 @@ from typing import Tuple, Union
 
 from game.rules import Ruleset
 from game.tiles import NUM_KINDS, NUM_SUITED, Notation, TileError, format_tiles, tile_name
+from game.turn_order import SEATS
+from game.turn_order import check_seat as _check_seat
 
 PackEntry = Tuple[str, str, int]
 """One entry of PyMahjongGB's ``pack`` argument: ``("PENG"|"GANG"|"CHI", tile, offer)``."""
 
-SEATS = 4
-
-
 def _check_tile(tile: int, what: str) -> None:
     if not 0 <= tile < NUM_KINDS:
         raise TileError(f"{what}: tile index {tile} cannot be part of a meld")
-
-
-def _check_seat(seat: int, what: str) -> None:
-    if not 0 <= seat < SEATS:
-        raise ValueError(f"{what}: seat {seat} is outside 0-3")
 
 
 def _offer_from(provider: int, owner: int) -> int:

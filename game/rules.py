@@ -27,9 +27,14 @@ class Family(Enum):
 
 class WallLayout(Enum):
     PER_SEAT = "per-seat"
-    """Botzone duplicate format: every seat owns a wall of 34 and draws from its back."""
+    """Botzone duplicate format: every seat owns a wall of :data:`PER_SEAT_WALL` and draws
+    from its back."""
     SINGLE = "single"
     """One wall; draws from the front, replacements from the back."""
+
+
+PER_SEAT_WALL = 34
+"""Tiles in each seat's own wall in Botzone's duplicate format (four walls of 34: 136)."""
 
 
 @dataclass(frozen=True)

@@ -66,7 +66,8 @@ from enum import Enum
 
 import numpy as np
 
-SEATS = 4
+from game.turn_order import SEATS, check_seat, seats_after
+
 REAR_PER_SEAT = 4
 """Tiles in each rear sub-wall: the dead wall of 16, four per seat."""
 
@@ -108,8 +109,7 @@ def construct_subwalls(
     wall: Sequence[int], dealer: int, hand_size: int = 16, dead_wall: int = 16
 ) -> Subwalls:
     """Algorithm 1 (eq. 1-3): the sub-walls of an original ``wall``, by absolute seat."""
-    if not 0 <= dealer < SEATS:
-        raise ValueError(f"dealer {dealer} is outside 0-3")
+    check_seat(dealer, "dealer")
     if hand_size % 4 or dead_wall != SEATS * REAR_PER_SEAT:
         raise ValueError(f"hands of {hand_size} and a dead wall of {dead_wall} do not split")
     tiles = tuple(int(t) for t in wall)
@@ -201,7 +201,7 @@ class StableDrawWall:
     def tiles(self) -> tuple[int, ...]:
         """Every tile left: the fronts from the dealer on, then the rears, then the pile
         (the order Algorithm 2 collects them in)."""
-        order = [(self._dealer + p) % SEATS for p in range(SEATS)]
+        order = [self._dealer, *seats_after(self._dealer)]
         return (
             *(t for s in order for t in self._fronts[s]),
             *(t for s in order for t in self._rears[s]),

@@ -84,13 +84,13 @@ from game.rulebook import (
     mcr_scores,
     win_context,
 )
-from game.rules import MCR_BOTZONE, Ruleset
-from game.table_base import SeatTiles, Table, TableError, WallError
+from game.rules import MCR_BOTZONE, PER_SEAT_WALL, Ruleset
+from game.table_base import SeatTiles, Table, TableError
+from game.table_base import WallError as WallError  # what check_walltiles raises
 from game.tiles import NUM_KINDS, Notation, tile_name
 from game.turn_order import SEATS, Claim, check_seat, first_claim, next_seat, seats_after
+from game.walls import check_wall, shuffled_wall
 
-WALL_PER_SEAT = 34
-WALL_TILES = SEATS * WALL_PER_SEAT
 HAND_SIZE = MCR_BOTZONE.hand_size
 
 WRONG_ACTION = "WA"
@@ -113,27 +113,14 @@ class Stage(Enum):
 
 # ---------------------------------------------------------------- walls
 def check_walltiles(walltiles: Sequence[int]) -> tuple[int, ...]:
-    """The 136 tiles as a tuple; the error says which tile count is wrong."""
-    wall = tuple(int(t) for t in walltiles)
-    if len(wall) != WALL_TILES:
-        raise WallError(f"walltiles holds {len(wall)} tiles; the duplicate wall needs 136")
-    counts = [0] * NUM_KINDS
-    for position, t in enumerate(wall):
-        if not 0 <= t < NUM_KINDS:
-            raise WallError(f"walltiles[{position}] = {t} is not a tile of the 136-tile set")
-        counts[t] += 1
-    for t, n in enumerate(counts):
-        if n != 4:
-            raise WallError(
-                f"walltiles holds {n} of {tile_name(t, Notation.BOTZONE)}; every tile needs 4"
-            )
-    return wall
+    """The 136 tiles as a tuple (:func:`game.walls.check_wall` of mcr-botzone); the error
+    says which tile count is wrong."""
+    return check_wall(MCR_BOTZONE, walltiles, "walltiles", Notation.BOTZONE)
 
 
 def random_walltiles(rng: np.random.Generator) -> tuple[int, ...]:
     """A shuffled duplicate wall (the judge shuffles when ``walltiles`` is empty)."""
-    tiles = np.repeat(np.arange(NUM_KINDS), 4)
-    return tuple(int(t) for t in rng.permutation(tiles))
+    return shuffled_wall(MCR_BOTZONE, rng)
 
 
 # ---------------------------------------------------------------- views
@@ -217,7 +204,7 @@ class BotzoneTable(Table[Stage]):
         self._prevalent_wind = prevalent_wind
         self._seats: list[_SeatState] = []
         for i in range(SEATS):
-            wall = list(self.walltiles[i * WALL_PER_SEAT : (i + 1) * WALL_PER_SEAT])
+            wall = list(self.walltiles[i * PER_SEAT_WALL : (i + 1) * PER_SEAT_WALL])
             dealt = tuple(wall.pop() for _ in range(HAND_SIZE))
             seat = _SeatState(wall=wall, dealt=dealt)
             for t in dealt:

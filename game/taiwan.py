@@ -119,10 +119,10 @@ from game.stable_wall import StableDrawWall, WallMode
 from game.table_base import SeatTiles, Table, TableError, WallError
 from game.tiles import NUM_FLOWERS, NUM_KINDS, is_flower, tile_name
 from game.turn_order import SEATS, Claim, check_seat, first_claim, next_seat, seats_after
+from game.walls import check_wall
 
 HAND_SIZE = TAIWAN_16.hand_size
 DEAD_WALL = TAIWAN_16.dead_wall
-WALL_TILES = TAIWAN_16.total_tiles
 FORFEIT = 30
 """A forfeiting seat pays this to each other seat."""
 FORFEIT_REASON = "forfeit"
@@ -163,23 +163,6 @@ _CLAIMS: dict[Claim, type | tuple[type, ...]] = {
 """The answers that make each claim on a discard (the Olympiad flow: a claim alone)."""
 
 
-def check_wall(wall: Sequence[int]) -> tuple[int, ...]:
-    """The 144 tiles as a tuple; the error names the tile whose count is wrong."""
-    tiles = tuple(int(t) for t in wall)
-    if len(tiles) != WALL_TILES:
-        raise WallError(f"the wall holds {len(tiles)} tiles; taiwan-16 needs {WALL_TILES}")
-    counts = [0] * (NUM_KINDS + NUM_FLOWERS)
-    for position, t in enumerate(tiles):
-        if not 0 <= t < NUM_KINDS + NUM_FLOWERS:
-            raise WallError(f"wall[{position}] = {t} is not a tile index")
-        counts[t] += 1
-    for t, n in enumerate(counts):
-        needed = 1 if is_flower(t) else 4
-        if n != needed:
-            raise WallError(f"the wall holds {n} of {tile_name(t)}; it needs {needed}")
-    return tiles
-
-
 def _describe(action: object) -> str:
     if isinstance(action, ev.Discard | ev.DeclareConcealedKong | ev.DeclareAddedKong):
         return f"{type(action).__name__}({_name(action.tile)})"
@@ -213,7 +196,7 @@ class TaiwanTable(Table[Stage]):
         if not 0 <= prevalent_wind < 4:
             raise ValueError(f"prevalent wind {prevalent_wind} is outside 0-3 (E S W N)")
         check_seat(dealer)
-        self._wall = check_wall(wall)
+        self._wall = check_wall(TAIWAN_16, wall)
         self._front = 0
         self._back = len(self._wall)
         self._wall_mode = wall_mode
@@ -667,5 +650,4 @@ __all__ = [
     "TableError",
     "TaiwanTable",
     "WallError",
-    "check_wall",
 ]

@@ -4,13 +4,16 @@ Randomness comes only from the ``numpy.random.Generator`` handed in (build one
 with ``numpy.random.default_rng(seed)``), so a seed always gives the same wall.
 
 - mcr-botzone (duplicate): 136 tiles; seat i owns tiles 34i..34i+33 (see
-  :mod:`game.table`); ``walltiles`` lists them in that order.
+  :mod:`game.table`; 34 is :data:`game.rules.PER_SEAT_WALL`); ``walltiles`` lists
+  them in that order.
 - taiwan-16: 144 tiles, the 8 flowers included; one wall, drawn from the front,
   replacements from the back.
 - mahjong-0: 108 suit tiles; one wall.
 
-``arranged_single_wall`` lays out a single wall by hand (scripted deals for
-tests and demonstrations): who is dealt what, what is drawn, what replaces.
+``check_wall`` is the one check that a wall holds a rule set's tiles, which
+every table makes of the wall it is given.  ``arranged_single_wall`` lays out a
+single wall by hand (scripted deals for tests and demonstrations): who is dealt
+what, what is drawn, what replaces.
 """
 
 from __future__ import annotations
@@ -21,7 +24,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from game.rules import Ruleset
-from game.tiles import FIRST_FLOWER, NUM_FLOWERS, tile_name
+from game.table_base import WallError
+from game.tiles import FIRST_FLOWER, NUM_FLOWERS, Notation, tile_name
 
 
 def tile_set(rules: Ruleset) -> list[int]:
@@ -29,6 +33,26 @@ def tile_set(rules: Ruleset) -> list[int]:
     tiles = [t for t in range(rules.tile_kinds) for _ in range(4)]
     if rules.flowers:
         tiles += list(range(FIRST_FLOWER, FIRST_FLOWER + NUM_FLOWERS))
+    return tiles
+
+
+def check_wall(rules: Ruleset, wall: Sequence[int], what: str = "wall",
+               notation: Notation = Notation.COMPACT) -> tuple[int, ...]:
+    """``wall`` as a tuple of ints when it holds exactly the rule set's tiles
+    (:func:`tile_set`); else :class:`game.table_base.WallError` naming ``what`` and the
+    count, position or tile (in ``notation``) that is wrong."""
+    tiles = tuple(int(t) for t in wall)
+    if len(tiles) != rules.total_tiles:
+        raise WallError(f"{what} holds {len(tiles)} tiles; {rules.name} needs {rules.total_tiles}")
+    needed = Counter(tile_set(rules))
+    for position, t in enumerate(tiles):
+        if t not in needed:
+            raise WallError(f"{what}[{position}] = {t} is not a tile of {rules.name}")
+    held = Counter(tiles)
+    for t in sorted(needed):
+        if held[t] != needed[t]:
+            raise WallError(f"{what} holds {held[t]} of {tile_name(t, notation)}; "
+                            f"{rules.name} needs {needed[t]}")
     return tiles
 
 

@@ -30,7 +30,6 @@ from game.compat import ascii_digits
 from game.melds import chow_middles, is_chow_middle
 from game.tiles import NUM_KINDS, Notation, TileError, parse_tile, tile_name
 
-SEATS = 4
 HAND_SIZE = 13
 
 

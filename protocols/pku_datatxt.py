@@ -30,11 +30,11 @@ from dataclasses import dataclass
 from enum import Enum
 
 from game import events as ev
+from game.rules import MCR_BOTZONE, PER_SEAT_WALL
 from game.tiles import NUM_KINDS, Notation, TileError, parse_tile
+from game.turn_order import SEATS
 
-SEATS = 4
-HAND_SIZE = 13
-WALL_PER_SEAT = 34
+HAND_SIZE = MCR_BOTZONE.hand_size
 
 
 class PkuFormatError(ValueError):
@@ -250,10 +250,9 @@ def walltiles_of(match: PkuMatch) -> tuple[int, ...]:
     taken = tiles_taken(match)
     left = [4] * NUM_KINDS
     for seat, tiles in enumerate(taken):
-        if len(tiles) > WALL_PER_SEAT:
-            raise PkuFormatError(
-                f"match {match.match_id}: seat {seat} took {len(tiles)} tiles; a wall holds 34"
-            )
+        if len(tiles) > PER_SEAT_WALL:
+            raise PkuFormatError(f"match {match.match_id}: seat {seat} took {len(tiles)} tiles; "
+                                 f"a wall holds {PER_SEAT_WALL}")
         for t in tiles:
             left[t] -= 1
             if left[t] < 0:
@@ -261,7 +260,7 @@ def walltiles_of(match: PkuMatch) -> tuple[int, ...]:
     unused = [t for t in range(NUM_KINDS) for _ in range(left[t])]
     wall: list[int] = []
     for tiles in taken:
-        fill = WALL_PER_SEAT - len(tiles)
+        fill = PER_SEAT_WALL - len(tiles)
         wall += unused[:fill] + list(reversed(tiles))
         unused = unused[fill:]
     return tuple(wall)

@@ -17,7 +17,8 @@ import pytest
 from support import BOTZONE_LOG_DIR, botzone_logs
 
 from game.events import InvalidAction, PlatformFault, Response, Won
-from game.table import WALL_TILES, BotzoneTable, Stage
+from game.rules import MCR_BOTZONE
+from game.table import BotzoneTable, Stage
 from game.tiles import Notation, parse_tile
 from protocols.botzone_codec import decode_response, format_request, format_requests
 
@@ -127,7 +128,7 @@ def test_every_tile_is_accounted_for_at_every_stage(path: Path) -> None:
             break
         census = tile_census(table)
         walls = sum(table.view(0).table[s].wall_remaining for s in range(4))
-        assert sum(census.values()) + walls == WALL_TILES
+        assert sum(census.values()) + walls == MCR_BOTZONE.total_tiles
         assert max(census.values()) <= 4
         for seat in range(4):
             public = table.view(0).table[seat]

@@ -137,10 +137,21 @@ def test_walltiles_are_checked() -> None:
     with pytest.raises(WallError, match="135 tiles"):
         BotzoneTable(walls[:-1], 0)
     walls[0] = walls[1] if walls[0] != walls[1] else walls[2]
-    with pytest.raises(WallError, match="holds 5 of"):
+    with pytest.raises(WallError, match=r"^walltiles holds 5 of [WBTFJ]\d; mcr-botzone needs 4$"):
+        BotzoneTable(walls, 0)
+    walls[0] = 34
+    with pytest.raises(WallError, match=r"^walltiles\[0\] = 34 is not a tile of mcr-botzone$"):
         BotzoneTable(walls, 0)
     with pytest.raises(ValueError, match="prevalent wind 4"):
         BotzoneTable(random_walltiles(np.random.default_rng(1)), 4)
+
+
+def test_a_seed_gives_the_walltiles_it_always_gave() -> None:
+    """The duplicate wall is the rule set's shuffled wall: the same permutation of the 136
+    tiles in index order that the arena's seeds have always named."""
+    rng = np.random.default_rng(7)
+    before = tuple(int(x) for x in rng.permutation(np.repeat(np.arange(34), 4)))
+    assert random_walltiles(np.random.default_rng(7)) == before
 
 
 def test_random_walls_come_only_from_the_generator() -> None:

@@ -31,10 +31,9 @@ from game.taiwan import (
     TableError,
     TaiwanTable,
     WallError,
-    check_wall,
 )
 from game.tiles import Notation, parse_tile
-from game.walls import arranged_single_wall, shuffled_wall
+from game.walls import arranged_single_wall, check_wall, shuffled_wall
 
 tiles = compact_tiles
 
@@ -75,15 +74,18 @@ def snapshot(table: TaiwanTable) -> tuple[object, ...]:
 # ---------------------------------------------------------------- walls
 def test_check_wall_names_what_is_wrong() -> None:
     wall = list(shuffled_wall(TAIWAN_16, np.random.default_rng(1)))
-    assert check_wall(wall) == tuple(wall)
-    with pytest.raises(WallError, match="143 tiles"):
-        check_wall(wall[:-1])
+    assert check_wall(TAIWAN_16, wall) == tuple(wall)
+    with pytest.raises(WallError, match=r"^wall holds 143 tiles; taiwan-16 needs 144$"):
+        TaiwanTable(wall[:-1])
     bad = [t("1m") if x == t("2m") else x for x in wall]
-    with pytest.raises(WallError, match="8 of 1m"):
-        check_wall(bad)
+    with pytest.raises(WallError, match=r"^wall holds 8 of 1m; taiwan-16 needs 4$"):
+        TaiwanTable(bad)
     bad = [t("1m") if x == t("3f") else x for x in wall]
     with pytest.raises(WallError, match="5 of 1m"):
-        check_wall(bad)
+        check_wall(TAIWAN_16, bad)
+    bad = [99 if x == t("3f") else x for x in wall]
+    with pytest.raises(WallError, match=r"^wall\[\d+\] = 99 is not a tile of taiwan-16$"):
+        TaiwanTable(bad)
     with pytest.raises(ValueError, match="seat 4"):
         TaiwanTable(wall, dealer=4)
     with pytest.raises(ValueError, match="prevalent wind 5"):

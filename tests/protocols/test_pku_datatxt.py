@@ -23,7 +23,8 @@ from game.events import (
     WallExhausted,
     Won,
 )
-from game.table import WALL_PER_SEAT, play_game
+from game.rules import PER_SEAT_WALL
+from game.table import play_game
 from game.tiles import Notation, parse_tile
 from protocols.pku_datatxt import (
     PkuFormatError,
@@ -150,7 +151,7 @@ def test_a_match_without_its_score_before_the_next_is_refused() -> None:
 def test_rebuilt_walls_deal_and_draw_as_recorded(match: PkuMatch) -> None:
     walls = walltiles_of(match)
     for seat, taken in enumerate(tiles_taken(match)):
-        own = walls[WALL_PER_SEAT * seat : WALL_PER_SEAT * (seat + 1)]
+        own = walls[PER_SEAT_WALL * seat : PER_SEAT_WALL * (seat + 1)]
         assert tuple(reversed(own))[: len(taken)] == taken
 
 
