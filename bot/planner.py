@@ -50,7 +50,7 @@ from strategy.deficiency.kernel import UNREACHABLE
 from strategy.discard_rank import RANK1, DiscardFacts, DiscardRanker, features
 from strategy.jit import HAVE_NUMBA
 from strategy.policy import Method, choose_discard
-from strategy.rule_value import FanValue, RuleValue, drawable_unseen, rule_value
+from strategy.rule_value import FanValue, RuleValue, rule_value
 from strategy.stepvalue import Deadline, OutOfTime
 from strategy.tai import TAI_MODEL, TaiModel
 from strategy.value import (
@@ -198,8 +198,7 @@ class Planner(Agent):
         return None
 
     def _inputs(self, v: "SeatView") -> "FanInputs":
-        return FanInputs(drawable_unseen(v, self.model), tuple(v.melds), v.seat,
-                         v.prevalent_wind)
+        return FanInputs(v.unseen, tuple(v.melds), v.seat, v.prevalent_wind)
 
     # ------------------------------------------------------------------ discards
     def _discard_plan(self, v: "SeatView", hand: "np.ndarray", extra: "Sequence[Meld]",
@@ -215,10 +214,8 @@ class Planner(Agent):
         outlooks = self._discard_outlooks(v, hand, extra, turns, dz)
         if with_search:
             check = self._fan_check(v) if fan_check and not extra else None
-            choice = choose_discard(hand, drawable_unseen(v, self.model), needed,
-                                    self.rules, deadline,
-                                    win_check=check,
-                                    cache=self._suits)
+            choice = choose_discard(hand, v.unseen, needed, self.rules, deadline,
+                                    win_check=check, cache=self._suits)
             ranked = list(choice.candidates)
             method = choice.method
         else:
@@ -267,8 +264,8 @@ class Planner(Agent):
                 or outlooks[chosen].distance != 1):
             return chosen
         top = max(o.value for o in outlooks.values())
-        width = model.margin + model.discard_ties
-        waiting = [t for t, o in outlooks.items() if o.distance == 1 and o.value >= top - width]
+        waiting = [t for t, o in outlooks.items()
+                   if o.distance == 1 and o.value >= top - model.margin]
         if len(waiting) < 2:
             return chosen
         melds = (*v.melds, *extra)

@@ -143,20 +143,6 @@ def wall_copies(unseen: "np.ndarray", discarded: "np.ndarray", wall_tiles: int,
     return e
 
 
-def drawable_counts(unseen: "np.ndarray", discarded: "np.ndarray", wall_tiles: int,
-                    model: "WallModel") -> "np.ndarray":
-    """(34,) int8: the unseen copies re-counted by where they lie, for the counts a search
-    reads (the step-value chances, the useful draws): each kind's expected copies in the
-    wall (:func:`wall_copies`) over the wall's share of the unseen tiles, rounded, at
-    least 1 where any copy is unseen and at most the unseen copies."""
-    u = np.asarray(unseen, dtype=np.int64)
-    total = int(u.sum())
-    if not 0 < wall_tiles < total:
-        return u.astype(np.int8)
-    scaled = np.rint(wall_copies(u, discarded, wall_tiles, model) * total / wall_tiles)
-    return np.where(u > 0, np.clip(scaled, 1, u), 0).astype(np.int8)
-
-
 WALL_FIT = WallModel((
     1.585, 0.721, 0.002, -0.309,  # honours with 1, 2, 3, 4 unseen copies
     0.317, -0.143, -0.366, -0.510,  # terminals

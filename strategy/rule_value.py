@@ -29,10 +29,9 @@ import numpy as np
 from game.compat import Protocol
 from game.melds import Meld
 from game.rulebook import declarable_win, win_context
-from game.rules import Family, Ruleset, WallLayout
+from game.rules import Family, Ruleset
 from game.scoring.tai import own_flowers, tai_items, tai_total
 from game.tiles import tiles_of
-from strategy.availability import WALL_FIT, discarded_counts, drawable_counts, wall_copies
 from strategy.candidates import best_shape_deficiency
 from strategy.knowledge import KnowledgeBase
 from strategy.policy import shape_deficiency_fast
@@ -49,18 +48,13 @@ from strategy.value import (
     mcr_wait_worth,
     mcr_win_choice,
     outlook,
-    route_distance,
-    route_worth,
     wait_outlook,
-    worth_outlook,
 )
 
 
 class SeatFacts(Protocol):
     """What the value reads of one seat's view of a game (the player's ``SeatView``)."""
 
-    @property
-    def rules(self) -> "Ruleset": ...
     @property
     def seat(self) -> int: ...
     @property
@@ -87,14 +81,6 @@ class SeatFacts(Protocol):
     def unseen(self) -> "np.ndarray": ...
     @property
     def melds_needed(self) -> int: ...
-    @property
-    def wall_left(self) -> "Sequence[int]":
-        """Draws left in each seat's wall (all four the same for one shared wall)."""
-        ...
-    @property
-    def discards(self) -> "Sequence[Sequence[int]]":
-        """Each seat's discards, oldest first (claimed ones included)."""
-        ...
     def concealed_tiles(self, extra: "int | None" = None) -> "list[int]": ...
 
 
@@ -149,34 +135,11 @@ def _minus_each(hand: "np.ndarray") -> "list[tuple[int, np.ndarray]]":
     return out
 
 
-def _wall_tiles(v: "SeatFacts") -> int:
-    """Tiles left in the wall (the seats' own walls together, or the one shared wall)."""
-    if v.rules.wall_layout is WallLayout.PER_SEAT:
-        return sum(v.wall_left)
-    return v.wall_left[v.seat]
-
-
-def out_copies(v: "SeatFacts", model: "ValueModel") -> "tuple[np.ndarray, float]":
-    """Each kind's copies a wait's outs count (floats), and the pool they are drawn from:
-    every unseen copy among all the unseen tiles (``model.wall_fit`` 0), or the copies
-    expected in the wall among the wall's tiles (:func:`strategy.availability.
-    wall_copies`; where the wall or the hands are empty the two are the same)."""
+def out_copies(v: "SeatFacts") -> "tuple[np.ndarray, float]":
+    """Each kind's copies a wait's outs count (its unseen copies, as floats), and the pool
+    they are drawn from (every unseen tile)."""
     unseen = v.unseen
-    total = int(unseen.sum())
-    if model.wall_fit <= 0.0:
-        return unseen.astype(np.float64), float(total)
-    wall = _wall_tiles(v)
-    if not 0 < wall < total:
-        return unseen.astype(np.float64), float(total)
-    return wall_copies(unseen, discarded_counts(v.discards), wall, WALL_FIT), float(wall)
-
-
-def drawable_unseen(v: "SeatFacts", model: "ValueModel") -> "np.ndarray":
-    """The unseen copies the searches count: the seat's own (``model.wall_fit`` below 2),
-    or re-counted by where they lie (:func:`strategy.availability.drawable_counts`)."""
-    if model.wall_fit < 2.0:
-        return v.unseen
-    return drawable_counts(v.unseen, discarded_counts(v.discards), _wall_tiles(v), WALL_FIT)
+    return unseen.astype(np.float64), float(unseen.sum())
 
 
 def _risk(v: "SeatFacts", dz: "np.ndarray") -> float:
@@ -199,37 +162,30 @@ class FanValue:
     def hand(self, v: "SeatFacts", hand: "np.ndarray", melds: "Sequence[Meld]", turns: int,
              deal_in: float, watch: "Deadline | None") -> "Outlook":
         inputs = FanInputs(v.unseen, tuple(melds), v.seat, v.prevalent_wind)
-        return self._outlook(v, hand, melds, inputs, fan_distance(hand, inputs, (), watch),
+        return self._outlook(v, hand, melds, fan_distance(hand, inputs, (), watch),
                              turns, deal_in, watch)
 
     def discards(self, v: "SeatFacts", hand: "np.ndarray", melds: "Sequence[Meld]", turns: int,
                  dz: "np.ndarray", watch: "Deadline | None") -> "dict[int, Outlook]":
         inputs = FanInputs(v.unseen, tuple(melds), v.seat, v.prevalent_wind)
         distances = discard_distances(hand, inputs, (), watch)
-        if self.model.route_fan == 0.0 and self.model.wait_worth < 2.0:
+        if self.model.wait_worth < 2.0:
             return {t: outlook(d, turns, float(dz[t]), self.model)
                     for t, d in distances.items()}
         found = {}
         for t, d in distances.items():
             h = hand.copy()
             h[t] -= 1
-            found[t] = self._outlook(v, h, melds, inputs, d, turns, float(dz[t]), watch)
+            found[t] = self._outlook(v, h, melds, d, turns, float(dz[t]), watch)
         return found
 
     def _outlook(self, v: "SeatFacts", hand: "np.ndarray", melds: "Sequence[Meld]",
-                 inputs: "FanInputs", distance: int, turns: int, deal_in: float,
-                 watch: "Deadline | None") -> "Outlook":
+                 distance: int, turns: int, deal_in: float, watch: "Deadline | None"
+                 ) -> "Outlook":
         """The outlook of a 3m+1 ``hand`` at fan-aware ``distance``: a waiting hand by its
-        outs (``wait_worth`` 2), else by the chain, its win worth its best route's fan
-        where ``route_fan`` says so."""
+        outs (``wait_worth`` 2), else by the chain."""
         if distance == 1 and self.model.wait_worth >= 2.0:
             return self._wait_outlook(v, hand, melds, turns, deal_in, watch)
-        if self.model.route_fan != 0.0:
-            if watch is not None:
-                watch.check_clock()
-            least, table = route_distance(hand, inputs)
-            return worth_outlook(distance, turns, deal_in,
-                                 route_worth(table, least, self.model), self.model)
         return outlook(distance, turns, deal_in, self.model)
 
     def _wait_outlook(self, v: "SeatFacts", hand: "np.ndarray", melds: "Sequence[Meld]",
@@ -263,7 +219,7 @@ class FanValue:
     def _outs_and_pool(self, v: "SeatFacts", hand: "np.ndarray", melds: "Sequence[Meld]"
                        ) -> "tuple[list[WinOut], float]":
         """:meth:`hand_outs` counted by :func:`out_copies`, and the pool of its copies."""
-        copies, pool = out_copies(v, self.model)
+        copies, pool = out_copies(v)
         outs = [dataclasses.replace(o, copies=float(copies[o.tile]))
                 for o in self.hand_outs(v, hand, melds)]
         return outs, pool

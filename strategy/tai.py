@@ -63,7 +63,7 @@ Pure: no clock, no randomness.
 """
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
 
@@ -119,15 +119,9 @@ class TaiModel(ValueModel):
     and the self-draw's)."""
     win_margin: float = 1.0
     """Points the wait must gain over declaring a win now."""
-    route_room: float = 0.0
-    """Exponent on a flush route's room: a route that may use only a share ``s`` of the
-    unseen tiles (its suit, with the honours for a half flush) steps at
-    ``step_rate * s ** route_room`` (:func:`route_step_rate`).  0 (the value as first
-    built): every route steps at ``step_rate``, so a full flush at distance 3 counts as
-    likely as any hand at distance 3 although about a quarter of the draws can advance it."""
     useful_looks: float = 0.0
     """Tiles a seat looks at per turn for a step (its draw and the discards it may claim).
-    0 (the value as first built): every route steps at ``step_rate`` (or by its room).
+    0 (the value as first built): every route steps at ``step_rate``.
     Above 0: a route two or more tiles away steps at ``1 - (1 - u / U) ** useful_looks``
     per turn (:func:`useful_step_rate`), u its useful draws (the unseen copies whose draw
     lowers the route's distance, :func:`route_useful`) and U the unseen tiles, so a hand
@@ -289,30 +283,6 @@ def _win_chance(distance: int, turns: int, model: "TaiModel") -> float:
     return win_chance(distance, turns, model)
 
 
-def route_room(route: "RouteDistance", unseen: "Counts") -> float:
-    """The share of the unseen tiles the route may use: its suit's for a full flush, its
-    suit's and the honours' for a half flush, all of them otherwise (1.0)."""
-    if route.route not in (TaiRoute.FULL_FLUSH, TaiRoute.HALF_FLUSH, TaiRoute.FLUSH_HONOUR):
-        return 1.0
-    u = np.asarray(unseen)[:NUM_KINDS]
-    total = int(u.sum())
-    if total <= 0:
-        return 1.0
-    lo = 9 * route.suit
-    inside = int(u[lo:lo + 9].sum())
-    if route.route is not TaiRoute.FULL_FLUSH:
-        inside += int(u[NUM_SUITED:NUM_KINDS].sum())
-    return inside / total
-
-
-def route_step_rate(room: float, model: "TaiModel") -> float:
-    """A route's chance per turn to come one tile closer: ``step_rate * room **
-    route_room``, rounded to three places (so the win chances stay few and cached)."""
-    if model.route_room == 0.0 or room >= 1.0:
-        return model.step_rate
-    return round(model.step_rate * room ** model.route_room, 3)
-
-
 @njit()
 def useful_kernel(hand: "np.ndarray", avail: "np.ndarray", unseen: "np.ndarray", melds: int,
                   kind: int, honour: int, seat_wind: int, prevalent_wind: int) -> int:
@@ -396,19 +366,13 @@ def _route_chance(model: "TaiModel", hand: "Counts", unseen: "Counts", melds: "S
     """P(win) by the route ``r``: its first step (or, waiting, its win) at the rate of its
     useful draws where the options ask for it (:attr:`TaiModel.useful_looks`,
     :attr:`TaiModel.ready_looks`, :func:`first_step_chance`), else the chain of
-    :func:`strategy.value.win_chance` (its step rate by the route's room where
-    :attr:`TaiModel.route_room` asks)."""
+    :func:`strategy.value.win_chance`."""
     looks = model.ready_looks if r.distance == 1 else model.useful_looks
     if looks > 0.0:
         first = useful_step_rate(route_useful(hand, unseen, melds, seat, r),
                                  int(np.asarray(unseen)[:NUM_KINDS].sum()), looks)
         return first_step_chance(r.distance, turns, first, model)
-    m = model
-    if model.route_room != 0.0:
-        rate = route_step_rate(route_room(r, unseen), model)
-        if rate != model.step_rate:
-            m = replace(model, step_rate=rate)
-    return _win_chance(r.distance, turns, m)
+    return _win_chance(r.distance, turns, model)
 
 
 def _best_by_useful(model: "TaiModel", hand: "Counts", unseen: "Counts", melds: "Sequence[Meld]",

@@ -41,7 +41,7 @@ from strategy.deficiency.kernel import UNREACHABLE
 from strategy.fan import declared_rows
 from strategy.fan.lowering import draws_lowering
 from strategy.fan.routes import after_each_discard, capped_route_table, route_table
-from strategy.fan.table import NUM_ROUTES, Route
+from strategy.fan.table import NUM_ROUTES
 from strategy.policy import Candidate
 from strategy.stepvalue import Deadline
 
@@ -73,11 +73,6 @@ class ValueModel:
     margin: float = 1.5
     """Points a claim or kong must gain over passing, and the width within which discards
     count as equal and the step-value ranking decides."""
-    discard_ties: float = 0.0
-    """Points added to :attr:`margin` for discards only: discards within ``margin +
-    discard_ties`` of the best value count as equal and the step-value ranking (the
-    search's, which weighs the useful draws) decides; claims and kongs still need
-    :attr:`margin`.  0: one width for both, as first built."""
     useful_from: float = 3.0
     """From this fan-aware distance on, discards within the margin are ranked by their
     useful draws (:func:`useful_draws`) before the step-value ranking.  Far from 8 fan the
@@ -111,26 +106,12 @@ class ValueModel:
     (:func:`mcr_wait_worth`: its outs' copies at their own fan, less the discard's danger).
     2: as 1, and the value of every waiting hand (after a discard, a claim or a pass) is
     :func:`wait_outlook`'s: its win rate from its outs' copies, its points from their fan."""
-    route_fan: float = 0.0
-    """mcr-botzone: points a win brings per fan of the best route at the hand's least
-    distance above 8 (:data:`ROUTE_FAN`; a win's points grow by about 1.5 a fan: one from
-    the discarder, three from everyone on a self-draw).  0 (``planner-v1``): every route's
-    win is worth ``win_points``."""
     danger_fit: float = 0.0
     """1 (the shipped value, :data:`bot.planner.SHIPPED_MODEL`): the danger the value reads
     is the model fitted to self-play
     (:data:`strategy.danger.DANGER_FIT`, calibrated: P(a seat waits) 0.14 where 0.14
     wait); 0 (``planner-v1``): the hand-set :data:`strategy.danger.DANGER_V1`, which says
     about twice as many seats wait as do."""
-    wall_fit: float = 0.0
-    """mcr-botzone: how a wait's outs are counted (:func:`mcr_wait_worth`,
-    :func:`wait_outlook`, :func:`mcr_win_choice`).  0 (``planner-v1``): every unseen
-    copy alike, drawn from all the unseen tiles.  1: the copies expected in the wall
-    (:func:`strategy.availability.wall_copies` with the weights fitted to self-play,
-    :data:`strategy.availability.WALL_FIT`), drawn from the wall's tiles: a lone honour
-    lies in the wall where a middle tile late in the game is more often in a hand.  2: as
-    1, and the step-value search and the useful draws count the copies re-weighed the
-    same way (:func:`strategy.rule_value.drawable_unseen`)."""
     win_fit: float = 0.0
     """Weight of the chain fitted to self-play (:data:`WIN_FIT`) in :func:`win_chance`:
     0 the hand-set rates above alone (as first built), 1 the fitted chain alone, between
@@ -289,56 +270,6 @@ def outlook(distance: int, turns: int, deal_in: float,
     return Outlook(distance, turns, win, deal_in, action_value(win, deal_in, model))
 
 
-ROUTE_FAN = {
-    Route.SEVEN_PAIRS: 24, Route.THIRTEEN_ORPHANS: 88, Route.HONOURS_AND_KNITTED: 12,
-    Route.KNITTED_STRAIGHT: 12, Route.FULL_FLUSH: 24, Route.HALF_FLUSH: 8,
-    Route.ALL_PUNGS: 8, Route.MIXED_TRIPLE_CHOW: 8, Route.MIXED_STRAIGHT: 8,
-    Route.PURE_STRAIGHT: 16, Route.PURE_SHIFTED_CHOWS: 16, Route.PURE_TRIPLE_CHOW: 24,
-    Route.MIXED_SHIFTED_PUNGS: 8, Route.TRIPLE_PUNG: 16, Route.PURE_SHIFTED_PUNGS: 24,
-    Route.DRAGON_PUNGS: 8, Route.BIG_THREE_WINDS: 12, Route.TILE_RANGE: 12,
-    Route.REVERSIBLE: 8, Route.ALL_GREEN: 88, Route.ALL_TYPES: 8,
-    Route.MIXED_SHIFTED_CHOWS: 8, Route.CONCEALED_PUNGS: 8, Route.OUTSIDE_HAND: 8,
-    Route.MELDED_HAND: 8,
-}
-"""The least fan a win by each route family brings (its own fan, or 8 where the family is
-small fans that reach 8 together); the MCR fan table."""
-_ROUTE_FAN = np.array([ROUTE_FAN[r] for r in Route], dtype=np.int64)
-
-
-def route_worth(table: "np.ndarray", least: int, model: "ValueModel" = DEFAULT_MODEL) -> float:
-    """The points of a win by the best route (``table``: each family's changes, exact) among
-    those at the ``least`` distance: ``win_points`` and ``route_fan`` a fan above 8."""
-    if least >= UNREACHABLE:
-        return model.win_points
-    fan = int(_ROUTE_FAN[table == least].max())
-    return model.win_points + model.route_fan * (fan - 8)
-
-
-def worth_outlook(distance: int, turns: int, deal_in: float, worth: float,
-                  model: "ValueModel" = DEFAULT_MODEL) -> "Outlook":
-    """:func:`outlook` with a win worth ``worth`` points in place of ``win_points``."""
-    win = win_chance(distance, turns, model)
-    return Outlook(distance, turns, win, deal_in, action_value(win, deal_in, model, worth))
-
-
-def route_distance(hand: "Counts", fan: "FanInputs", extra: "Sequence[Meld]" = ()
-                   ) -> "tuple[int, np.ndarray]":
-    """The fan-aware deficiency of a 3m+1 hand and every route family's (exact)."""
-    return _routes(hand, fan, extra, False)
-
-
-def _routes(hand: "Counts", fan: "FanInputs", extra: "Sequence[Meld]", least_only: bool
-            ) -> "tuple[int, np.ndarray]":
-    """:func:`strategy.fan.routes.route_table` of ``hand`` beside the declared melds and
-    ``extra``: the least changes and the table (exact per family unless ``least_only``)."""
-    rows = fan.rows(extra)
-    out = np.empty(NUM_ROUTES, dtype=np.int64)
-    least = int(route_table(hand.astype(np.int8), fan.unseen.astype(np.int8),
-                            4 - rows.shape[0], rows, fan.seat_wind, fan.prevalent_wind, out,
-                            least_only))
-    return least, out
-
-
 @dataclass(frozen=True)
 class FanInputs:
     """What the fan-aware deficiency needs besides the hand (built once per decision)."""
@@ -359,7 +290,11 @@ def fan_distance(hand: "Counts", fan: "FanInputs", extra: "Sequence[Meld]" = (),
     checked first (:class:`strategy.stepvalue.OutOfTime` when it has passed)."""
     if watch is not None:
         watch.check_clock()
-    return _routes(hand, fan, extra, True)[0]
+    rows = fan.rows(extra)
+    out = np.empty(NUM_ROUTES, dtype=np.int64)
+    return int(route_table(hand.astype(np.int8), fan.unseen.astype(np.int8),
+                           4 - rows.shape[0], rows, fan.seat_wind, fan.prevalent_wind, out,
+                           True))
 
 
 def discard_distances(hand: "Counts", fan: "FanInputs", extra: "Sequence[Meld]" = (),
@@ -409,9 +344,8 @@ def best_by_value(outlooks: "dict[int, Outlook]", order: "Sequence[int]",
     """The kind to discard: the highest value, and among those within ``margin`` of it the
     first in ``order`` (the step-value ranking of :mod:`strategy.policy`)."""
     top = max(o.value for o in outlooks.values())
-    width = model.margin + model.discard_ties
     for t in order:
-        if t in outlooks and outlooks[t].value >= top - width:
+        if t in outlooks and outlooks[t].value >= top - model.margin:
             return t
     return max(outlooks, key=lambda t: outlooks[t].value)
 
@@ -515,8 +449,7 @@ class WinOut:
 
     tile: int
     copies: float
-    """Its unseen copies, or those expected in the wall (:func:`strategy.availability.
-    wall_copies`, where the value counts so: ``ValueModel.wall_fit``)."""
+    """Its unseen copies."""
     self_drawn_fan: "int | None"
     """Fan of the win when the seat draws it (None: no win, or below the minimum)."""
     discard_fan: "int | None"

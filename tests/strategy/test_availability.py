@@ -1,16 +1,12 @@
 """Which unseen copies lie in the wall (strategy.availability): the expected copies keep
-the wall's count and the unseen bounds, the uniform model is the count the value used
-before, the fitted one moves copies the way self-play says, and the value's waits read
-them only where ``wall_fit`` asks."""
+the wall's count and the unseen bounds, the uniform model is every copy at the wall's
+share, and the fitted one moves copies the way self-play says."""
 
 from __future__ import annotations
-
-import dataclasses
 
 import numpy as np
 import pytest
 
-from bot.planner import SHIPPED_MODEL
 from game.tiles import NUM_KINDS, parse_counts, parse_tiles
 from strategy.availability import (
     FEATURE_NAMES,
@@ -22,7 +18,6 @@ from strategy.availability import (
     in_wall_chance,
     wall_copies,
 )
-from strategy.value import WinOut, mcr_wait_worth, mcr_win_choice
 
 
 def kind(name: str) -> int:
@@ -110,64 +105,6 @@ def test_features_name_each_column_and_bad_inputs_are_refused_by_name() -> None:
         wall_copies(unseen, unseen, 6, WALL_FIT)
     with pytest.raises(ValueError, match="needs 23 weights"):
         WallModel((0.0,) * 3)
-
-
-def test_waits_counted_in_the_wall_at_the_uniform_share_are_worth_what_they_were() -> None:
-    # the identity the knob rests on: copies u * share drawn from the wall's tiles give a
-    # draw the chance u / unseen, as before
-    outs = [WinOut(0, 3, 10, 8), WinOut(1, 1, 26, 24)]
-    unseen_total, wall = 80, 30
-    share = wall / unseen_total
-    scaled = [dataclasses.replace(o, copies=o.copies * share) for o in outs]
-    m = SHIPPED_MODEL
-    assert mcr_wait_worth(scaled, wall, 8, 0.02, m) == pytest.approx(
-        mcr_wait_worth(outs, unseen_total, 8, 0.02, m))
-    a = mcr_win_choice(8, scaled, wall, 8, 0.02, m)
-    b = mcr_win_choice(8, outs, unseen_total, 8, 0.02, m)
-    assert (a.declare, a.wait) == (b.declare, pytest.approx(b.wait))
-
-
-def test_the_value_counts_the_outs_in_the_wall_only_under_wall_fit() -> None:
-    from support.game import dealt_view
-
-    from game.rules import MCR_BOTZONE
-    from strategy.rule_value import FanValue, out_copies
-
-    v = dealt_view(MCR_BOTZONE, "123m456m789m11p5p7p")
-    # Botzone's four walls of 21 draws each after the deal; 136 - 13 tiles unseen
-    copies, pool = out_copies(v, SHIPPED_MODEL)
-    assert pool == 123 and copies == pytest.approx(v.unseen)
-    fitted = dataclasses.replace(SHIPPED_MODEL, wall_fit=1.0)
-    copies, pool = out_copies(v, fitted)
-    assert pool == 84 and copies.sum() == pytest.approx(84)
-    assert copies == pytest.approx(wall_copies(v.unseen, np.zeros(NUM_KINDS), 84, WALL_FIT))
-    # the closed wait on 6p: its 4 unseen copies, counted as the wall's share of them
-    hand = parse_counts("123m456m789m11p5p7p")
-    plain = FanValue(SHIPPED_MODEL, MCR_BOTZONE)._outs_and_pool(v, hand, ())
-    counted = FanValue(fitted, MCR_BOTZONE)._outs_and_pool(v, hand, ())
-    assert [(o.tile, o.copies) for o in plain[0]] == [(kind("6p"), 4.0)]
-    assert [o.tile for o in counted[0]] == [kind("6p")]
-    assert counted[0][0].copies == pytest.approx(copies[kind("6p")]) and counted[1] == 84
-
-
-def test_the_re_counted_copies_keep_every_unseen_kind_and_stay_within_its_copies() -> None:
-    from strategy.availability import drawable_counts
-
-    rng = np.random.default_rng(31)
-    for _ in range(300):
-        unseen, discarded, wall = random_position(rng)
-        c = drawable_counts(unseen, discarded, wall, WALL_FIT)
-        assert c.dtype == np.int8
-        assert ((c >= 1) == (unseen >= 1)).all() and (c <= unseen).all()
-        assert (drawable_counts(unseen, discarded, wall, UNIFORM) == unseen).all()
-    # late in the game (a quarter of the unseen tiles in the wall) four unseen middle tiles
-    # count fewer, the last copy of an honour stays
-    unseen = np.full(NUM_KINDS, 2, dtype=np.int64)
-    unseen[kind("5m")] = 4
-    unseen[kind("7z")] = 1
-    c = drawable_counts(unseen, np.zeros(NUM_KINDS, dtype=np.int64),
-                        int(unseen.sum()) // 4, WALL_FIT)
-    assert c[kind("5m")] < 4 and c[kind("7z")] == 1
 
 
 def test_the_discards_are_counted_across_the_seats() -> None:

@@ -24,8 +24,6 @@ e.g. all pungs with a dragon pung scores both, the route only its own).
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 import pytest
 
@@ -44,8 +42,6 @@ from strategy.tai import (
     first_step_chance,
     outs,
     route_distances,
-    route_room,
-    route_step_rate,
     route_useful,
     tai_outlook,
     useful_kernel,
@@ -300,30 +296,16 @@ def test_unreachable_routes() -> None:
     assert got["honour pung 7z (+1)"] == UNREACHABLE
 
 
-def test_a_flush_route_steps_at_its_room() -> None:
+def test_a_half_flush_as_far_as_a_plain_hand_wins_on_its_tai() -> None:
     # 12345678m 99m, 5p 3s 7s, 1z 2z 7z: the half flush in m with a red-dragon pung is as
-    # far as the red-dragon pung alone (5), so with every route stepping alike it wins on
-    # its 5 tai; with the steps scaled by the route's room it does not
+    # far as the red-dragon pung alone (5); every route steps alike, so it wins on its tai
     hand = parse_counts("12345678m99m5p37s1z2z7z")
     unseen = (4 - hand).astype(np.int8)
     routes = {r.describe(): r for r in route_distances(hand, unseen, (), SEAT)}
     half = routes["half flush with an honour pung m 7z (+5)"]
-    full = routes["full flush m (+8)"]
-    # unseen: 136 - 16 = 120; m: 36 - 10 = 26; honours: 28 - 3 = 25
-    assert route_room(full, unseen) == pytest.approx(26 / 120)
-    assert route_room(half, unseen) == pytest.approx(51 / 120)
-    assert route_room(routes["plain (+0)"], unseen) == 1.0
-    assert route_room(routes["honour pung 7z (+1)"], unseen) == 1.0
+    assert half.distance == routes["honour pung 7z (+1)"].distance == 5
     flat = tai_outlook(hand, unseen, (), SEAT, turns=12, deal_in=0.0)
     assert flat.route == half.describe() and flat.tai == 6  # and 1 for the concealed hand
-    model = TaiModel(route_room=1.0)
-    assert route_step_rate(51 / 120, model) == round(TAI_MODEL.step_rate * 51 / 120, 3)
-    roomy = tai_outlook(hand, unseen, (), SEAT, turns=12, deal_in=0.0, model=model)
-    assert roomy.route == "honour pung 7z (+1)" and roomy.tai == 2
-    assert roomy.value == pytest.approx(win_chance(5, 12, model) * win_points(2, SEAT, model))
-    # the room-scaled half flush is worth less than that
-    slow = replace(model, step_rate=route_step_rate(51 / 120, model))
-    assert win_chance(5, 12, slow) * win_points(6, SEAT, model) < roomy.value
 
 
 @pytest.mark.parametrize("seed", range(6))

@@ -10,7 +10,7 @@ from support.value import chain_of, recursive_win
 from game.melds import Pung
 from game.tiles import parse_counts, parse_tiles
 from strategy.deficiency.kernel import UNREACHABLE
-from strategy.fan import Route, discard_fan_deficiencies, fan_deficiency, route_deficiencies
+from strategy.fan import discard_fan_deficiencies, fan_deficiency
 from strategy.value import (
     FanInputs,
     Outlook,
@@ -24,12 +24,9 @@ from strategy.value import (
     mcr_wait_worth,
     mcr_win_choice,
     outlook,
-    route_distance,
-    route_worth,
     wait_outlook,
     wait_value,
     win_chance,
-    worth_outlook,
 )
 
 MODEL = ValueModel(step_rate=0.3, ready_rate=0.2, end_rate=0.05)
@@ -71,11 +68,6 @@ def test_ties_within_the_margin_follow_the_given_order() -> None:
     assert best_by_value({1: a, 2: b, 3: c}, [2, 1, 3], m) == 2  # 9.5 within 1.0 of 10
     assert best_by_value({1: a, 2: b, 3: c}, [3, 2, 1], m) == 2  # 8.0 is not
     assert best_by_value({1: a, 3: c}, [3, 1], ValueModel(margin=0.0)) == 1
-    # discard_ties widens the discards' width only: 8.0 lies within 1.0 + 1.0 of 10
-    assert best_by_value({1: a, 2: b, 3: c}, [3, 2, 1], ValueModel(margin=1.0,
-                                                                   discard_ties=1.0)) == 3
-    assert best_by_value({1: a, 2: b, 3: c}, [3, 2, 1], ValueModel(margin=1.0,
-                                                                   discard_ties=0.9)) == 2
 
 
 def test_distances_are_the_fan_aware_deficiency() -> None:
@@ -252,20 +244,3 @@ def test_a_waits_outlook_wins_by_the_geometric_sum_of_its_outs() -> None:
     assert wait_outlook([], 50, 8, 0.04, m).win == 0.0
 
 
-def test_a_routes_worth_is_its_best_route_at_the_least_distance() -> None:
-    # six pairs and a single: seven pairs (24 fan) is one change away, nothing else is
-    hand = parse_counts("1m1m2m2m3p3p4p4p5s5s7z7z1z")
-    unseen = (4 - hand).astype(np.int8)
-    least, table = route_distance(hand, FanInputs(unseen, (), 0, 0))
-    # the oracle: strategy.fan's own per-route answer
-    by_route = route_deficiencies(hand, (), unseen)
-    assert least == 1 == by_route[Route.SEVEN_PAIRS] == min(by_route.values())
-    assert [table[r] for r in Route] == [by_route[r] for r in Route]
-    assert all(by_route[r] > 1 for r in Route if r is not Route.SEVEN_PAIRS)
-    m = ValueModel(route_fan=1.5)
-    assert route_worth(table, least, m) == m.win_points + 1.5 * (24 - 8)
-    assert route_worth(table, least, ValueModel()) == ValueModel().win_points
-    # the value with that worth: the outlook's formula with the worth for win_points
-    o = worth_outlook(1, 10, 0.05, 64.0, m)
-    assert o.value == pytest.approx(o.win * 64.0 * 0.95)
-    assert o.win == win_chance(1, 10, m)
