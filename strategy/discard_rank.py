@@ -197,11 +197,10 @@ RANK1 = DiscardRanker(
            "(l2 0.3); with the planner's own order nearer, agreement on all 308 discards "
            "held out by log 68.2 %, in sample 70.1 %")
 """The ranker fitted to the rank-1 Botzone bot: the planner's default from a fan-aware
-distance of 3 on (``planner:rank=learned``; ``rank=steps`` the order before it).  In the
-arena it plays even with the order before it: head to head +0.93 ± 1.14 points per game
-over 2,000 games (seed 73) and −0.41 ± 1.50 over 1,080 (seed 74, SPRT (0, +1.5) accepted
-no gain); against three ``baseline-v1`` paired over the same 300 walls +1.58 [−0.52, +3.68]
-(fast budget) and +0.89 [−1.16, +2.93] (Botzone budget)."""
+distance of 3 on (``planner:rank=learned``; ``rank=steps`` the order before it).  It is
+the default because it plays at least as well as the order before it and decides as the
+rank-1 bot does more often (``docs/results.md``, "Does mjbot decide as the strong Botzone
+bots do?")."""
 
 
 RANK_PKU = DiscardRanker(
