@@ -21,11 +21,11 @@ run: setup-run
 	$(BIN)/mjbot selfplay --agents mjbot greedy mjbot random --games 16 --seed 1
 
 # the upload gate plays the Botzone zip on CPython 3.6 as Botzone runs it
-# (scripts/setup_py36.sh makes its interpreters once; arena/upload_gate.py)
+# (scripts/setup_py36.sh makes its interpreters once; arena/platforms/botzone_judge/upload_gate.py)
 test: setup
 	$(BIN)/python -m strategy.warmup
 	scripts/setup_py36.sh
-	$(BIN)/python -m arena.upload_gate --games 1
+	$(BIN)/python -m arena.platforms.botzone_judge.upload_gate --games 1
 	$(BIN)/pytest -q -n 2
 
 lint: setup

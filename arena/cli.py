@@ -28,8 +28,8 @@ EXTRAS: dict[str, tuple[str, ...]] = {
 
 @dataclass(frozen=True)
 class Command:
-    """A sub-command: its module under ``arena.commands``, its one-line help, the extra every
-    use of it needs and the extras its own sub-commands need, by name."""
+    """A sub-command: its module (``add_arguments`` and ``run``), its one-line help, the extra
+    every use of it needs and the extras its own sub-commands need, by name."""
 
     module: str
     help: str
@@ -41,38 +41,43 @@ _ARENA_BENCHES = ("selfplay", "olympiad", "agreement", "zip", "soak", "sampling"
                   "planner", "startup", "decide")
 
 COMMANDS: dict[str, Command] = {
-    "deficiency": Command("deficiency",
+    "deficiency": Command("arena.commands.deficiency",
                           "deficiency per winning shape and the useful tiles of a hand"),
-    "advise": Command("advise",
+    "advise": Command("arena.commands.advise",
                       "the shipped bot's answer to a hand with every candidate's numbers",
                       extra="arena"),
-    "bench": Command("bench", "benchmarks that print a table of medians (and --json)",
+    "bench": Command("arena.commands.bench",
+                     "benchmarks that print a table of medians (and --json)",
                      sub_extras={**dict.fromkeys(_ARENA_BENCHES, "arena"),
                                  "arena": "cluster", "deficiency": "dev"}),
-    "package": Command("package", "build a Botzone upload (a zip with __main__.py at its root)"),
-    "play": Command("play",
+    "package": Command("arena.commands.package",
+                       "build a Botzone upload (a zip with __main__.py at its root)"),
+    "play": Command("bot.play",
                     "play on a platform (Botzone stdin/stdout, Olympiad WebSocket/MQTT)",
                     sub_extras={"olympiad": "olympiad"}),
-    "wrap": Command("wrap",
+    "wrap": Command("arena.commands.wrap",
                     "play an Olympiad seat for any program speaking JSON lines on stdio",
                     extra="olympiad"),
-    "match": Command("match",
+    "match": Command("arena.commands.match",
                      "a whole local Olympiad match in one process (referee, transport, bots)",
                      extra="arena"),
-    "selfplay": Command("selfplay", "in-process games between named players, with statistics",
+    "selfplay": Command("arena.commands.selfplay",
+                        "in-process games between named players, with statistics",
                         extra="arena"),
-    "referee": Command("referee", "run four programs as a platform does and referee their games",
+    "referee": Command("arena.commands.referee",
+                       "run four programs as a platform does and referee their games",
                        extra="arena"),
-    "arena": Command("arena", "a duplicate match between players: statistics, SPRT, plot",
+    "arena": Command("arena.commands.arena",
+                     "a duplicate match between players: statistics, SPRT, plot",
                      extra="arena"),
-    "experiment": Command("experiment",
+    "experiment": Command("arena.commands.experiment",
                           "reproduce a paper's experiment (sdw: paper 002's tables; imitate: "
                           "the discard ranker fitted to the Botzone logs)",
                           extra="arena"),
-    "replay": Command("replay",
+    "replay": Command("arena.commands.replay",
                       "rebuild a seat's view from a record or a Botzone log; re-ask the agent",
                       extra="arena"),
-    "view": Command("view",
+    "view": Command("arena.commands.view",
                     "a replay viewer in the browser: any record as one self-contained HTML page",
                     extra="arena"),
 }
@@ -203,7 +208,7 @@ def build_parser(selected: str | None = None) -> argparse.ArgumentParser:
     for name, command in COMMANDS.items():
         child = sub.add_parser(name, help=_listed_help(command), description=command.help)
         if name == selected:
-            importlib.import_module(f"arena.commands.{command.module}").add_arguments(child)
+            importlib.import_module(command.module).add_arguments(child)
             _fill_help(child)
     return parser
 
@@ -227,7 +232,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         configure_logging()  # logs go to stderr in every command (--log-level reconfigures)
     if args.command in COMPUTES:
         _say_if_cold(args.command)
-    module = importlib.import_module(f"arena.commands.{COMMANDS[args.command].module}")
+    module = importlib.import_module(COMMANDS[args.command].module)
     code: int = module.run(args)
     return code
 

@@ -85,7 +85,7 @@ of its search in plain Python)."""
 
 ZIP_BUDGET = 4_000
 """Kernel calls of the zip's step-value search per decision (:class:`OnTime`), and the
-arena's ``mjbot`` budget (``arena.lineup.DEFAULT_BUDGET`` is this), so the zip decides as
+arena's ``mjbot`` budget (``arena.players.lineup.DEFAULT_BUDGET`` is this), so the zip decides as
 the bot every arena result measures wherever its clock allows.  The platform's 10**6
 takes seconds in plain Python (the zip's slowest decisions were that search); compiled,
 the two budgets measured even (``docs/arena.md``, "The Botzone budget")."""

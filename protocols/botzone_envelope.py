@@ -15,7 +15,7 @@ Botzone speaks to a bot in one of two *interactions*, with or without
 
 The platform's end (:class:`SimpleInteraction`, :class:`JsonInteraction`: turn a
 seat's turn into input text and read the program's output) is what the judge
-mock (:mod:`arena.botzone_judge`) writes and reads; the bot's end
+mock (:mod:`arena.platforms.botzone_judge`) writes and reads; the bot's end
 (:func:`read_first_input`, :func:`read_next_request`, :func:`format_answer`) is
 what ``mjbot play botzone`` (:mod:`bot.botzone`) reads and writes.  Pure text,
 no I/O.

@@ -7,7 +7,7 @@ refuses an integer of more than 4,300 digits with a plain ``ValueError``.
 :func:`loads_bounded` refuses both, and anything too long, with :class:`JsonInputError`
 (a ``ValueError``) whose message names what was wrong.  Every reader of foreign JSON uses
 it: the Olympiad referee and client (:mod:`protocols.olympiad`), the Botzone bot
-(:mod:`protocols.botzone_envelope`), game records (:mod:`arena.records`) and the secrets file.
+(:mod:`protocols.botzone_envelope`), game records (:mod:`arena.records.files`) and the secrets file.
 
 Every check is linear in the text and runs in C (``str.count``, ``str.replace``,
 ``str.split``, one regex without backtracking, ``itertools.accumulate``): refusing any

@@ -12,7 +12,7 @@ secret; ``replaced``: another run took the seat over) ends the loop, with the re
 :attr:`SessionReport.fatal`.
 
 The players: the bot's :class:`bot.olympiad_client.AgentPlayer` (``mjbot play olympiad``)
-and the arena's :class:`arena.olympiad_program.ProgramPlayer` (``mjbot wrap``: any program
+and the arena's :class:`arena.platforms.olympiad.program.ProgramPlayer` (``mjbot wrap``: any program
 on a seat).
 """
 

@@ -596,9 +596,9 @@ async def embedded_broker(host: str = "127.0.0.1", port: int = 0, *,
                           broker_class: Any = None) -> AsyncIterator[str]:
     """An amqtt broker in this process for the duration; yields its ``mqtt://`` URL
     (``mqtts://`` with ``tls`` = (certificate, key)).  ``plugins``: its authentication and
-    topic plugins (``arena.olympiad_access.amqtt_plugins``); anonymous clients and every
+    topic plugins (``arena.platforms.olympiad.access.amqtt_plugins``); anonymous clients and every
     topic are allowed without.  ``broker_class``: amqtt's ``Broker`` or a subclass (the
-    referee's is ``arena.amqtt_plugins.GuardedBroker``)."""
+    referee's is ``arena.platforms.olympiad.broker_guards.GuardedBroker``)."""
     from amqtt.broker import Broker
 
     port = port or free_port()

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The Botzone upload's interpreters: CPython 3.6 virtual environments, made once and kept
-# (a stamp names what each holds), for the upload gate (python -m arena.upload_gate):
+# (a stamp names what each holds), for the upload gate (python -m arena.platforms.botzone_judge.upload_gate):
 #   .venv-py36        numpy 1.19.5 (the newest on 3.6) and PyMahjongGB 1.4.0 (the newest)
 #   .venv-py36-oldest numpy 1.13.3 and PyMahjongGB 0.2.0 (the oldest that install on 3.6)
 # Botzone runs a Python upload with /usr/bin/python3.6 (protocols/botzone.md, "Runtime").

@@ -12,7 +12,7 @@ unseen copy alike treats both places the same; self-play says they differ by kin
 
 The model is a logistic regression of "this unseen copy is in the wall" on what the seat
 sees (Cox, "The regression analysis of binary sequences", 1958; fitted by Newton's
-method, ``arena/bench/wall_fit.py``): the kind's class (honour, terminal, 2 or 8, middle)
+method, ``arena/lab/fits/wall_fit.py``): the kind's class (honour, terminal, 2 or 8, middle)
 crossed with its unseen copies, the log-odds of the average share (the wall's tiles
 over all the unseen ones, which the seat knows exactly) per class, and the discards of
 the kind and of its neighbours in the suit.  :func:`wall_copies` turns it into expected
@@ -151,7 +151,7 @@ WALL_FIT = WallModel((
     1.571, 1.437, 1.624, 1.577,  # the share's log-odds, per class
     0.236, 0.129, 0.022))  # the kind's own discards, its neighbours', its second neighbours'
 """Fitted to self-play: 1,430,907 unseen copies at the discards of 300 games of four
-``mjbot`` (seed 70001; ``python -m arena.bench.wall_fit``).  Held out (seed 70002, 150
+``mjbot`` (seed 70001; ``python -m arena.lab.fits.wall_fit``).  Held out (seed 70002, 150
 games, 699,901 copies) it lowers the log loss per copy from 0.6514 (uniform) to 0.6295
 and the error of the expected copies in the wall from 0.708 to 0.661 per kind
 (``docs/wall_calibration.png``)."""

@@ -16,13 +16,13 @@ hand with 8 fan.  The model, per other seat, multiplies two estimates:
 
 The waits are scaled so that a waiting hand has about :data:`MEAN_WAITS` winning kinds.
 Everything is a closed form on count vectors: pure, deterministic, no sampling.  It is a
-heuristic; ``arena/bench/danger.py`` measures it on real games (how the tiles that would
+heuristic; ``arena/lab/experiments/danger.py`` measures it on real games (how the tiles that would
 have completed a hand rank among the discarder's tiles, against a random order).  Its
 weights were set by hand and then adjusted by looking at those same 24 games (the pair and
 honour single-tile waits up, the flush signal down): that is :data:`DANGER_V1`, which the
 value reads.  :data:`DANGER_FIT` refits the readiness (a logistic, now also in the seat's
 recent discards) and the waits' scale to self-play ground truth and is checked on held-out
-games (``arena/bench/danger_fit.py``, ``docs/danger_calibration.png``): the hand-set
+games (``arena/lab/fits/danger_fit.py``, ``docs/danger_calibration.png``): the hand-set
 readiness says 0.26 on average where 0.14 of the seats wait; the planner's fold reads the
 fitted one.
 """
@@ -60,7 +60,7 @@ class DangerModel:
     """The numbers of the model: the readiness logistic's weights (on
     :func:`readiness_features`) and the waits' scale.  :data:`DANGER_V1` is the hand-set
     model the planners have read since the danger was written (``planner-v1`` reads it);
-    :data:`DANGER_FIT` is fitted to self-play positions (``arena/bench/danger_fit.py``)."""
+    :data:`DANGER_FIT` is fitted to self-play positions (``arena/lab/fits/danger_fit.py``)."""
 
     bias: float = -3.2
     per_discard: float = 0.22
@@ -80,7 +80,7 @@ DANGER_V1 = DangerModel()
 DANGER_FIT = DangerModel(bias=-4.887, per_discard=0.235, per_meld=0.773, recent_middle=0.38,
                          recent_honour=-0.027, mean_waits=1.6)
 """Fitted to self-play positions: 46,716 (discard, other seat) rows of 300 games of four
-``planner-v1`` (seed 9001; ``python -m arena.bench.danger_fit``), the readiness logistic
+``planner-v1`` (seed 9001; ``python -m arena.lab.fits.danger_fit``), the readiness logistic
 by Newton's method against whether the seat waits for a win of at least 8 fan (13 % of
 the rows), ``mean_waits`` by log loss on the waiting rows.  Held out (seed 9002, 150
 games) it lowers the log loss of P(waiting) from 0.337 to 0.273 and of P(a kind

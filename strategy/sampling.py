@@ -1,6 +1,6 @@
 """Anytime sampling search at the top: determinize the unseen tiles, play on, compare.
 
-For one decision the caller (:class:`arena.sampling_planner.SamplingPlanner`) names a few
+For one decision the caller (:class:`bot.sampling_planner.SamplingPlanner`) names a few
 candidate actions, each as a :class:`Line` (the concealed hand the action leaves, the meld
 it declares, the tile that is then on the table and who discarded it).  The sampler
 

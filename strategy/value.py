@@ -146,7 +146,7 @@ rate of distance 7 and more saw no rows and kept 0.22); held out on seed 9602 (3
 games, 18,519 rows) its log loss is 0.502 against the hand-set chain's 0.616, Brier 0.162
 against 0.214 (docs/arena.md, "A value learned from play").  Made by::
 
-    python -m arena.bench.value_fit --fit-seed 9601 --fit-games 600 --test-seed 9602
+    python -m arena.lab.fits.value_fit --fit-seed 9601 --fit-games 600 --test-seed 9602
         --test-games 300 --workers 2 --plot docs/value_calibration.png
 
 A waiting hand wins 6 % of its turns and the game's end is in the rates, not beside them

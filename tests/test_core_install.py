@@ -149,7 +149,7 @@ def test_each_command_names_the_extra_it_lacks_before_doing_anything() -> None:
             assert code == 0, (argv, code, err)
     assert report["extras"] == []
     # nothing of the refused commands was imported: the check came first
-    refused = {"arena.selfplay", "arena.commands.selfplay", "arena.commands.view",
+    refused = {"arena.tables.selfplay", "arena.commands.selfplay", "arena.commands.view",
                "arena.commands.referee", "arena.commands.match", "arena.bench.deficiency",
                "arena.bench.selfplay", "bot.olympiad_client"}
     assert refused.isdisjoint(report["loaded"]), refused & set(report["loaded"])

@@ -35,9 +35,9 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from arena.experiment_sdw import cell_batches
-from arena.games import GameSpec
-from arena.runner import Runner, play_batch
+from arena.lab.experiments.sdw import cell_batches
+from arena.tables.games import GameSpec
+from arena.tables.runner import Runner, play_batch
 from game.stable_wall import WallMode
 
 BUDGET = 500

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from arena.commands.advise import advice_view
+from arena.players.situation import advice_view
 from bot.seat import SeatView
 from bot.session import SeatSession
 from game.rules import MCR_BOTZONE, TAIWAN_16, Ruleset, get_ruleset

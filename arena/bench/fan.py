@@ -7,7 +7,7 @@ its last tile).  The routes are never below the truth; where they are above, the
 8-fan hands need small fans no route combines.
 
 Real hands: every hand a seat held before a discard in the repository's data (the PKU sample and
-the Botzone logs, as ``arena/bench/danger.py`` replays them), with its declared melds and
+the Botzone logs, as ``arena/lab/experiments/danger.py`` replays them), with its declared melds and
 what it could not see; ``--real N`` of them drawn at random.
 
 Speed: the median time of one call, from Python, on random 14-tile hands from the wall and
@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from arena.data import data_dir
+from arena.tools.data import data_dir
 from game.melds import Meld
 from strategy.deficiency import deficiency
 from strategy.fan import declared_rows, fan_deficiency
@@ -38,8 +38,8 @@ Case = tuple[np.ndarray, tuple[Meld, ...], np.ndarray, int, int]
 
 
 def real_cases(data: Path, n: int, seed: int) -> list[Case]:
-    """``n`` hands seats held before a discard in ``data`` (:mod:`arena.data`)."""
-    from arena.bench.danger import decisions_of, load_matches
+    """``n`` hands seats held before a discard in ``data`` (:mod:`arena.tools.data`)."""
+    from arena.lab.experiments.danger import decisions_of, load_matches
 
     cases: list[Case] = []
     for matches in load_matches(data).values():

@@ -7,7 +7,7 @@ seats — our agent, each through the client session loop of ``mjbot play
 olympiad``.  Our agents think either in a decision thread inside the seats'
 processes (the arrangement of ``mjbot play olympiad``, one seat a process,
 here two hundred) or in thinker processes under ``SCHED_IDLE``
-(:mod:`arena.thinker`), which leave the CPU to the event loops; the table
+(:mod:`arena.players.thinker`), which leave the CPU to the event loops; the table
 shows both side by side.
 
 Measured:
@@ -39,10 +39,10 @@ from pathlib import Path
 from typing import Any
 
 from arena.bench.targets import Target
-from arena.olympiad_access import SeatSecrets
-from arena.olympiad_match import local_mosquitto, mosquitto_binary, serving, transport_for
-from arena.olympiad_referee import Referee, RefereeConfig
-from arena.thinker import ThinkerPool
+from arena.platforms.olympiad.access import SeatSecrets
+from arena.platforms.olympiad.match import local_mosquitto, mosquitto_binary, serving, transport_for
+from arena.platforms.olympiad.referee import Referee, RefereeConfig
+from arena.players.thinker import ThinkerPool
 from bot.logging import configure_logging
 from bot.olympiad_client import AgentPlayer
 from protocols.olympiad import Act, Ask
@@ -166,7 +166,7 @@ class _Paced:
 async def _seats(url: str, transport: str, first: int, count: int, pace_ms: int,
                  players: str, thinkers: int) -> dict[str, tuple[float, float]]:
     """The seats of tables ``first`` .. ``first + count - 1``; with ``thinkers`` > 0 our
-    agents think in that many thinker processes (:mod:`arena.thinker`) and this process
+    agents think in that many thinker processes (:mod:`arena.players.thinker`) and this process
     runs only the session loops, else they think here in one decision thread."""
     if not thinkers:
         # the GIL handed back often, so the event loop reading the sockets is not
@@ -285,7 +285,8 @@ def main(args: argparse.Namespace) -> int:
           f"session loops (mjbot: our agent, <= {THINK_MS} ms thinking per ask; instant: "
           f"answers at once with the safest option, i.e. the protocol stack alone)")
     print("thinking: 'in seats' = one decision thread inside each seats' process; 'N idle' = "
-          "N thinker processes under SCHED_IDLE (arena.thinker), the seats' processes run only "
+          "N thinker processes under SCHED_IDLE (arena.players.thinker), the seats' "
+          "processes run only "
           "the session loops")
     print("rtt = ask handed to the transport -> act taken by the referee, less the seat's own "
           "time from the ask's text at its session loop to handing the act to its transport; "

@@ -43,9 +43,9 @@ from typing import Any
 import aiomqtt
 import numpy as np
 
-from arena.olympiad_access import SeatSecrets
-from arena.olympiad_match import local_mosquitto, mosquitto_binary, run_match, serving
-from arena.olympiad_referee import GameSummary, Referee, RefereeConfig
+from arena.platforms.olympiad.access import SeatSecrets
+from arena.platforms.olympiad.match import local_mosquitto, mosquitto_binary, run_match, serving
+from arena.platforms.olympiad.referee import GameSummary, Referee, RefereeConfig
 from bot.logging import configure_logging
 from bot.olympiad_client import AgentPlayer
 from protocols.olympiad import Act, Ask, Join

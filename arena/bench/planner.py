@@ -41,9 +41,9 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from arena.games import GameSpec, Rules, finish_mcr, play_mcr_table
-from arena.lineup import ArenaSeat, parse_player
-from arena.stats import GameOutcome
+from arena.players.lineup import ArenaSeat, parse_player
+from arena.stats.clustered import GameOutcome
+from arena.tables.games import GameSpec, Rules, finish_mcr, play_mcr_table
 from game.events import Action, Pass
 
 PLAYERS = ("planner", "baseline-v1", "baseline-v1", "baseline-v1")

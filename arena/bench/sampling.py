@@ -2,7 +2,7 @@
 
 Plays seeded mcr-botzone games with four ``planner`` seats and keeps every decision of
 one seat (after a draw, or on a discard it could claim) as a situation.  Then, for each
-budget, :class:`arena.sampling_planner.SamplingPlanner` decides every situation:
+budget, :class:`bot.sampling_planner.SamplingPlanner` decides every situation:
 
 - rollout budgets (``rollouts=N``, no clock): deterministic, CPU-independent;
 - wall-clock budgets (``think=S``): the deadline the Botzone seat gives it (80 % of the
@@ -27,10 +27,10 @@ import json
 import statistics
 import time
 
-from arena.games import GameSpec, Rules, play_mcr_table, seat_answer
-from arena.lineup import ArenaSeat
-from arena.sampling_planner import SamplingPlanner
+from arena.players.lineup import ArenaSeat
+from arena.tables.games import GameSpec, Rules, play_mcr_table, seat_answer
 from bot.planner import Planner
+from bot.sampling_planner import SamplingPlanner
 from bot.seat import AskKind, SeatView
 from game.events import Action, ClaimChow, ClaimKong, ClaimPung, claim_of
 from game.rules import MCR_BOTZONE
@@ -75,7 +75,7 @@ def rollout_speed(views: list[SeatView], rollouts: int, policy: RolloutPolicy
                   ) -> list[float]:
     """Rollouts per CPU second of :func:`strategy.sampling.compare` alone, per sampled
     decision (the candidates the sampling planner would compare, ``rollouts`` of them)."""
-    from arena.sampling_planner import knowledge, seat_seed
+    from bot.sampling_planner import knowledge, seat_seed
 
     agent = SamplingPlanner(MCR_BOTZONE, rollouts=rollouts, rollout=policy)
     out = []

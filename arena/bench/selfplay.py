@@ -18,32 +18,21 @@ import argparse
 import json
 import os
 import shlex
-import shutil
 import statistics
 import subprocess
-import sys
 import time
-from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
 
 import numpy as np
 import structlog
 
 from arena.bench.targets import Target, missed_line
-from arena.botzone_judge.match import MatchConfig, play_match
-from arena.lineup import ArenaSeat, parse_player
-from arena.selfplay import play_one
+from arena.platforms.botzone_judge.match import MatchConfig, play_match
+from arena.platforms.botzone_judge.one_seat import mjbot_command, play_subprocess_seat
+from arena.tables.selfplay import play_one
 from bot.logging import configure_logging
-from game.rules import MCR_BOTZONE
 from game.table import BotzoneTable, random_walltiles
 from protocols.botzone_codec import decode_response, format_request
-from protocols.botzone_envelope import KEEP_RUNNING
-
-
-def _mjbot() -> list[str]:
-    exe = shutil.which("mjbot") or str(Path(sys.executable).parent / "mjbot")
-    return [exe] if Path(exe).exists() else [sys.executable, "-m", "arena"]
 
 
 def games_per_second(games: int, workers: int, seed: int) -> float:
@@ -60,7 +49,7 @@ def games_per_second(games: int, workers: int, seed: int) -> float:
 
 def referee_games_per_second(games: int, seed: int) -> float:
     """Games per second of ``mjbot referee botzone`` with four ``mjbot play botzone`` bots."""
-    command = shlex.join([*_mjbot(), "play", "botzone"])
+    command = shlex.join([*mjbot_command(), "play", "botzone"])
     logging = structlog.get_config()
     configure_logging("WARNING")  # not a line per game on stderr
     try:
@@ -78,7 +67,7 @@ def referee_games_per_second(games: int, seed: int) -> float:
 def startup(seed: int) -> tuple[float, float]:
     """Seconds to the first answer and to the first decision (own draw), fresh process."""
     table = BotzoneTable(random_walltiles(np.random.default_rng(seed)), 0)
-    proc = subprocess.Popen([*_mjbot(), "play", "botzone"], stdin=subprocess.PIPE,
+    proc = subprocess.Popen([*mjbot_command(), "play", "botzone"], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     assert proc.stdin is not None and proc.stdout is not None
     t0 = time.perf_counter()
@@ -104,68 +93,9 @@ def startup(seed: int) -> tuple[float, float]:
         proc.wait()
 
 
-def _cpu_seconds(pid: int) -> float:
-    """User and system CPU time of process ``pid`` so far (0 where /proc has none)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def play_subprocess_seat(command: list[str], seed: int, cwd: Path | None = None,
-                         turn_seconds: list[float] | None = None,
-                         env: dict[str, str] | None = None,
-                         on_turn: Callable[[str, float, float], None] | None = None,
-                         ) -> tuple[BotzoneTable, float]:
-    """A whole game with ``command`` (a keep-running Botzone bot) at seat 0 against the judge
-    mock (greedy, mjbot, greedy in-process); returns the finished table and the bot's peak
-    resident memory in MB (VmHWM, read before the process is killed).  ``turn_seconds``
-    gets the wall time of each of the bot's turns (request written to answer read);
-    ``on_turn`` is called with each turn's request line, that time and the CPU time the
-    bot's process spent on it (user and system, from ``/proc``; 0 where there is none),
-    once the bot has finished the turn (its keep-running line read)."""
-    table = BotzoneTable(random_walltiles(np.random.default_rng(seed)), 0)
-    others = [ArenaSeat(parse_player(n), MCR_BOTZONE, s) for s, n in ((1, "greedy"), (2, "mjbot"),
-                                                                      (3, "greedy"))]
-    proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, text=True, cwd=cwd, env=env)
-    assert proc.stdin is not None and proc.stdout is not None
-    try:
-        first = True
-        while not table.finished:
-            requests = table.requests
-            line = format_request(requests[0], 0)
-            cpu = _cpu_seconds(proc.pid) if on_turn is not None else 0.0
-            asked = time.perf_counter()
-            proc.stdin.write(("1\n" + line + "\n\n\n") if first else line + "\n")
-            proc.stdin.flush()
-            first = False
-            answer = proc.stdout.readline().strip()
-            took = time.perf_counter() - asked
-            if turn_seconds is not None:
-                turn_seconds.append(took)
-            if proc.stdout.readline().strip() != KEEP_RUNNING:
-                raise RuntimeError("the bot left keep-running mode")
-            if on_turn is not None:
-                on_turn(line, took, _cpu_seconds(proc.pid) - cpu)
-            responses = [decode_response(answer)]
-            for s in (1, 2, 3):
-                others[s - 1].observe(requests[s])
-                responses.append(others[s - 1].decide())
-            table.respond(responses)
-        status = Path(f"/proc/{proc.pid}/status").read_text()
-        kb = next(int(line.split()[1]) for line in status.splitlines()
-                  if line.startswith("VmHWM:"))
-        return table, kb / 1024.0
-    finally:
-        proc.kill()
-        proc.wait()
-
-
 def peak_memory_mb(seed: int) -> float:
     """VmHWM of a keep-running ``mjbot play botzone`` over a whole game."""
-    return play_subprocess_seat([*_mjbot(), "play", "botzone"], seed)[1]
+    return play_subprocess_seat([*mjbot_command(), "play", "botzone"], seed)[1]
 
 
 IN_PROCESS = "in-process games/s (1 process, 4 mjbot seats)"

@@ -35,9 +35,9 @@ from pathlib import Path
 
 import numpy as np
 
-from arena.bench.selfplay import _mjbot
 from arena.bench.targets import Target, missed_line
-from arena.package import build, python_version, zip_pythons
+from arena.platforms.botzone_judge.one_seat import mjbot_command
+from arena.tools.package import build, python_version, zip_pythons
 from game.table import BotzoneTable, random_walltiles
 from protocols.botzone_codec import decode_response, format_request
 from protocols.botzone_envelope import KEEP_RUNNING
@@ -135,7 +135,7 @@ def measure(runs: int, seed: int, load: int, say: bool,
         zip_path = Path(tmp) / "mjbot.zip"
         build(zip_path)
         ways = {
-            "mjbot play botzone": ([*_mjbot(), "play", "botzone"], dict(os.environ)),
+            "mjbot play botzone": ([*mjbot_command(), "play", "botzone"], dict(os.environ)),
             "python -m bot": ([sys.executable, "-m", "bot"], dict(os.environ)),
         }
         for python in pythons or [sys.executable]:

@@ -27,9 +27,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from arena.bench.selfplay import play_subprocess_seat
 from arena.bench.startup import busy
-from arena.package import build, python_version, zip_pythons
+from arena.platforms.botzone_judge.one_seat import play_subprocess_seat
+from arena.tools.package import build, python_version, zip_pythons
 from game.events import Penalized
 
 BOTZONE_LIMIT_SECONDS = 4.0

@@ -16,14 +16,13 @@ from collections.abc import Sequence
 import numpy as np
 
 from arena.commands.deficiency import input_error, parse_unseen
-from arena.commands.options import positive_int
-from arena.lineup import DEFAULT_BUDGET
-from arena.record_types import SeatChoice
-from bot.seat import SeatView
+from arena.players.lineup import DEFAULT_BUDGET
+from arena.players.situation import advice_view
+from arena.records.lines import SeatChoice
+from bot.options import positive_int
 from bot.session import SeatSession
-from game import events as ev
-from game.melds import Chow, ConcealedKong, Meld, MeldShape, Pung, meld_shape
-from game.rules import RULESETS, Ruleset, WallLayout, get_ruleset
+from game.melds import meld_shape
+from game.rules import RULESETS, get_ruleset
 from game.tiles import Notation, TileError, counts_of, parse_counts, parse_tiles, tile_name
 from strategy.policy import Candidate, Method, PolicyError
 from strategy.stepvalue import Deadline
@@ -163,40 +162,3 @@ def chosen_first(reasons: Sequence[Candidate], advice: str
         return list(reasons), []
     rest = [c for c in reasons if c is not chosen]
     return [chosen, *rest], [c for c in rest if _tie_key(c) == _tie_key(chosen)]
-
-
-def advice_view(rules: Ruleset, hand: np.ndarray, unseen: np.ndarray,
-                meld_groups: list[list[int]], claim: int | None, from_left: bool,
-                drawn: int | None) -> SeatView:
-    """Seat 0's view of the situation: its concealed ``hand`` (with the drawn tile, or
-    without the ``claim``ed discard of seat 3, from its left, else seat 2), declared melds,
-    and ``unseen`` as its knowledge base (every other copy is seen)."""
-    view = SeatView(rules)
-    view.kb.hand[:] = hand
-    view.kb.known[:] = (4 - hand - unseen).astype(np.int8)
-    view.melds = [_meld(group, rules) for group in meld_groups]
-    view.dealt = True
-    view.dealer = 0
-    if rules.wall_layout is WallLayout.SINGLE:
-        view.tiles_left = int(unseen.sum())
-        view.wall_left = [max(0, view.tiles_left - rules.dead_wall)] * 4
-    if claim is None:
-        assert drawn is not None
-        view.last_event = ev.Drew(0, drawn)
-        view.drawn = drawn
-    else:
-        provider = 3 if from_left else 2
-        view.last_event = ev.Discarded(provider, claim)
-        view.tile_in_play, view.provider = claim, provider
-    return view
-
-
-def _meld(group: list[int], rules: Ruleset) -> Meld:
-    """A declared meld of the advised hand (claimed from seat 3, a kong concealed)."""
-    shape = meld_shape(group, rules)
-    low = min(group)
-    if shape is MeldShape.CHOW:
-        return Chow(low + 1, low, 3)
-    if shape is MeldShape.KONG:
-        return ConcealedKong(low)
-    return Pung(low, 3)

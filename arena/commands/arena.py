@@ -1,6 +1,6 @@
 """``mjbot arena A B [C D]``: a duplicate match between players, with a sequential test.
 
-Players (:mod:`arena.lineup`): ``mjbot``, ``mjbot:budget=20000``, ``baseline-v1``,
+Players (:mod:`arena.players.lineup`): ``mjbot``, ``mjbot:budget=20000``, ``baseline-v1``,
 ``mjbot-eps:0.5``, ``greedy``, ``random``, ``botzone:CMD``, ``olympiad:CMD``.
 Two players sit A B A B; four sit as given.  Every wall is played in every
 seating of ``--seating`` and is one paired sample; A - B is the first player's
@@ -21,15 +21,11 @@ import sys
 import time
 from pathlib import Path
 
-from arena.commands.options import (
-    finite_float,
-    non_negative_int,
-    positive_int,
-    probability,
-)
-from arena.games import Rules
-from arena.lineup import PlayerKind, PlayerSpecError, check_program, parse_player
-from arena.match import (
+from arena.players.lineup import PlayerKind, PlayerSpecError, check_program, parse_player
+from arena.stats.seating import SeatingFormat
+from arena.stats.sprt import MIN_WALLS
+from arena.tables.games import Rules
+from arena.tables.match import (
     MatchConfig,
     MatchProgress,
     SprtBounds,
@@ -39,7 +35,7 @@ from arena.match import (
     summarize,
     write_summary,
 )
-from arena.runner import (
+from arena.tables.runner import (
     SMALL_MATCH,
     RayMissing,
     Runner,
@@ -47,17 +43,21 @@ from arena.runner import (
     default_workers,
     ray_installed,
 )
-from arena.seating import SeatingFormat
-from arena.sprt import MIN_WALLS
+from bot.options import (
+    finite_float,
+    non_negative_int,
+    positive_int,
+    probability,
+)
 from game.stable_wall import WallMode
 
 
 def player_table() -> str:
-    """The players the arena knows, by name with their options (:mod:`arena.lineup`'s
+    """The players the arena knows, by name with their options (:mod:`arena.players.lineup`'s
     table, without its markup), for ``--help``."""
-    import arena.lineup
+    import arena.players.lineup
 
-    lines = (arena.lineup.__doc__ or "").splitlines()
+    lines = (arena.players.lineup.__doc__ or "").splitlines()
     rules = [i for i, line in enumerate(lines) if line.startswith("=====")]
     if len(rules) < 2:
         return ", ".join(k.value for k in PlayerKind)

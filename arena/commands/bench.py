@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import importlib
 
-from arena.commands.options import non_negative_int, positive_float, positive_int
+from bot.options import non_negative_int, positive_float, positive_int
 
 BENCHES = {
     "deficiency": "arena.bench.deficiency",
@@ -14,7 +14,7 @@ BENCHES = {
     "selfplay": "arena.bench.selfplay",
     "olympiad": "arena.bench.olympiad",
     "arena": "arena.bench.arena",
-    "agreement": "arena.bench.agreement",
+    "agreement": "arena.lab.experiments.agreement",
     "zip": "arena.bench.zip",
     "soak": "arena.bench.olympiad_soak",
     "sampling": "arena.bench.sampling",

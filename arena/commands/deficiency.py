@@ -9,7 +9,7 @@ import sys
 
 import numpy as np
 
-from arena.commands.options import non_negative_int
+from bot.options import non_negative_int
 from game.rules import RULESETS, get_ruleset
 from game.tiles import (
     NUM_KINDS,

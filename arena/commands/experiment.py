@@ -1,9 +1,9 @@
 """``mjbot experiment NAME``: reproductions of the papers' experiments.
 
 ``sdw``: Tang, Chen & Wu, "An Efficient Method for Assessing the Strength of
-Mahjong Programs", Tables 1 and 4-7 (:mod:`arena.experiment_sdw`).
+Mahjong Programs", Tables 1 and 4-7 (:mod:`arena.lab.experiments.sdw`).
 ``imitate``: the planner's discard ranker fitted to the real Botzone logs, with its
-held-out agreement (:mod:`arena.imitation`).
+held-out agreement (:mod:`arena.lab.fits.imitation`).
 """
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ import argparse
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     sub = p.add_subparsers(dest="experiment", required=True)
-    from arena.experiment_sdw import add_arguments as sdw_arguments
+    from arena.lab.experiments.sdw import add_arguments as sdw_arguments
 
     sdw = sub.add_parser("sdw", help="paper 002: the stable draw wall against the single wall",
                          description="Paper 002's Tables 1, 4-7 with mjbot as SIMCAT.")
     sdw_arguments(sdw)
-    from arena.imitation import add_arguments as imitate_arguments
+    from arena.lab.fits.imitation import add_arguments as imitate_arguments
 
     imitate = sub.add_parser(
         "imitate", help="fit the discard ranker to the Botzone logs (held-out agreement)",
@@ -28,11 +28,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if args.experiment == "imitate":
-        from arena.imitation import run as run_imitate
+        from arena.lab.fits.imitation import run as run_imitate
 
         code: int = run_imitate(args)
         return code
-    from arena.experiment_sdw import run as run_sdw
+    from arena.lab.experiments.sdw import run as run_sdw
 
     code = run_sdw(args)
     return code

@@ -4,7 +4,7 @@ The referee, the transport (WebSocket on a free loopback port, or MQTT through
 an embedded amqtt broker started and stopped here) and four of our agents
 per table, each through the same client session loop as ``mjbot play olympiad``;
 with ``--thinkers N`` the agents think in N processes of idle CPU priority
-(:mod:`arena.thinker`).
+(:mod:`arena.players.thinker`).
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import argparse
 import asyncio
 import json
 
-from arena.commands.options import non_negative_int
 from arena.commands.referee import add_olympiad_arguments, olympiad_config
+from bot.options import non_negative_int
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -34,7 +34,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from arena.olympiad_match import render, run_match, summary_json
+    from arena.platforms.olympiad.match import render, run_match, summary_json
 
     config = olympiad_config(args, "match")
     if config is None:

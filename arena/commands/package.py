@@ -1,5 +1,5 @@
-"""``mjbot package botzone OUT.zip``: see :mod:`arena.package`."""
+"""``mjbot package botzone OUT.zip``: see :mod:`arena.tools.package`."""
 
-from arena.package import add_arguments, run
+from arena.tools.package import add_arguments, run
 
 __all__ = ["add_arguments", "run"]

@@ -1,9 +1,10 @@
 """``mjbot referee botzone|olympiad``: the platform mocks.
 
-``botzone``: four programs play under the Botzone judge (:mod:`arena.botzone_judge`).
-``olympiad``: taiwan-16 tables served over WebSocket or MQTT (:mod:`arena.olympiad_referee`).
+``botzone``: four programs play under the Botzone judge (:mod:`arena.platforms.botzone_judge`).
+``olympiad``: taiwan-16 tables served over WebSocket or MQTT
+(:mod:`arena.platforms.olympiad.referee`).
 ``verify``: check an Olympiad match's records against the walls' commitment
-(:mod:`arena.olympiad_walls`).
+(:mod:`arena.platforms.olympiad.walls`).
 """
 
 from __future__ import annotations
@@ -16,14 +17,14 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from arena.commands.options import non_negative_int, positive_float, positive_int
 from bot.logging import configure_logging
+from bot.options import non_negative_int, positive_float, positive_int
 
 if TYPE_CHECKING:
-    from arena.olympiad_access import SeatSecrets
-    from arena.olympiad_match import Tls
-    from arena.olympiad_referee import RefereeConfig
-from arena.botzone_judge.match import (
+    from arena.platforms.olympiad.access import SeatSecrets
+    from arena.platforms.olympiad.match import Tls
+    from arena.platforms.olympiad.referee import RefereeConfig
+from arena.platforms.botzone_judge.match import (
     MatchConfig,
     MatchInterrupted,
     WallsFileError,
@@ -31,7 +32,7 @@ from arena.botzone_judge.match import (
     read_walls,
     render,
 )
-from arena.botzone_judge.turns import DEFAULT_MEMORY_LIMIT, DEFAULT_TIME_LIMIT
+from arena.platforms.botzone_judge.turns import DEFAULT_MEMORY_LIMIT, DEFAULT_TIME_LIMIT
 from protocols.botzone_envelope import Interaction
 
 
@@ -131,8 +132,8 @@ def add_olympiad_arguments(p: argparse.ArgumentParser) -> None:
 
 def olympiad_config(args: argparse.Namespace, command: str) -> RefereeConfig | None:
     """The referee's configuration from the shared options (None after printing why not)."""
-    from arena.olympiad_referee import TOURNAMENT_ROUND_FLOOR_MS, RefereeConfig
-    from arena.output_files import output_directory
+    from arena.platforms.olympiad.referee import TOURNAMENT_ROUND_FLOOR_MS, RefereeConfig
+    from arena.tools.output_files import output_directory
     from game.stable_wall import WallMode
 
     configure_logging(args.log_level)
@@ -157,9 +158,9 @@ def olympiad_config(args: argparse.Namespace, command: str) -> RefereeConfig | N
 def _access(args: argparse.Namespace,
             config: RefereeConfig) -> tuple[SeatSecrets, Tls | None] | str:
     """(the seats' secrets, the TLS files or None), or what is wrong."""
-    from arena.olympiad_access import SeatSecrets, SecretsError, write_mosquitto_config
-    from arena.olympiad_match import Tls
-    from arena.output_files import OutputError
+    from arena.platforms.olympiad.access import SeatSecrets, SecretsError, write_mosquitto_config
+    from arena.platforms.olympiad.match import Tls
+    from arena.tools.output_files import OutputError
 
     tables = config.table_ids()
     if (args.tls_cert is None) != (args.tls_key is None):
@@ -207,8 +208,8 @@ def _broker_listen(broker: str | None) -> str:
 def run_olympiad(args: argparse.Namespace) -> int:
     import asyncio
 
-    from arena.olympiad_match import render, serving, summary_json
-    from arena.olympiad_referee import Referee
+    from arena.platforms.olympiad.match import render, serving, summary_json
+    from arena.platforms.olympiad.referee import Referee
 
     config = olympiad_config(args, "referee")
     if config is None:
@@ -252,7 +253,7 @@ def _check_commands(commands: list[str]) -> str | None:
 
 
 def run_verify(args: argparse.Namespace) -> int:
-    from arena.olympiad_walls import verify_records
+    from arena.platforms.olympiad.walls import verify_records
 
     paths: list[Path] = []
     for path in args.records:

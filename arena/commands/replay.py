@@ -1,5 +1,5 @@
-"""``mjbot replay``: see :mod:`arena.replay`."""
+"""``mjbot replay``: see :mod:`arena.review.replay`."""
 
-from arena.replay import add_arguments, run
+from arena.review.replay import add_arguments, run
 
 __all__ = ["add_arguments", "run"]

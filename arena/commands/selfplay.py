@@ -1,5 +1,5 @@
-"""``mjbot selfplay``: see :mod:`arena.selfplay`."""
+"""``mjbot selfplay``: see :mod:`arena.tables.selfplay`."""
 
-from arena.selfplay import add_arguments, run
+from arena.tables.selfplay import add_arguments, run
 
 __all__ = ["add_arguments", "run"]

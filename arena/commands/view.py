@@ -1,5 +1,5 @@
-"""``mjbot view``: see :mod:`arena.viewer.command`."""
+"""``mjbot view``: see :mod:`arena.review.viewer.command`."""
 
-from arena.viewer.command import add_arguments, run
+from arena.review.viewer.command import add_arguments, run
 
 __all__ = ["add_arguments", "run"]

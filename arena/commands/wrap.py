@@ -11,7 +11,7 @@ import argparse
 import asyncio
 import sys
 
-from arena.commands.play import add_seat_arguments, seat_secret
+from bot.play import add_seat_arguments, seat_secret
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -21,7 +21,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from arena.olympiad_program import ProgramExited, ProgramPlayer
+    from arena.platforms.olympiad.program import ProgramExited, ProgramPlayer
     from bot.logging import configure_logging
     from protocols.olympiad_session import play_seat
     from protocols.olympiad_transport import client_transport

@@ -5,7 +5,7 @@ from __future__ import annotations
 import support
 from support import botzone_logs
 
-from arena.bench.agreement import logged_turns, measure
+from arena.lab.experiments.agreement import logged_turns, measure
 from bot.agent import Agent, Decision
 from bot.seat import SeatView
 from game.rules import MCR_BOTZONE
@@ -47,7 +47,7 @@ def test_pku_turns_answer_every_play_line_of_the_sample() -> None:
     and only when the view asked for it."""
     import re
 
-    from arena.bench.agreement import pku_turns
+    from arena.lab.experiments.agreement import pku_turns
     from bot.seat import AskKind
     from game.events import ClaimAndDiscard, Discard
 

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from arena.cli import main
-from arena.records import read_record
-from arena.sprt import MIN_WALLS
+from arena.records.files import read_record
+from arena.stats.sprt import MIN_WALLS
 
 
 def _run(capsys: pytest.CaptureFixture[str], argv: list[str]) -> dict[str, Any]:
@@ -72,7 +72,7 @@ def test_sprt_stops_a_clear_match(h0: str, h1: str, state: str,
     assert abs(sprt["llr"]) >= 2.94  # log(0.95 / 0.05)
     assert data["games"] < 800
     assert 3 < data["difference"]["estimate"] < 25
-    # the mean where the test stopped, adjusted for the stop (arena.sprt_bias): a clear
+    # the mean where the test stopped, adjusted for the stop (arena.stats.sprt_bias): a clear
     # difference, decided by its size at the first walls allowed, hardly moves
     assert sprt["adjusted"] == pytest.approx(data["difference"]["estimate"], abs=1.0)
 
@@ -114,8 +114,8 @@ def test_bad_arguments_are_named(argv: list[str], message: str,
 
 
 def test_the_agreement_bench_asks_any_in_process_player_of_the_arena() -> None:
-    from arena.bench.agreement import DEFAULT_STRATEGIES, strategy_maker
-    from arena.lineup import planner_v1
+    from arena.lab.experiments.agreement import DEFAULT_STRATEGIES, strategy_maker
+    from arena.players.lineup import planner_v1
     from game.rules import MCR_BOTZONE
 
     made = strategy_maker("planner-v1")()
@@ -153,7 +153,7 @@ def test_workers_without_ray_is_refused_before_any_game(
 ])
 def test_where_games_run_by_default(workers: int | None, address: str | None, games: int,
                                     chosen: int, words: str) -> None:
-    from arena.runner import choose_workers
+    from arena.tables.runner import choose_workers
 
     got, why = choose_workers(workers, address, games)
     assert got == chosen and why.startswith(words), why
@@ -161,14 +161,14 @@ def test_where_games_run_by_default(workers: int | None, address: str | None, ga
 
 def test_a_large_match_goes_to_a_local_ray_when_ray_is_installed(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    import arena.runner
-    from arena.runner import choose_workers, default_workers
+    import arena.tables.runner
+    from arena.tables.runner import choose_workers, default_workers
 
-    monkeypatch.setattr(arena.runner, "ray_installed", lambda: True)
+    monkeypatch.setattr(arena.tables.runner, "ray_installed", lambda: True)
     assert choose_workers(None, None, 65) == (
         default_workers(), f"on a local Ray of {default_workers()} CPUs (65 games; "
         "--workers 0 plays in this process)")
-    monkeypatch.setattr(arena.runner, "ray_installed", lambda: False)
+    monkeypatch.setattr(arena.tables.runner, "ray_installed", lambda: False)
     got, why = choose_workers(None, None, 65)
     assert got == 0 and "pip install -e '.[cluster]'" in why
 
@@ -272,8 +272,8 @@ def test_the_plot_counts_walls_in_whole_numbers(tmp_path: Path,
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from arena.match import MatchConfig, plot, run_match
-    from arena.runner import Runner
+    from arena.tables.match import MatchConfig, plot, run_match
+    from arena.tables.runner import Runner
 
     config = MatchConfig(("greedy", "random"), games=8, sprt=None)
     with Runner(workers=0) as runner:

@@ -1,6 +1,6 @@
-"""Who is waiting, and on what (arena/bench/danger_fit.py): the ground truth of a position
+"""Who is waiting, and on what (arena/lab/fits/danger_fit.py): the ground truth of a position
 in tile notation, the fit's pieces on fixed numbers, and the fold
-(arena.players.FoldingPlanner) on a seat view."""
+(arena.players.simple.FoldingPlanner) on a seat view."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import math
 import numpy as np
 from support.game import dealt_view
 
-from arena.bench.danger_fit import (
+from arena.lab.fits.danger_fit import (
     _concat,
     evaluate,
     fit,
@@ -18,7 +18,7 @@ from arena.bench.danger_fit import (
     scores,
     selfplay_matches,
 )
-from arena.players import FoldingPlanner
+from arena.players.simple import FoldingPlanner
 from bot.planner import Planner
 from bot.seat import SeatView
 from game.events import Discard, Discarded, Drew

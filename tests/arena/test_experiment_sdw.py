@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from arena.experiment_sdw import match_errors, reshuffle_table, table1, win_rate
-from arena.games import GameSpec, PlayedGame, Rules
-from arena.stats import GameOutcome
+from arena.lab.experiments.sdw import match_errors, reshuffle_table, table1, win_rate
+from arena.stats.clustered import GameOutcome
+from arena.tables.games import GameSpec, PlayedGame, Rules
 from game.draw_consistency import DrawConsistency
 from game.stable_wall import Reshuffle, WallMode
 
@@ -63,7 +63,7 @@ def test_reshuffle_table() -> None:
 
 
 def test_bootstrap_error_resamples_whole_walls() -> None:
-    from arena.experiment_sdw import bootstrap_error
+    from arena.lab.experiments.sdw import bootstrap_error
 
     # every wall: SIMCAT wins one game of two, so every resampled match has wr = 1/2
     games = [g for w in range(6) for g in (_game(w, 0), _game(w, 1))]
@@ -76,7 +76,7 @@ def test_bootstrap_error_resamples_whole_walls() -> None:
 
 
 def test_a_quick_run_says_it_is_a_smoke_run_and_a_mean_of_nothing_is_na() -> None:
-    from arena.experiment_sdw import headline, render
+    from arena.lab.experiments.sdw import headline, render
 
     assert headline({"games_per_cell": 16, "smoke": True}).startswith(
         "SMOKE RUN (--quick), not a reproduction")

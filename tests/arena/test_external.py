@@ -11,10 +11,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from arena.botzone_judge.turns import Reply, referee_game
-from arena.external import InProcessChannel, play_botzone
-from arena.games import GameSpec, Rules
-from arena.play import play
+from arena.platforms.botzone_judge.turns import Reply, referee_game
+from arena.tables.external import InProcessChannel, play_botzone
+from arena.tables.games import GameSpec, Rules
+from arena.tables.play import play
 from bot.seat import SeatView
 from game.melds import ConcealedKong
 from game.stable_wall import WallMode

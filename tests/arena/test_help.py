@@ -66,7 +66,7 @@ def test_every_benchmark_is_described_in_bench_help(capsys: pytest.CaptureFixtur
 
 
 def test_the_arena_lists_its_players_in_help(capsys: pytest.CaptureFixture[str]) -> None:
-    from arena.lineup import PlayerKind
+    from arena.players.lineup import PlayerKind
 
     assert main(["arena", "--help"]) == 0
     text = capsys.readouterr().out

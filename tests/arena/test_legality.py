@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from arena.lineup import ArenaSeat, parse_player
+from arena.players.lineup import ArenaSeat, parse_player
 from game.events import DeclareWin
 from game.rules import MCR_BOTZONE
 from game.table import BotzoneTable, random_walltiles
@@ -53,7 +53,7 @@ def test_the_views_legal_actions_are_the_judges(lineup: tuple[str, ...], games: 
 
 
 def test_game_1840_of_seed_42_has_no_wrong_kong_claim() -> None:
-    from arena.selfplay import play_one
+    from arena.tables.selfplay import play_one
 
     summary = play_one((1840, 42, ["mjbot", "greedy", "mjbot", "random"], "mcr-botzone", None))
     assert summary.ending != "Penalized", summary.detail

@@ -8,9 +8,9 @@ import json
 import numpy as np
 import pytest
 
-from arena.games import GameSpec, Rules, SeatFeed
-from arena.lineup import ArenaSeat, PlayerKind, PlayerSpecError, parse_player, strategy_of
-from arena.play import play
+from arena.players.lineup import ArenaSeat, PlayerKind, PlayerSpecError, parse_player, strategy_of
+from arena.tables.games import GameSpec, Rules, SeatFeed
+from arena.tables.play import play
 from bot.planner import Planner
 from bot.seat import AskKind
 from game.events import ClaimChow, ClaimPung, DeclareWin, Discard, Pass
@@ -196,7 +196,7 @@ def test_planner_v1_is_frozen() -> None:
 def test_a_record_has_one_decision_line_per_question_asked() -> None:
     """An in-process seat's reasons are written when it was asked, once (a seat not asked
     keeps its last reasons, which must not be written again)."""
-    from arena.games import play_mcr_table, seat_answer
+    from arena.tables.games import play_mcr_table, seat_answer
 
     spec = GameSpec(Rules.MCR_BOTZONE, 12, 1, 0, ("planner",) * 4, ("planner",) * 4,
                     record=True)

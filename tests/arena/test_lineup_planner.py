@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from arena.lineup import PlayerKind, PlayerSpecError, in_process_seat, parse_player
-from arena.players import CallingPlanner
+from arena.players.lineup import PlayerKind, PlayerSpecError, in_process_seat, parse_player
+from arena.players.simple import CallingPlanner
 from bot.agent import Agent
 from bot.planner import Planner
 from game.rules import MCR_BOTZONE

@@ -21,10 +21,16 @@ from typing import Any
 import pytest
 from support.arena import olympiad_config as _config
 
-from arena.olympiad_match import local_mosquitto, our_agents, run_match, serving, transport_for
-from arena.olympiad_referee import GameSummary, Referee
-from arena.record_types import Fault
-from arena.records import read_record
+from arena.platforms.olympiad.match import (
+    local_mosquitto,
+    our_agents,
+    run_match,
+    serving,
+    transport_for,
+)
+from arena.platforms.olympiad.referee import GameSummary, Referee
+from arena.records.files import read_record
+from arena.records.lines import Fault
 from bot.olympiad_client import AgentPlayer
 from game.events import Penalized
 from game.rules import TAIWAN_16
@@ -352,7 +358,7 @@ async def test_mqtt_presence_is_online_and_the_last_will_says_offline(tmp_path: 
 
 def test_the_replay_rebuilds_every_seat_of_an_olympiad_record(baseline: dict[str, Any]) -> None:
     """Fed the record, a fresh agent with the same work budget sees what the client saw."""
-    from arena.replay import replay, steps_from_record
+    from arena.review.replay import replay, steps_from_record
 
     decided = 0
     for seat in range(4):

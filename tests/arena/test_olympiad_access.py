@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from support.arena import olympiad_config as _config
 
-from arena.olympiad_access import (
+from arena.platforms.olympiad.access import (
     SeatSecrets,
     SecretsError,
     acl_rules,
@@ -30,8 +30,8 @@ from arena.olympiad_access import (
     topic_covered,
     write_mosquitto_config,
 )
-from arena.olympiad_referee import Referee, ask_wire_id
-from arena.output_files import OutputError
+from arena.platforms.olympiad.referee import Referee, ask_wire_id
+from arena.tools.output_files import OutputError
 from protocols.olympiad import Act, Join
 
 

@@ -29,8 +29,8 @@ from hypothesis import strategies as st
 from support.arena import olympiad_config as _config
 
 from arena.bench.olympiad_soak import hostile_payloads, slow_parse_payloads
-from arena.olympiad_match import our_agents, run_match
-from arena.olympiad_referee import Referee
+from arena.platforms.olympiad.match import our_agents, run_match
+from arena.platforms.olympiad.referee import Referee
 from bot.olympiad_client import AgentPlayer
 from protocols.olympiad import (
     Act,

@@ -23,8 +23,8 @@ import pytest
 from support.arena import olympiad_config as _config
 
 from arena.cli import main as cli_main
-from arena.olympiad_access import SeatSecrets
-from arena.olympiad_match import (
+from arena.platforms.olympiad.access import SeatSecrets
+from arena.platforms.olympiad.match import (
     Tls,
     local_mosquitto,
     mosquitto_binary,
@@ -33,7 +33,7 @@ from arena.olympiad_match import (
     serving,
     transport_for,
 )
-from arena.olympiad_referee import Referee
+from arena.platforms.olympiad.referee import Referee
 from bot.logging import configure_logging
 from bot.olympiad_client import AgentPlayer
 from protocols.olympiad import Act, Join
@@ -434,9 +434,9 @@ def test_the_command_line_refuses_what_cannot_work(tmp_path: Path,
 
 async def test_a_wrapped_program_never_sees_the_seats_secret(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from arena.commands.play import SECRET_ENV as CLI_ENV
-    from arena.olympiad_program import ProgramPlayer
+    from arena.platforms.olympiad.program import ProgramPlayer
     from bot.olympiad_client import SECRET_ENV
+    from bot.play import SECRET_ENV as CLI_ENV
 
     assert CLI_ENV == SECRET_ENV == "MJBOT_SEAT_SECRET"
     monkeypatch.setenv(SECRET_ENV, "the-seats-secret-0123456789")

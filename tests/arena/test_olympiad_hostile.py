@@ -3,7 +3,8 @@ its transports and the brokers.
 
 - MQTT last wills and retained messages: a seat's will on another seat's topic, a
   retained fake ``end``, retained messages of other tables handed to a new client —
-  against the embedded amqtt broker (:class:`arena.amqtt_plugins.GuardedBroker`) and a
+  against the embedded amqtt broker (:class:`arena.platforms.olympiad.broker_guards.GuardedBroker`)
+  and a
   mosquitto configured by the referee;
 - inputs that used to end a receive loop (deep JSON, a 5,000-digit integer, a seat
   number ``²`` in a topic): refused as ``malformed_json`` or dropped, and another table
@@ -28,7 +29,7 @@ import pytest
 import websockets
 
 from arena.bench.olympiad_soak import fake_end, hostile_payloads, publish_header, raw_connect
-from arena.olympiad_match import (
+from arena.platforms.olympiad.match import (
     Tls,
     local_mosquitto,
     mosquitto_binary,
@@ -37,7 +38,7 @@ from arena.olympiad_match import (
     serving,
     transport_for,
 )
-from arena.olympiad_referee import ERRORS_KEPT, Referee, RefereeConfig
+from arena.platforms.olympiad.referee import ERRORS_KEPT, Referee, RefereeConfig
 from bot.olympiad_client import AgentPlayer
 from protocols.olympiad import Join
 from protocols.olympiad_session import SessionReport, play_seat
@@ -513,7 +514,7 @@ async def test_a_wrapped_program_that_prints_deep_json_or_long_lines_is_read_on(
     (said in the log) and its next line counts (before: RecursionError ended the wrap)."""
     import sys
 
-    from arena.olympiad_program import ProgramPlayer
+    from arena.platforms.olympiad.program import ProgramPlayer
     from protocols.olympiad import Ask, Option
 
     script = ("import sys\n"
@@ -538,7 +539,7 @@ def test_replay_and_view_refuse_deep_json_and_huge_numbers(
     """A record or a match log nested 100,000 deep, or with a 5,000-digit number, is
     refused with a message (before: RecursionError or ValueError out of the command)."""
     from arena.cli import main as mjbot
-    from arena.records import RecordError, read_record
+    from arena.records.files import RecordError, read_record
 
     deep = "[" * 100_000 + "]" * 100_000
     record = tmp_path / "deep.jsonl"

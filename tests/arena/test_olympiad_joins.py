@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from support.arena import olympiad_config
 from support.olympiad_players import QuickPlayer
 
-from arena.olympiad_match import serving
-from arena.olympiad_referee import Referee
+from arena.platforms.olympiad.match import serving
+from arena.platforms.olympiad.referee import Referee
 from game.events import Penalized
 from protocols.olympiad import Join, MessageError, seat_name
 from protocols.olympiad_session import play_seat

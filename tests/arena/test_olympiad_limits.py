@@ -15,8 +15,8 @@ from support import ROOT
 from support.arena import olympiad_config
 from support.olympiad_players import QuickPlayer
 
-from arena.olympiad_program import ProgramPlayer
-from arena.olympiad_referee import Referee
+from arena.platforms.olympiad.program import ProgramPlayer
+from arena.platforms.olympiad.referee import Referee
 from protocols.olympiad import Act, Join
 from protocols.olympiad_session import SeatPlayer, SessionReport, play_seat
 from protocols.olympiad_transport import Limits, WsClient, serve_ws

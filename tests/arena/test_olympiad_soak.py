@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from arena.bench.olympiad_soak import render, run_soak
-from arena.olympiad_match import mosquitto_binary
+from arena.platforms.olympiad.match import mosquitto_binary
 
 
 @pytest.mark.skipif(mosquitto_binary() is None, reason="mosquitto is not installed")

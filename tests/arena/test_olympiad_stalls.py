@@ -30,10 +30,14 @@ import pytest
 import websockets
 from support.arena import olympiad_config as _config
 
-from arena.amqtt_plugins import SEAT_PUBLISH_BURST, SEAT_PUBLISHES_PER_SECOND, GuardedBroker
-from arena.olympiad_access import SeatSecrets, amqtt_plugins
-from arena.olympiad_match import local_mosquitto, mosquitto_binary, serving
-from arena.olympiad_referee import Referee
+from arena.platforms.olympiad.access import SeatSecrets, amqtt_plugins
+from arena.platforms.olympiad.broker_guards import (
+    SEAT_PUBLISH_BURST,
+    SEAT_PUBLISHES_PER_SECOND,
+    GuardedBroker,
+)
+from arena.platforms.olympiad.match import local_mosquitto, mosquitto_binary, serving
+from arena.platforms.olympiad.referee import Referee
 from game.events import Penalized
 from protocols.olympiad import Join
 from protocols.olympiad_transport import (
@@ -201,7 +205,7 @@ async def _two_tables(tmp: Path, transport: str, rejoins: int
     t1's seat 0 re-joins ``rejoins`` times once it has acted 100 times (its log then holds
     several games).  (The longest gap between two messages any seat of t2 got, every
     game summary, the rejoining transport, the referee.)"""
-    from arena.olympiad_match import transport_for
+    from arena.platforms.olympiad.match import transport_for
     from protocols.olympiad_session import play_seat
 
     referee = Referee(_config(tmp, tables=2, games=8, decision_ms=2000, policy="forfeit"))
@@ -460,8 +464,8 @@ async def test_a_half_closed_connection_is_closed(tmp_path: Path, broker: str,
 
 _FEW_FILES_BROKER = """
 import asyncio, json, resource, sys, time
-from arena.amqtt_plugins import GuardedBroker
-from arena.olympiad_access import SeatSecrets, amqtt_plugins
+from arena.platforms.olympiad.broker_guards import GuardedBroker
+from arena.platforms.olympiad.access import SeatSecrets, amqtt_plugins
 from protocols.olympiad_transport import embedded_broker
 
 resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))

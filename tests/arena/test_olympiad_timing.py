@@ -20,8 +20,8 @@ from pathlib import Path
 from support.arena import olympiad_config
 from support.olympiad_players import QuickPlayer
 
-from arena.olympiad_match import serving
-from arena.olympiad_referee import Referee
+from arena.platforms.olympiad.match import serving
+from arena.platforms.olympiad.referee import Referee
 from protocols.olympiad import Ask, DiscardMsg
 from protocols.olympiad_session import play_seat
 from protocols.olympiad_transport import WsClient

@@ -15,16 +15,16 @@ import pytest
 from support.arena import olympiad_config
 from support.olympiad_players import QuickPlayer
 
-import arena.olympiad_referee as referee_module
+import arena.platforms.olympiad.referee as referee_module
 from arena.cli import main as mjbot
-from arena.olympiad_match import run_match
-from arena.olympiad_walls import (
+from arena.platforms.olympiad.match import run_match
+from arena.platforms.olympiad.walls import (
     WallSeed,
     reshuffle_seed,
     table_wall,
     verify_records,
 )
-from arena.records import read_record
+from arena.records.files import read_record
 from game.events import Dealt
 from game.rules import TAIWAN_16
 from game.stable_wall import WallMode

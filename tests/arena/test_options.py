@@ -1,5 +1,5 @@
 """Every numeric option of every command is range-checked: the command exits with 2 and
-names the option (arena/commands/options.py holds the checks)."""
+names the option (bot/options.py holds the checks)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import argparse
 import pytest
 
 from arena.cli import main
-from arena.commands.options import (
+from bot.options import (
     finite_float,
     fraction,
     int_range,
@@ -113,7 +113,7 @@ def every_option(parser: argparse.ArgumentParser, path: str = "mjbot"
 
 
 def test_no_command_reads_a_number_unchecked() -> None:
-    """Every number an option takes goes through arena.commands.options (int or float alone
+    """Every number an option takes goes through bot.options (int or float alone
     would take -1, nan and inf): a new option must use one of its types."""
     from arena.cli import COMMANDS, build_parser
 

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from arena.cli import main as mjbot
-from arena.olympiad_access import SeatSecrets, write_mosquitto_config
-from arena.output_files import OutputError, create_new, output_directory, replace_file
-from arena.viewer.command import make_server
+from arena.platforms.olympiad.access import SeatSecrets, write_mosquitto_config
+from arena.review.viewer.command import make_server
+from arena.tools.output_files import OutputError, create_new, output_directory, replace_file
 
 
 def _victim(tmp: Path) -> Path:

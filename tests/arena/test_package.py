@@ -7,8 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from arena.bench.selfplay import play_subprocess_seat
-from arena.package import build, player_modules
+from arena.platforms.botzone_judge.one_seat import play_subprocess_seat
+from arena.tools.package import build, player_modules
 from game.events import Penalized
 
 

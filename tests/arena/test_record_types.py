@@ -1,4 +1,4 @@
-"""The typed record lines (arena.record_types): each writer's JSON reads back as the same
+"""The typed record lines (arena.records.lines): each writer's JSON reads back as the same
 object and is written back key for key; a wrong field is named with its line."""
 
 from __future__ import annotations
@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from arena.record_types import (
+from arena.records.files import RecordError, read_record, record_lines
+from arena.records.lines import (
     AskAnswer,
     CandidateRecord,
     DecisionLine,
@@ -24,7 +25,6 @@ from arena.record_types import (
     ViolationRecord,
     decision_from_json,
 )
-from arena.records import RecordError, read_record, record_lines
 from game.events import ActionKind, FanItem, GameResult, Penalized, WallExhausted, Won
 from game.rules import MCR_BOTZONE, TAIWAN_16
 from game.stable_wall import WallMode

@@ -12,7 +12,13 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from arena.records import EVENT_TYPES, RecordError, event_from_json, event_to_json, read_record
+from arena.records.files import (
+    EVENT_TYPES,
+    RecordError,
+    event_from_json,
+    event_to_json,
+    read_record,
+)
 from game import events as ev
 
 SETTINGS = settings(max_examples=300, deadline=None,

@@ -20,11 +20,11 @@ import numpy as np
 import pytest
 import structlog
 
-import arena.botzone_judge.sandbox as sandbox
-from arena.botzone_judge.match import MatchConfig, MatchReport, play_match, read_walls
-from arena.botzone_judge.turns import Reply, referee_game
+import arena.platforms.botzone_judge.sandbox as sandbox
 from arena.cli import main
-from arena.records import read_record
+from arena.platforms.botzone_judge.match import MatchConfig, MatchReport, play_match, read_walls
+from arena.platforms.botzone_judge.turns import Reply, referee_game
+from arena.records.files import read_record
 from game.events import (
     Dealt,
     Discarded,

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from arena.cli import main
-from arena.records import read_record
+from arena.records.files import read_record
 from game.draw_consistency import (
     DrawConsistency,
     consistent_draws,

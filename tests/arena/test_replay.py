@@ -8,8 +8,13 @@ from pathlib import Path
 import pytest
 from support import botzone_logs
 
-from arena.replay import replay, seat_lines_from_match_log, steps_from_lines, steps_from_record
-from arena.selfplay import play_one
+from arena.review.replay import (
+    replay,
+    seat_lines_from_match_log,
+    steps_from_lines,
+    steps_from_record,
+)
+from arena.tables.selfplay import play_one
 
 LOGS = botzone_logs()
 
@@ -48,9 +53,9 @@ def test_a_seat_is_reasked_as_the_player_the_record_names(
     decisions are reproducible), the baseline's seats as baseline-v1, a greedy seat as the
     shipped bot; ``--player`` re-asks another agent, and refuses a player that is none."""
     from arena.cli import main
-    from arena.games import GameSpec, Rules
-    from arena.play import play
-    from arena.replay import reasked_player
+    from arena.review.replay import reasked_player
+    from arena.tables.games import GameSpec, Rules
+    from arena.tables.play import play
     from bot.planner import Planner
     from game.rules import MCR_BOTZONE
 

@@ -15,8 +15,8 @@ import pytest
 from support import botzone_logs
 
 from arena.cli import main
-from arena.records import RecordError, read_record
-from arena.selfplay import play_one
+from arena.records.files import RecordError, read_record
+from arena.tables.selfplay import play_one
 
 LOGS = botzone_logs()
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from arena.games import Rules
-from arena.match import MatchConfig, MatchProgress, run_match
-from arena.runner import LOOPBACK, Runner
-from arena.seating import SeatingFormat
+from arena.stats.seating import SeatingFormat
+from arena.tables.games import Rules
+from arena.tables.match import MatchConfig, MatchProgress, run_match
+from arena.tables.runner import LOOPBACK, Runner
 from game.stable_wall import WallMode
 
 ray = pytest.importorskip("ray")

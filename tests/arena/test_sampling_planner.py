@@ -12,9 +12,9 @@ from support import needs_extra
 pytest.importorskip("pydantic", reason=needs_extra("olympiad"))  # plays through the arena
 
 from arena.bench.planner import play_timed
-from arena.games import GameSpec, Rules
-from arena.lineup import ArenaSeat, PlayerSpecError, parse_player
-from arena.sampling_planner import SamplingPlanner, seat_seed
+from arena.players.lineup import ArenaSeat, PlayerSpecError, parse_player
+from arena.tables.games import GameSpec, Rules
+from bot.sampling_planner import SamplingPlanner, seat_seed
 from bot.seat import SeatView
 from game.events import Dealt, Discard, Discarded, Drew, SeatAssigned
 from game.rules import MCR_BOTZONE

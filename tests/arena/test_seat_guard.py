@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from arena.games import GameSpec, Rules
-from arena.match import MatchConfig, MatchProgress, render, run_match, summarize
-from arena.play import play
-from arena.record_types import DecisionRecord
-from arena.records import read_record
-from arena.runner import Runner
+from arena.records.files import read_record
+from arena.records.lines import DecisionRecord
+from arena.tables.games import GameSpec, Rules
+from arena.tables.match import MatchConfig, MatchProgress, render, run_match, summarize
+from arena.tables.play import play
+from arena.tables.runner import Runner
 from bot.planner import Planner
 from bot.seat import SeatView
 from game.stable_wall import WallMode
@@ -173,8 +173,8 @@ def test_arena_json_is_alone_on_stdout_with_a_botzone_program(tsumogiri: str) ->
 def test_a_request_the_seat_cannot_read_loses_its_view_not_the_match() -> None:
     import asyncio
 
-    from arena.external import InProcessChannel
-    from arena.lineup import ArenaSeat, parse_player
+    from arena.players.lineup import ArenaSeat, parse_player
+    from arena.tables.external import InProcessChannel
     from protocols.botzone_envelope import TurnInput
 
     players = ("greedy", "botzone:x", "botzone:x", "botzone:x")

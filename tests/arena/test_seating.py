@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from arena.seating import SeatingFormat, lineup_for, seated, seatings
+from arena.stats.seating import SeatingFormat, lineup_for, seated, seatings
 
 
 def test_rotations_put_every_lineup_entry_in_every_seat_once() -> None:
@@ -59,7 +59,7 @@ def test_lineups() -> None:
 ])
 def test_a_match_plays_each_distinct_seating_once(programs: tuple[str, ...],
                                                   fmt: SeatingFormat, per_wall: int) -> None:
-    from arena.match import MatchConfig
+    from arena.tables.match import MatchConfig
 
     config = MatchConfig(programs, seating=fmt)
     specs = config.wall_specs(3)

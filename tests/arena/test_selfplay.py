@@ -5,8 +5,8 @@ from __future__ import annotations
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from arena.records import read_record
-from arena.selfplay import play_one, report, tally
+from arena.records.files import read_record
+from arena.tables.selfplay import play_one, report, tally
 
 GAMES = 208
 
@@ -39,7 +39,7 @@ def test_the_same_seed_gives_the_same_game(tmp_path: Path) -> None:
 
 def test_one_win_prints_its_fan_without_an_interval() -> None:
     """``mean fan 10.0 ± 0.0`` from one win claimed a spread nobody measured."""
-    from arena.selfplay import Tally, render, report
+    from arena.tables.selfplay import Tally, render, report
 
     one = Tally(games=4, wins=1, scores=[24, -8, -8, -8], fans=[10])
     none = Tally(games=4, scores=[0, 0, 8, -8])

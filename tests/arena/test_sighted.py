@@ -1,4 +1,4 @@
-"""What reading the opponents could be worth at most (arena/bench/sighted.py): the true
+"""What reading the opponents could be worth at most (arena/lab/experiments/sighted.py): the true
 danger of a position in tile notation, and a sighted seat that never deals in."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from arena.bench.sighted import PLAYER, play, summarise, true_danger
+from arena.lab.experiments.sighted import PLAYER, play, summarise, true_danger
 from game.tiles import NUM_KINDS, parse_counts, parse_tiles
 
 
@@ -38,8 +38,8 @@ def test_a_sighted_seat_never_deals_in_and_plays_every_rotation_both_ways() -> N
 
 
 def test_a_partial_reader_names_only_dangers_and_keeps_its_estimate_elsewhere() -> None:
-    from arena.bench.sighted import _sight
-    from arena.games import GameSpec, Rules, _seats, seat_answer
+    from arena.lab.experiments.sighted import _sight
+    from arena.tables.games import GameSpec, Rules, _seats, seat_answer
     from bot.planner import Planner
     from game.table import BotzoneTable
 

@@ -10,7 +10,7 @@ import math
 import numpy as np
 import pytest
 
-from arena.sprt import PairedSprt, SprtState, SprtStopped
+from arena.stats.sprt import PairedSprt, SprtState, SprtStopped
 
 
 def test_llr_by_hand_and_wald_s_bounds() -> None:

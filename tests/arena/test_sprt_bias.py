@@ -1,4 +1,4 @@
-"""A - B adjusted for where the SPRT stopped (arena.sprt_bias): the simulated stops are the
+"""A - B adjusted for where the SPRT stopped (arena.stats.sprt_bias): the simulated stops are the
 arena's test's own, and the adjustment takes out what stopping adds to the mean."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from arena.sprt import PairedSprt, SprtState
-from arena.sprt_bias import bias_adjusted, expected_stopped_mean, stopped_means
+from arena.stats.sprt import PairedSprt, SprtState
+from arena.stats.sprt_bias import bias_adjusted, expected_stopped_mean, stopped_means
 
 
 def _played(walls: np.ndarray, test: PairedSprt, cap: int) -> np.ndarray:

@@ -1,4 +1,4 @@
-"""The SPRT's error rates by resampling walls (arena.bench.sprt_check): the differences
+"""The SPRT's error rates by resampling walls (arena.lab.experiments.sprt_check): the differences
 read back from a match's records, and the rates on known distributions."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from arena.bench.sprt_check import error_rates, match_differences, replay
-from arena.bench.sprt_check import main as sprt_check_main
 from arena.cli import main
-from arena.sprt import PairedSprt, SprtState
+from arena.lab.experiments.sprt_check import error_rates, match_differences, replay
+from arena.lab.experiments.sprt_check import main as sprt_check_main
+from arena.stats.sprt import PairedSprt, SprtState
 
 
 def test_the_records_give_the_matchs_own_per_wall_differences(

@@ -9,7 +9,7 @@ import math
 import numpy as np
 import pytest
 
-from arena.stats import (
+from arena.stats.clustered import (
     GameOutcome,
     clustered_mean_interval,
     game_differences,

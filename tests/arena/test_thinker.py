@@ -1,4 +1,4 @@
-"""Our agents thinking in thinker processes (arena.thinker) over a real WebSocket referee.
+"""Our agents thinking in thinker processes (arena.players.thinker) over a real WebSocket referee.
 
 Deterministic agents (a work budget, no clock) make the same decisions
 wherever they think, so a match whose seats forward every message to thinker
@@ -27,9 +27,9 @@ pytest.importorskip("websockets", reason=needs_extra("olympiad"))
 from support.arena import olympiad_config as _config
 
 from arena.bench.olympiad import _row
-from arena.olympiad_match import our_agents, run_match, serving
-from arena.olympiad_referee import GameSummary, Referee
-from arena.thinker import RemotePlayer, ThinkerPool, _line_safe, serve
+from arena.platforms.olympiad.match import our_agents, run_match, serving
+from arena.platforms.olympiad.referee import GameSummary, Referee
+from arena.players.thinker import RemotePlayer, ThinkerPool, _line_safe, serve
 from protocols.olympiad import Act, Ask
 from protocols.olympiad_session import SessionReport, play_seat
 from protocols.olympiad_transport import WsClient

@@ -1,6 +1,7 @@
 """The Botzone upload is CPython 3.6 code (Botzone's interpreter), checked by vermin before a
 zip is written, and the gate that plays it there fails rather than skip when 3.6 is on the
-machine.  The games themselves are played by ``python -m arena.upload_gate`` in ``make
+machine.  The games themselves are played by ``python -m
+arena.platforms.botzone_judge.upload_gate`` in ``make
 test``; these tests check its parts."""
 
 from __future__ import annotations
@@ -13,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-import arena.upload_gate as gate
+import arena.platforms.botzone_judge.upload_gate as gate
 from arena.cli import main
-from arena.package import (
+from arena.tools.package import (
     ROOT,
     VENDOR,
     UploadError,
@@ -60,9 +61,9 @@ def test_a_newer_construct_in_the_upload_is_named_and_nothing_is_written(
 
 def test_mjbot_package_refuses_such_an_upload(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                               capsys: pytest.CaptureFixture[str]) -> None:
-    import arena.package
+    import arena.tools.package
 
-    monkeypatch.setattr(arena.package, "python36_problems",
+    monkeypatch.setattr(arena.tools.package, "python36_problems",
                         lambda root=ROOT: ["bot/agent.py:7: walrus operator (needs Python 3.8)"])
     out = tmp_path / "mjbot.zip"
     assert main(["package", "botzone", str(out)]) == 2

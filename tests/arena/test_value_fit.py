@@ -1,4 +1,4 @@
-"""A value learned from play (arena/bench/value_fit.py): the chosen action's outlook in
+"""A value learned from play (arena/lab/fits/value_fit.py): the chosen action's outlook in
 tile notation, the chain's fit on rows drawn from a known chain, the points by hand, and
 the rows of one seeded self-play game."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from arena.bench.value_fit import (
+from arena.lab.fits.value_fit import (
     COLUMNS,
     _chosen,
     fit_chain,
@@ -16,7 +16,7 @@ from arena.bench.value_fit import (
     p_handset,
     points,
 )
-from arena.lineup import parse_player, planner_v1, strategy_of
+from arena.players.lineup import parse_player, planner_v1, strategy_of
 from bot.agent import Decision
 from bot.planner import Planner
 from game import events as ev

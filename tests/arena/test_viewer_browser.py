@@ -22,10 +22,10 @@ from support import ROOT, botzone_log, pku_sample
 from support.arena import botzone_judge_mock
 
 from arena.cli import main as mjbot
-from arena.viewer.build import seen_indices
-from arena.viewer.command import make_server
-from arena.viewer.model import table_steps
-from arena.viewer.sources import read_botzone_log, reask
+from arena.review.viewer.build import seen_indices
+from arena.review.viewer.command import make_server
+from arena.review.viewer.model import table_steps
+from arena.review.viewer.sources import read_botzone_log, reask
 from game.events import Won
 from game.melds import ConcealedKong
 from game.tiles import parse_tiles, tile_name
@@ -210,8 +210,8 @@ def test_a_name_with_markup_in_it_does_not_blank_the_page(browser: Any, tmp_path
     and reads its disagreements as words."""
     from dataclasses import replace
 
-    from arena.viewer.build import BuildOptions, build_game
-    from arena.viewer.page import render_game
+    from arena.review.viewer.build import BuildOptions, build_game
+    from arena.review.viewer.page import render_game
 
     [game] = [read_botzone_log(LOG)]
     name = "<!-- a </script> name"

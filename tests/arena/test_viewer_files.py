@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from support import pku_sample
 
-import arena.viewer.page as page_module
+import arena.review.viewer.page as page_module
 from arena.cli import main as mjbot
-from arena.viewer import command
+from arena.review.viewer import command
 
 PKU = pku_sample()
 

@@ -18,7 +18,7 @@ import pytest
 from support import botzone_logs, pku_sample
 from support.arena import botzone_judge_mock
 
-from arena.viewer.build import (
+from arena.review.viewer.build import (
     BuildOptions,
     action_words,
     build_game,
@@ -26,7 +26,7 @@ from arena.viewer.build import (
     parse_candidate,
     seen_indices,
 )
-from arena.viewer.model import (
+from arena.review.viewer.model import (
     RiverTile,
     SeatState,
     Step,
@@ -34,7 +34,7 @@ from arena.viewer.model import (
     ViewerError,
     table_steps,
 )
-from arena.viewer.sources import GameSource, load_games
+from arena.review.viewer.sources import GameSource, load_games
 from game import events as ev
 from game.melds import ConcealedKong
 from game.rules import MCR_BOTZONE, TAIWAN_16
@@ -185,7 +185,7 @@ def selfplay_records(tmp_path: Path) -> list[Path]:
     """Self-play games of baseline-v1, greedy and random players, recorded (seed 1, games
     24-35 and 47: in games 25 and 47 a claim of baseline-v1's loses to another seat's; the
     shipped planner claims less and lost none in games 0-39)."""
-    from arena.selfplay import play_one
+    from arena.tables.selfplay import play_one
 
     for game in (*range(24, 36), 47):
         play_one((game, 1, ["baseline-v1", "greedy", "baseline-v1", "random"], "mcr-botzone",
@@ -287,8 +287,8 @@ def test_a_passed_win_is_shown_where_it_was_passed(tmp_path: Path) -> None:
     """A planner's pass of a win it weighed is recorded (with its reasons), and the viewer
     lands it on the discard it let go: seed 81, wall 425, the planner on seat 2 passes a
     12-fan knitted hand on 5z twice and self-draws it later."""
-    from arena.games import GameSpec, Rules
-    from arena.play import play
+    from arena.tables.games import GameSpec, Rules
+    from arena.tables.play import play
 
     progs = ("baseline-v1", "baseline-v1", "planner", "baseline-v1")
     record = play(GameSpec(Rules.MCR_BOTZONE, 81, 425, 2, progs, progs, record=True)).record
@@ -314,7 +314,7 @@ def test_taiwan_claims_asked_apart_from_their_discard_keep_the_reasons_aligned(
     """The Olympiad flow asks for a claim and then for its discard: the record keeps both
     decisions, the step joins them (the claim's reasons shown).  Every game's reasons
     stay aligned to the end (before, each record stopped showing them at its first claim)."""
-    from arena.selfplay import play_one
+    from arena.tables.selfplay import play_one
 
     for game in range(40, 52):
         play_one((game, 3, ["mjbot", "greedy", "mjbot", "random"], "taiwan-16", str(tmp_path)))
@@ -341,8 +341,8 @@ def test_taiwan_claims_asked_apart_from_their_discard_keep_the_reasons_aligned(
 def test_a_planners_passed_claims_are_shown_with_their_melds(tmp_path: Path) -> None:
     """A planner that lets a pung or chow go records why (passing against every meld), and
     the viewer lands each such pass on the discard it let go."""
-    from arena.games import GameSpec, Rules
-    from arena.play import play
+    from arena.tables.games import GameSpec, Rules
+    from arena.tables.play import play
 
     progs = ("planner", "baseline-v1", "greedy", "baseline-v1")
     passed = 0

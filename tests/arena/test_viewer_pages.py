@@ -15,10 +15,10 @@ import pytest
 from support import botzone_log, pku_sample
 
 from arena.cli import main as mjbot
-from arena.viewer.build import build_game
-from arena.viewer.command import make_server
-from arena.viewer.page import render_game
-from arena.viewer.sources import load_games
+from arena.review.viewer.build import build_game
+from arena.review.viewer.command import make_server
+from arena.review.viewer.page import render_game
+from arena.review.viewer.sources import load_games
 from protocols.pku_datatxt import PkuVerb, parse_pku_datatxt
 
 PKU = pku_sample()

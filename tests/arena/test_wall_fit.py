@@ -1,4 +1,4 @@
-"""Which unseen copies lie in the wall (arena/bench/wall_fit.py): the truth of a self-play
+"""Which unseen copies lie in the wall (arena/lab/fits/wall_fit.py): the truth of a self-play
 game adds up to the wall, and the fit recovers the weights that made synthetic data."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from arena.bench.danger_fit import selfplay_matches
-from arena.bench.wall_fit import Rows, evaluate, fit, rows_of
+from arena.lab.fits.danger_fit import selfplay_matches
+from arena.lab.fits.wall_fit import Rows, evaluate, fit, rows_of
 from game.tiles import NUM_KINDS
 from strategy.availability import FEATURES, UNIFORM, WallModel, features
 

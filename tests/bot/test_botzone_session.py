@@ -88,7 +88,7 @@ def test_garbage_requests_get_a_legal_answer_and_a_reason() -> None:
 def test_the_sampling_planner_answers_every_request_with_a_legal_line() -> None:
     """``mjbot play botzone --sample`` (the arena's sampler handed to the loop): one answer
     line (and the marker) per request."""
-    from arena.sampling_planner import sampling_strategy
+    from bot.sampling_planner import sampling_strategy
 
     _, requests, _ = play_with_sessions(13)
     seat = 2

@@ -134,7 +134,7 @@ def test_without_numba_a_planner_out_of_time_lets_todays_agent_answer(monkeypatc
 
 def test_the_zip_searches_on_the_arenas_mjbot_budget() -> None:
     pytest.importorskip("pydantic")  # the arena's players
-    from arena.lineup import DEFAULT_BUDGET
+    from arena.players.lineup import DEFAULT_BUDGET
     from bot.planner import ZIP_BUDGET
 
     assert ZIP_BUDGET == DEFAULT_BUDGET
@@ -144,7 +144,7 @@ def test_planner_calls_makes_todays_pung_where_the_distance_to_8_fan_holds() -> 
     # the 8p pair: today's rule pungs it (the plain deficiency falls), the value alone does
     # not (the distance to 8 fan stays 5), the planner-calls variant does
     pytest.importorskip("pydantic")  # planner-calls is an arena player
-    from arena.players import CallingPlanner
+    from arena.players.simple import CallingPlanner
     from strategy.policy import shape_deficiency_fast
     v = view_of("46m688p12669s167z", Drew(1, None), Discarded(1, tile("8p")))
     assert Planner(MCR_BOTZONE).decide(v).action == Pass()
@@ -184,7 +184,7 @@ def test_useful_from_ranks_close_discards_by_their_useful_draws() -> None:
 
 def test_the_learned_ranker_picks_its_best_scored_close_discard() -> None:
     pytest.importorskip("pydantic")  # the close discards' features are the arena's (imitation)
-    from arena.imitation import close_discards
+    from arena.lab.fits.imitation import close_discards
     from strategy.discard_rank import RANK1
 
     # far from 8 fan: many discards lie within the margin, the ranker orders them

@@ -65,7 +65,7 @@ def test_an_empty_wall_or_empty_hands_leave_nothing_to_guess() -> None:
 
 def test_a_lone_unseen_honour_counts_above_its_share_and_four_middle_tiles_below() -> None:
     # self-play: a seat throws its single honours early, so the last copy of an honour lies
-    # in the wall; four unseen middle tiles are often in a hand (arena/bench/wall_fit.py)
+    # in the wall; four unseen middle tiles are often in a hand (arena/lab/fits/wall_fit.py)
     unseen = np.full(NUM_KINDS, 2, dtype=np.int64)
     unseen[kind("5z")] = 1
     unseen[kind("5m")] = 4

@@ -1,12 +1,12 @@
 """The danger model: its signs in tile notation, and on real games it orders a discarder's
-tiles better than chance (python -m arena.bench.danger prints the full table)."""
+tiles better than chance (python -m arena.lab.experiments.danger prints the full table)."""
 
 from __future__ import annotations
 
 import numpy as np
 from support import DATA
 
-from arena.bench.danger import load_matches, measure
+from arena.lab.experiments.danger import load_matches, measure
 from game.melds import Chow, Pung
 from game.tiles import RED, parse_counts, parse_tiles
 from strategy.danger import SeatSigns, danger, readiness, seat_danger

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from arena.sampling_planner import knowledge
+from bot.sampling_planner import knowledge
 from bot.seat import SeatView
 from game.events import Dealt, Discarded, Drew, Punged, SeatAssigned
 from game.melds import Pung

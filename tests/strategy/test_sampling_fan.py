@@ -9,7 +9,7 @@ import dataclasses
 
 import numpy as np
 
-from arena.sampling_planner import knowledge
+from bot.sampling_planner import knowledge
 from bot.seat import SeatView
 from game.events import (
     ClaimAndDiscard,

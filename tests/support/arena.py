@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from arena.olympiad_referee import RefereeConfig
-from arena.viewer.sources import GameSource, read_botzone_log
+from arena.platforms.olympiad.referee import RefereeConfig
+from arena.review.viewer.sources import GameSource, read_botzone_log
 from game.table import BotzoneTable
 from game.tiles import parse_tile
 

@@ -2,7 +2,7 @@
 calculator with its old signature and answer, ``((value times count, name), ...)``.
 
 Botzone's copy is of unknown age; the upload gate plays the zip with this module first on
-its path (``arena/upload_gate.py``).  CPython 3.6 code, like the upload.
+its path (``arena/platforms/botzone_judge/upload_gate.py``).  CPython 3.6 code, like the upload.
 """
 
 import importlib.machinery

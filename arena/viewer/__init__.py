@@ -1,9 +1,0 @@
-"""A replay viewer in the browser: any game record mjbot reads, as one self-contained HTML page.
-
-- :mod:`arena.viewer.model`: the typed steps of a game (hands, discards, melds, flowers,
-  walls, winds, scores, decisions) and the table tracker that rebuilds them from events;
-- :mod:`arena.viewer.sources`: reading records, Botzone match logs and PKU data.txt
-  (the one module that imports the replay, the records and the protocol readers);
-- :mod:`arena.viewer.build`: a game's steps with the recorded and re-asked decisions;
-- :mod:`arena.viewer.page`: the JSON blob and the HTML pages (one game, a match index).
-"""
