@@ -43,7 +43,7 @@ from bot.seat import SeatView
 from game import events as ev
 from game.melds import Chow, ConcealedKong, Kong, Meld, Pung
 from game.rulebook import claim_answer
-from game.rules import Ruleset, WallLayout
+from game.rules import Family, Ruleset, WallLayout
 from game.tiles import tile_name
 from strategy.danger import DANGER_FIT, DANGER_V1, SeatSigns, danger
 from strategy.deficiency.kernel import UNREACHABLE
@@ -88,19 +88,16 @@ ZIP_BUDGET = 4_000
 arena's ``mjbot`` budget (``arena.players.lineup.DEFAULT_BUDGET`` is this), so the zip decides as
 the bot every arena result measures wherever its clock allows.  The platform's 10**6
 takes seconds in plain Python (the zip's slowest decisions were that search); compiled,
-the two budgets measured even (``docs/arena.md``, "The Botzone budget")."""
+the strength is flat in the budget (``docs/results.md``, "Does thinking longer help?")."""
 
 SHIPPED_MODEL = ValueModel(wait_worth=1.0, danger_fit=1.0, deal_in_points=20.0)
 """The value of the bot that ships (``mjbot``; arena ``planner:waits=1,fitdanger=1,
 deal=20``): ``planner-v1``'s, with the waits weighed by their outs' copies and fan
 (:attr:`strategy.value.ValueModel.wait_worth`), the danger read from the model calibrated
 on self-play (:data:`strategy.danger.DANGER_FIT`) and a deal-in costing 20 points (8 +
-the winner's fan, about 12) beyond the lost chance of winning.  Against three
-``planner-v1`` at the Botzone budget, rotate seating, on seeds not used while tuning:
-+1.16 ± 0.76 points per game over 481 walls (seed 60402, SPRT (0, +0.5) accepted H1), and
-+0.30 ± 0.23 over the 5,000 walls of four runs no sequential test stopped (seeds 60403,
-60602, 60603 and 60701: +0.52, +0.08, +0.36, +0.20); it deals in less (16.3 % against 17.9 % on
-60603) and wins as often (``docs/arena.md``, "The fifth stop" and "The sixth stop")."""
+the winner's fan, about 12) beyond the lost chance of winning.  It ships because it
+gained over ``planner-v1`` on seeds not used while tuning it, dealing in less and winning as
+often (``docs/results.md``, "Is mjbot stronger than planner-v1?")."""
 
 
 @dataclass
@@ -136,8 +133,7 @@ class Planner(Agent):
 
         Compiled, the routes take milliseconds and no clock is watched, so the decisions
         are the same on every machine; in plain Python one decision's routes take from
-        milliseconds to seconds (their slowest turn in 20 games was 11.8 s), more than a
-        platform's turn allows."""
+        milliseconds to seconds, more than a platform's turn allows."""
         watched = (not HAVE_NUMBA and deadline is not None and deadline.clock is not None
                    and self.value.fan_routes)
         watch = deadline if watched else None
@@ -533,16 +529,17 @@ class OnTime:
 def default_strategy(rules: "Ruleset") -> "Strategy":
     """The submitted bot's strategy: the planner under mcr-botzone, with the learned
     discard order far from 8 fan and the shipped value (:data:`SHIPPED_MODEL`; its gain
-    over ``baseline-v1`` is measured in ``docs/arena.md``, "The planner, measured", and
-    over ``planner-v1`` in "The fifth stop"), today's :class:`Agent` elsewhere.  Without
+    over ``baseline-v1`` and ``planner-v1`` is measured in ``docs/results.md``), today's
+    :class:`Agent` elsewhere.  Without
     numba (a Botzone upload) the planner watches the turn's clock and lets today's agent
     answer when its fan routes, in plain Python, run out of time (:class:`OnTime`, its
     search on the arena's budget :data:`ZIP_BUDGET`; the useful draws, the learned order
     and the waits' worth come last, and the clock cutting them leaves the planner's
     step-value order, its note saying so).  Under taiwan-16 the
-    planner's tai value (:mod:`strategy.tai`) measured even with today's agent (the SPRT
-    accepted no gain; ``docs/arena.md``), so the Olympiad bot keeps today's agent."""
-    if rules.min_fan > 0 and rules.special_shapes:
+    planner's tai value (:mod:`strategy.tai`) measured even with today's agent
+    (``docs/results.md``, "Under taiwan-16, can the planner beat baseline-v1?"), so the
+    Olympiad bot keeps today's agent."""
+    if rules.family is Family.MCR:
         # compiled, no clock is watched and the planner never runs out of time
         planner = Planner(rules, model=SHIPPED_MODEL)
         return planner if HAVE_NUMBA else OnTime(planner, Agent(rules))

@@ -54,14 +54,11 @@ class ValueModel:
     """Points a win brings (between a win on a discard, 24 + fan, and a self-draw)."""
     deal_in_points: float = 0.0
     """What dealing in costs beyond what another seat's win costs anyway and the seat's own
-    chance it ends.  The winner's fan (about 12) was the first guess; measured in the arena
-    on the same walls, 0 beat 14 by +1.77 ± 1.14 points per game over 350 walls (seeds 13
-    and 17; 8 and 24 lay between and below on seed 13), so ``planner-v1``'s danger counts
-    through the lost chance of winning alone (the P(win) * W term).  That danger
-    (``DANGER_V1``) says twice as many seats wait as do; with the calibrated one
-    (:attr:`danger_fit`) a deal-in's price pays: the shipped value
-    (:data:`bot.planner.SHIPPED_MODEL`) charges 20, swept from 13 to 60 in
-    ``docs/arena.md``, "The fifth stop"."""
+    chance it ends.  ``planner-v1`` charges 0: its danger (``DANGER_V1``) says twice as many
+    seats wait as do, and the lost chance of winning (the P(win) * W term) was price enough
+    in the arena.  With the calibrated danger (:attr:`danger_fit`) a price pays: the
+    shipped value (:data:`bot.planner.SHIPPED_MODEL`) charges 20 (``docs/results.md``,
+    "What should a deal-in cost?")."""
     step_rate: float = 0.22
     """Chance per turn that a draw or a claim lowers the distance to a win by one."""
     ready_rate: float = 0.15
@@ -76,18 +73,15 @@ class ValueModel:
     useful_from: float = 3.0
     """From this fan-aware distance on, discards within the margin are ranked by their
     useful draws (:func:`useful_draws`) before the step-value ranking.  Far from 8 fan the
-    values of most discards lie within the margin and the step-value order alone agreed
-    with the rank-1 Botzone bot on 45 % of its discards; head to head over 1,583 walls
-    (each twice, the teams swapped) 3 beat never by +1.17 ± 0.89 points per game (SPRT
-    (0, +1.5) accepted), and against three ``baseline-v1`` it gained +1.05 [−0.06, +2.16]
-    over 900 walls paired.  ``UNREACHABLE`` turns it off.  The planner's learned order
+    values of most discards lie within the margin, so the order among them decides most
+    discards there, and the step-value order alone seldom chose as the rank-1 Botzone bot
+    did.  ``UNREACHABLE`` turns it off.  The planner's learned order
     (:mod:`strategy.discard_rank`, its default) replaces this one from the same distance
     on."""
     win_margin: float = 4.0
     """mcr-botzone: points the wait must gain over declaring a win on a discard now
-    (:func:`mcr_win_choice`).  A round number, not fitted: over 4,000 games against three
-    ``baseline-v1`` (seeds 81 and 82) it passed a win in two, and the results moved by
-    +0.02 and −0.04 points per game."""
+    (:func:`mcr_win_choice`).  A round number, not fitted: it seldom decides a game
+    (``docs/results.md``, "How far ahead of baseline-v1 and the simple bots?")."""
     discard_release: float = 0.5
     """For :func:`wait_value`: how often another seat lets an out go, per copy, relative to
     this seat's own draw of it."""
@@ -143,8 +137,8 @@ WIN_FIT = WinChain(ready_rate=0.06, step_rates=(0.0927, 0.1789, 0.4552, 0.4961, 
 has an outlook, 36,675 rows of 600 mcr-botzone games (seed 9601, walls 0-599), the rates
 by least log loss (coordinate search on their logits from the hand-set ones; the step
 rate of distance 7 and more saw no rows and kept 0.22); held out on seed 9602 (300
-games, 18,519 rows) its log loss is 0.502 against the hand-set chain's 0.616, Brier 0.162
-against 0.214 (docs/arena.md, "A value learned from play").  Made by::
+games, 18,519 rows; its calibration is in ``docs/results.md``, "Is the value's chance of
+winning calibrated?").  Made by::
 
     python -m arena.lab.fits.value_fit --fit-seed 9601 --fit-games 600 --test-seed 9602
         --test-games 300 --workers 2 --plot docs/value_calibration.png
