@@ -30,10 +30,10 @@ from enum import Enum
 MIN_WALLS = 50
 """Walls before a decision.  Two near-identical players (a policy change against its
 baseline) play most walls identically, so the first walls' differences are mostly exact
-zeros and their variance far too small: resampling 2,000 real per-wall differences of
-four such matches (68-91 % zero walls; ``python -m arena.lab.experiments.sprt_check``), SPRT
-(0, +0.5) deciding from wall 10 accepted H0 12.6 % of the time when +0.5 was true
-(nominal 5 %), 6.2 % from wall 50 (``docs/arena.md``, "The fourth stop")."""
+zeros and their variance far too small, and a test allowed to decide early accepts H0 far
+more often than its beta says.  50 keeps the test near its nominal error rates on real
+matches' walls (``python -m arena.lab.experiments.sprt_check``; ``docs/results.md``, "Does
+the SPRT keep its error rates?")."""
 
 
 class SprtState(Enum):

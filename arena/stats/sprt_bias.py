@@ -3,9 +3,9 @@
 A match the SPRT (:class:`arena.stats.sprt.PairedSprt`) stopped ends where the running mean of
 its per-wall differences had just crossed a bound, so the mean reported there leans
 toward the hypothesis the test accepted: a run of luck early on ends the match while it
-lasts, and the walls that would have pulled the mean back are never played.  (Seed 60402
-of issue 25 stopped at +1.16 points per game, while three unstopped matches of the same
-players pooled gave +0.33.)
+lasts, and the walls that would have pulled the mean back are never played
+(``docs/results.md``, "Is mjbot stronger than planner-v1?", has such a match beside
+unstopped ones).
 
 The adjustment is Whitehead's, "On the bias of maximum likelihood estimation following a
 sequential test" (Biometrika 73, 1986): the estimate is the ``theta`` whose expected mean
