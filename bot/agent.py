@@ -76,7 +76,7 @@ class Decision:
 
 def describe_action(action: "ev.Action") -> str:
     """An action as records and logs keep it, its fields by name (``chow middle=2m
-    discard=3z``; :func:`arena.records.lines.parse_action` reads it back).  For people,
+    discard=3z``; :func:`arena.records.decisions.parse_action` reads it back).  For people,
     the action's own ``notation()`` names a claim by its meld (``chow 1m2m3m, then
     discard 3z``)."""
     fields = action.fields() if isinstance(action, ev.ClaimAndDiscard) else vars(action)

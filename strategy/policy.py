@@ -129,7 +129,7 @@ class Candidate:
 
     def describe(self) -> str:
         """One line for people (``chow 1m2m3m, then discard 3z: deficiency 1, ...``); a
-        record keeps the fields themselves (:class:`arena.records.lines.CandidateRecord`)."""
+        record keeps the fields themselves (:class:`arena.records.decisions.CandidateRecord`)."""
         numbers = ", ".join(f"{value} {name}" if name == "µs" else f"{name} {value}"
                             for name, value in self.numbers())
         return f"{self.label}: {numbers}{' (' + self.note + ')' if self.note else ''}"

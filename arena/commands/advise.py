@@ -18,7 +18,7 @@ import numpy as np
 from arena.commands.deficiency import input_error, parse_unseen
 from arena.players.lineup import DEFAULT_BUDGET
 from arena.players.situation import advice_view
-from arena.records.lines import SeatChoice
+from arena.records.decisions import SeatChoice
 from bot.options import positive_int
 from bot.session import SeatSession
 from game.melds import meld_shape

@@ -94,7 +94,7 @@ from arena.players.simple import (
     SimpleRule,
     SimpleStrategy,
 )
-from arena.records.lines import SeatChoice
+from arena.records.decisions import SeatChoice
 from bot.agent import Agent, Decision, Strategy, describe_action
 from bot.planner import ZIP_BUDGET, OnTime, Planner, default_strategy
 from bot.sampling_planner import DEFAULT_ROLLOUTS, SamplingPlanner

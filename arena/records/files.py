@@ -17,16 +17,10 @@ from enum import Enum
 from pathlib import Path
 from typing import get_args, get_origin, get_type_hints
 
+from arena.records.decisions import DecisionLine, decision_from_json
+from arena.records.fields import JSON, RecordError
+from arena.records.lines import RecordHeader, result_from_json, result_to_json
 from arena.tools.output_files import replace_file
-from arena.records.lines import (
-    JSON,
-    DecisionLine,
-    RecordError,
-    RecordHeader,
-    decision_from_json,
-    result_from_json,
-    result_to_json,
-)
 from game import events as ev
 from game.events import Event, GameResult
 from game.tiles import NUM_INDICES

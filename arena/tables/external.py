@@ -26,7 +26,7 @@ from typing import Any
 from arena.platforms.botzone_judge.sandbox import ProgramSeat
 from arena.platforms.botzone_judge.turns import Reply, referee_game
 from arena.players.lineup import ArenaSeat, PlayerKind, PlayerSpec, parse_player
-from arena.records.lines import DecisionRecord
+from arena.records.decisions import DecisionRecord
 from arena.tables.games import (
     GameSpec,
     PlayedGame,

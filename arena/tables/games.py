@@ -41,8 +41,9 @@ from enum import Enum
 import numpy as np
 
 from arena.players.lineup import ArenaSeat, parse_player
+from arena.records.decisions import DecisionRecord, Reasons, SeatChoice
 from arena.records.files import record_lines
-from arena.records.lines import DecisionRecord, HeaderLayout, Reasons, RecordHeader, SeatChoice
+from arena.records.lines import HeaderLayout, RecordHeader
 from arena.stats.clustered import GameOutcome, outcome_of
 from bot.agent import describe_action
 from game.draw_consistency import (

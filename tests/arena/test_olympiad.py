@@ -29,8 +29,8 @@ from arena.platforms.olympiad.match import (
     transport_for,
 )
 from arena.platforms.olympiad.referee import GameSummary, Referee
+from arena.records.decisions import Fault
 from arena.records.files import read_record
-from arena.records.lines import Fault
 from bot.olympiad_client import AgentPlayer
 from game.events import Penalized
 from game.rules import TAIWAN_16

@@ -9,22 +9,20 @@ from pathlib import Path
 
 import pytest
 
-from arena.records.files import RecordError, read_record, record_lines
-from arena.records.lines import (
+from arena.records.decisions import (
     AskAnswer,
     CandidateRecord,
     DecisionLine,
     DecisionRecord,
     Fault,
-    HeaderLayout,
     JudgeAnswer,
     OutlookRecord,
     Reasons,
-    RecordHeader,
-    SeatReport,
     ViolationRecord,
     decision_from_json,
 )
+from arena.records.files import RecordError, read_record, record_lines
+from arena.records.lines import HeaderLayout, RecordHeader, SeatReport
 from game.events import ActionKind, FanItem, GameResult, Penalized, WallExhausted, Won
 from game.rules import MCR_BOTZONE, TAIWAN_16
 from game.stable_wall import WallMode

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from arena.records.decisions import DecisionRecord
 from arena.records.files import read_record
-from arena.records.lines import DecisionRecord
 from arena.tables.games import GameSpec, Rules
 from arena.tables.match import MatchConfig, MatchProgress, render, run_match, summarize
 from arena.tables.play import play

@@ -34,7 +34,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from arena.records.lines import JudgeAnswer, SeatReport
+from arena.records.decisions import JudgeAnswer
+from arena.records.lines import SeatReport
 from bot.logging import get_logger
 from game.events import (
     Event,

@@ -50,15 +50,9 @@ from typing import Any
 
 from arena.platforms.olympiad.access import SeatSecrets
 from arena.platforms.olympiad.walls import RECORD_MODE_PLAYING, WallSeed, reveal_record
+from arena.records.decisions import AskAnswer, DecisionLine, Fault, ViolationRecord
 from arena.records.files import write_record
-from arena.records.lines import (
-    AskAnswer,
-    DecisionLine,
-    Fault,
-    HeaderLayout,
-    RecordHeader,
-    ViolationRecord,
-)
+from arena.records.lines import HeaderLayout, RecordHeader
 from bot.agent import describe_action
 from bot.logging import get_logger
 from game.events import (

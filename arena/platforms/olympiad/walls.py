@@ -32,8 +32,9 @@ from pathlib import Path
 
 import numpy as np
 
+from arena.records.fields import RecordError
 from arena.records.files import MAX_RECORD_LINE, VERSION, read_record
-from arena.records.lines import HeaderLayout, RecordError, RecordHeader
+from arena.records.lines import HeaderLayout, RecordHeader
 from arena.tools.output_files import replace_file
 from game.rules import TAIWAN_16
 from game.stable_wall import WallMode

@@ -18,7 +18,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from arena.players.lineup import agent_spec
-from arena.records.lines import CandidateRecord, Considered, RecordError, parse_action
+from arena.records.decisions import CandidateRecord, Considered, parse_action
+from arena.records.fields import RecordError
 from arena.review.viewer.model import (
     CandidateRow,
     DecisionView,
@@ -65,7 +66,7 @@ _NUMBER = re.compile(r"^-?[\d.]+$")
 
 
 def candidate_row(c: Considered) -> CandidateRow:
-    """A candidate as a row: from its fields (:class:`arena.records.lines.CandidateRecord`),
+    """A candidate as a row: from its fields (:class:`arena.records.decisions.CandidateRecord`),
     or from the text records written before the fields were kept (:func:`parse_candidate`)."""
     if isinstance(c, str):
         return parse_candidate(c)

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.records.files import read_record
-from arena.records.lines import Considered, DecisionRecord
+from arena.records.decisions import Considered, DecisionRecord
 from arena.review.replay import (
     Step as ReplayStep,
 )
