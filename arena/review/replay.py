@@ -5,7 +5,10 @@ self-play, the Botzone judge mock or the Olympiad referee, either rule set) or a
 Botzone match log (the JSON a match page downloads: ``logs`` alternating judge
 requests and the bots' answers).  For the chosen seat the replay feeds every
 request to a fresh agent; at each turn where the seat had a decision it asks
-the agent what it would play now, with its reasons.
+the agent what it would play now, with its reasons.  The re-asked player answers through
+the seat session a platform seat plays through (:class:`bot.session.SeatSession`): an answer
+the seat's view does not call legal, or a strategy that fails, is replaced by the safest
+legal answer with the reason, as in a live game.
 
 - ``--turn N``: print the state at turn N (the seat's N-th request), what was
   played and what the re-asked player plays, with every candidate's numbers;
@@ -29,7 +32,7 @@ import argparse
 import contextlib
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,7 +41,8 @@ from arena.records.files import Record, read_record
 from bot.agent import Decision, Strategy
 from bot.options import positive_int, seat_index
 from bot.planner import default_strategy
-from bot.seat import AskKind, SeatView
+from bot.seat import SeatView
+from bot.session import SeatSession
 from game import events as ev
 from game.rules import MCR_BOTZONE, Ruleset
 from game.tiles import format_tiles, tile_name
@@ -49,6 +53,7 @@ from protocols.botzone_codec import (
     format_response,
     parse_response,
 )
+from protocols.botzone_matchlog import read_match_log
 from protocols.bounded_json import MAX_DOCUMENT_CHARS, JsonInputError, loads_bounded
 from protocols.olympiad_codec import joined_claims
 from strategy.knowledge import KnowledgeError
@@ -84,57 +89,6 @@ class Turn:
         if isinstance(played, ev.ClaimAndDiscard) and ours == played.claim:
             return False
         return ours != played
-
-
-def seat_lines_from_match_log(data: object, seat: int) -> list[tuple[str, str]]:
-    """(request, response) lines of one seat in a Botzone match log.
-
-    A log that is not shaped as Botzone writes it is a :class:`ValueError` naming the
-    entry and the field (``logs[5].output.content.2``); a bot's answer without a
-    ``response`` (a time-out) reads as nothing recorded.
-    """
-    if not isinstance(data, dict) or not isinstance(data.get("logs"), list):
-        raise ValueError("not a Botzone match log: expected an object with a 'logs' list")
-    out: list[tuple[str, str]] = []
-    pending: str | None = None
-    key = str(seat)
-    for i, entry in enumerate(data["logs"]):
-        where = f"logs[{i}]"
-        if not isinstance(entry, dict):
-            raise ValueError(f"{where}: expected an object, got {type(entry).__name__}")
-        if "output" in entry:
-            output = entry["output"]
-            if not isinstance(output, dict):
-                raise ValueError(f"{where}.output: expected an object")
-            if output.get("command") == "request":
-                content = output.get("content")
-                if not isinstance(content, dict) or not isinstance(content.get(key), str):
-                    raise ValueError(f"{where}.output.content.{key}: expected seat {seat}'s "
-                                     "request text")
-                pending = content[key]
-        elif key in entry and pending is not None:
-            answer = entry[key]
-            if not isinstance(answer, dict):
-                raise ValueError(f"{where}.{key}: expected seat {seat}'s answer object")
-            response = answer.get("response", "")
-            if not isinstance(response, str):
-                raise ValueError(f"{where}.{key}.response: expected text, got {response!r}")
-            out.append((pending, response))
-            pending = None
-    return out
-
-
-def match_log_incomplete(data: dict[str, object]) -> str | None:
-    """Why a Botzone match log does not hold a whole game (None: the judge finished it)."""
-    logs = data.get("logs")
-    judged = [e["output"] for e in logs if isinstance(e, dict)
-              and isinstance(e.get("output"), dict)] if isinstance(logs, list) else []
-    if not judged:
-        return "the log holds no judge output"
-    if judged[-1].get("command") != "finish":
-        return (f"the game was cut short: the judge's last output (of {len(judged)}) is a "
-                f"{judged[-1].get('command')!r}, not 'finish'")
-    return None
 
 
 def _starts_as_a_record(text: str) -> bool:
@@ -196,17 +150,12 @@ def read_game(path: Path, seat: int) -> Game:
         record = read_record(path)
         rules, steps = _steps_of(record, seat)
         return Game(rules, steps, record.incomplete, record.header.names[seat])
-    if not text.strip():
-        raise ValueError(f"{path}: empty")
     try:
-        data = loads_bounded(text, max_chars=MAX_DOCUMENT_CHARS)
-    except JsonInputError as exc:
+        log = read_match_log(text)
+        steps = steps_from_lines(log.seat_lines(seat))
+    except ValueError as exc:  # a MatchLogError, or a request that does not decode
         raise ValueError(f"{path}: {exc}") from None
-    try:
-        steps = steps_from_lines(seat_lines_from_match_log(data, seat))
-    except ValueError as exc:
-        raise ValueError(f"{path}: {exc}") from None
-    return Game(MCR_BOTZONE, steps, match_log_incomplete(data))
+    return Game(MCR_BOTZONE, steps, log.incomplete)
 
 
 def steps_from_lines(lines: list[tuple[str, str]]) -> list[Step]:
@@ -309,31 +258,56 @@ REPLAY_BUDGET = 20_000
 """Kernel calls per re-asked decision of the shipped bot (a named player keeps its own)."""
 
 
-def replay(steps: list[Step], budget: int = REPLAY_BUDGET, rules: Ruleset = MCR_BOTZONE,
-           agent: Strategy | None = None) -> list[Turn]:
-    """Feed the steps to a fresh view; where the seat had a decision, ask the strategy
-    ``agent`` (fresh for this game; by default the shipped bot,
-    :func:`bot.planner.default_strategy`)."""
-    agent = default_strategy(rules) if agent is None else agent
-    view = SeatView(rules)
-    say = action_text(rules)
-    turns = []
+@dataclass(frozen=True)
+class SeatTurn:
+    """One step of a replayed seat: its view has seen the step's event (and nothing after)."""
+
+    index: int
+    step: Step
+    session: SeatSession
+
+    @property
+    def view(self) -> SeatView:
+        return self.session.view
+
+    def reask(self, deadline: Deadline) -> Decision:
+        """The session's player asked again here, through the session's checks (a strategy
+        that fails or answers what the view does not call legal gets the safest answer)."""
+        return self.session.answer_inline(deadline)
+
+
+def seat_turns(steps: Iterable[Step], session: SeatSession,
+               say: Callable[[ev.Action], str] = format_response) -> Iterator[SeatTurn]:
+    """The steps fed to ``session`` (a fresh seat) one by one, each yielded once its view has
+    seen the step's event; after it, the view is told what was played there, whatever the
+    re-asked player answered.  An event the view cannot apply is a :class:`ValueError`
+    naming the turn (``say`` shows what was played in it)."""
     for i, step in enumerate(steps, 1):
-        try:
-            view.observe(step.event)
-            ours = None
-            if view.ask.kind is not AskKind.NOTHING:
-                ours = agent.decide(view, Deadline(budget=budget))
-            if step.played is not None:
-                # the view follows what was played, not what the re-asked player would play
-                view.answered(step.played)
-        except (ValueError, KnowledgeError) as exc:
+        session.observe([step.event])
+        if session.lost:
             played = "" if step.played is None else f", played {say(step.played)}"
             raise ValueError(f"turn {i} ({step.shown}{played}): the seat's view cannot "
-                             f"follow: {exc}") from None
-        turns.append(Turn(i, step.shown, say(step.played) if step.played is not None else "",
-                          ours, format_tiles(view.concealed_tiles()),
-                          view.kb.unseen_total(), step.played))
+                             f"follow: {session.lost}")
+        yield SeatTurn(i, step, session)
+        if step.played is not None:
+            session.answered(step.played)
+
+
+def replay(steps: list[Step], budget: int = REPLAY_BUDGET, rules: Ruleset = MCR_BOTZONE,
+           agent: Strategy | None = None) -> list[Turn]:
+    """Feed the steps to a fresh seat session; where the seat had a decision, ask the
+    strategy ``agent`` (fresh for this game; by default the shipped bot,
+    :func:`bot.planner.default_strategy`) through it."""
+    session = SeatSession(rules, agent, work_budget=budget)
+    say = action_text(rules)
+    turns = []
+    for turn in seat_turns(steps, session, say):
+        ours = turn.reask(Deadline(budget=budget)) if session.asked() else None
+        step, view = turn.step, turn.view
+        turns.append(Turn(turn.index, step.shown,
+                          say(step.played) if step.played is not None else "", ours,
+                          format_tiles(view.concealed_tiles()), view.kb.unseen_total(),
+                          step.played))
     return turns
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import support
 from support import botzone_logs
 
-from arena.lab.experiments.agreement import logged_turns, measure
+from arena.lab.experiments.agreement import logged_seats, measure
 from bot.agent import Agent, Decision
 from bot.seat import SeatView
 from game.rules import MCR_BOTZONE
@@ -26,7 +26,7 @@ class Safest:
 
 
 def test_a_strategy_that_never_calls_agrees_on_every_pass_and_no_call() -> None:
-    tally = measure("safest", Safest, logged_turns(LOGS), budget=1_000)
+    tally = measure("safest", Safest, logged_seats(LOGS), budget=1_000)
     assert tally.discards > 40 and tally.calls > 0 and tally.passes > 0
     assert tally.same_calls == 0 and tally.same_passes == tally.passes
     # the rank-1 bot rarely throws the tile it just drew
@@ -34,8 +34,8 @@ def test_a_strategy_that_never_calls_agrees_on_every_pass_and_no_call() -> None:
 
 
 def test_our_agent_is_measured_on_the_same_decisions() -> None:
-    ours = measure("baseline-v1", lambda: Agent(MCR_BOTZONE), logged_turns(LOGS), budget=1_000)
-    safest = measure("safest", Safest, logged_turns(LOGS), budget=1_000)
+    ours = measure("baseline-v1", lambda: Agent(MCR_BOTZONE), logged_seats(LOGS), budget=1_000)
+    safest = measure("safest", Safest, logged_seats(LOGS), budget=1_000)
     assert (ours.discards, ours.calls, ours.passes) == (safest.discards, safest.calls,
                                                         safest.passes)
     assert ours.same_discards > safest.same_discards
@@ -47,19 +47,22 @@ def test_pku_turns_answer_every_play_line_of_the_sample() -> None:
     and only when the view asked for it."""
     import re
 
-    from arena.lab.experiments.agreement import pku_turns
+    from arena.lab.experiments.agreement import pku_seats
+    from arena.review.replay import seat_turns
     from bot.seat import AskKind
+    from bot.session import SeatSession
     from game.events import ClaimAndDiscard, Discard
 
     path = support.pku_sample()
     text = path.read_text(encoding="utf-8")
     blocks = [b.split("\nScore ")[0] for b in ("\n" + text).split("\nMatch ")[1:]]  # no notes
     plays: dict[tuple[int, int], int] = {}
-    for turn in pku_turns(path, first_log=100):
-        if isinstance(turn.played, Discard | ClaimAndDiscard):
-            assert turn.view.ask.kind in (AskKind.DRAW, AskKind.DISCARD)
-            key = (turn.log - 100, turn.seat)
-            plays[key] = plays.get(key, 0) + 1
+    for logged in pku_seats(path, first_log=100):
+        for turn in seat_turns(logged.steps, SeatSession(MCR_BOTZONE, Safest())):
+            if isinstance(turn.step.played, Discard | ClaimAndDiscard):
+                assert turn.view.ask.kind in (AskKind.DRAW, AskKind.DISCARD)
+                key = (logged.log - 100, logged.seat)
+                plays[key] = plays.get(key, 0) + 1
     assert len(blocks) == 16
     for k, block in enumerate(blocks):
         for seat in range(4):

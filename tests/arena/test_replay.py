@@ -8,22 +8,23 @@ from pathlib import Path
 import pytest
 from support import botzone_logs
 
-from arena.review.replay import (
-    replay,
-    seat_lines_from_match_log,
-    steps_from_lines,
-    steps_from_record,
-)
+from arena.review.replay import replay, steps_from_lines, steps_from_record
 from arena.tables.selfplay import play_one
+from bot.agent import Decision
+from bot.seat import SeatView
+from game.events import DeclareWin, Discard
+from protocols.botzone_matchlog import load_match_log
+from strategy.policy import Method
+from strategy.stepvalue import Deadline
 
 LOGS = botzone_logs()
 
 
 @pytest.mark.parametrize("path", LOGS[:4], ids=lambda p: p.name[:8])
 def test_every_seat_of_a_match_log_rebuilds_and_gets_an_answer(path: Path) -> None:
-    data = json.loads(path.read_text())
+    log = load_match_log(path)
     for seat in range(4):
-        lines = seat_lines_from_match_log(data, seat)
+        lines = log.seat_lines(seat)
         assert lines and lines[0][0].startswith("0 ")
         turns = replay(steps_from_lines(lines), budget=500)
         assert len(turns) == len(lines)
@@ -31,6 +32,42 @@ def test_every_seat_of_a_match_log_rebuilds_and_gets_an_answer(path: Path) -> No
         for t in turns:
             if t.ours is not None and t.request.startswith("2 "):
                 assert t.ours.action is not None
+
+
+class AlwaysWin:
+    """Declares a win at every ask, legal or not."""
+
+    def decide(self, view: SeatView, deadline: Deadline | None = None) -> Decision:
+        return Decision(DeclareWin(), Method.WIN)
+
+    def reset(self) -> None:
+        pass
+
+
+class Fails:
+    def decide(self, view: SeatView, deadline: Deadline | None = None) -> Decision:
+        raise RuntimeError("no answer")
+
+    def reset(self) -> None:
+        pass
+
+
+def test_a_reask_is_checked_as_a_live_turn_is() -> None:
+    """The re-asked player answers through the seat session: a false win is replaced by the
+    safest legal answer with the reason, and so is a strategy that fails, as in a game."""
+    steps = steps_from_lines(load_match_log(LOGS[0]).seat_lines(0))
+    failed = [t.ours for t in replay(steps, budget=500, agent=Fails())  # type: ignore[arg-type]
+              if t.ours is not None]
+    assert len(failed) > 20 and all(
+        d.method is Method.FALLBACK and d.note == "strategy failed: RuntimeError: no answer"
+        for d in failed)
+    assert any(isinstance(d.action, Discard) for d in failed)
+    wins = [t.ours for t in replay(steps, budget=500, agent=AlwaysWin())  # type: ignore[arg-type]
+            if t.ours is not None]
+    replaced = [d for d in wins if d.method is Method.FALLBACK]
+    assert len(replaced) > 20 and all(d.note.startswith("strategy declared a false win")
+                                      and d.action != DeclareWin() for d in replaced)
+    assert all(d in replaced or d.action == DeclareWin() for d in wins)
 
 
 def test_a_record_replays_with_what_each_seat_played(tmp_path: Path) -> None:

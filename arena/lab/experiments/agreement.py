@@ -3,8 +3,10 @@
 The 8 match logs in ``data/botzone-match-logs`` (:mod:`arena.tools.data`) are games of one strong
 bot in
 all four seats (a contest's rank-1 bot, "chunjiandu", as the logs' source names it).
-Every seat of every log is rebuilt request by request (:mod:`arena.review.replay`); at each
-decision the strategy is asked on the same view, and:
+Every seat of every log is rebuilt request by request (:func:`arena.review.replay.seat_turns`);
+at each decision the strategy is asked on the same view, through the seat session a platform
+seat plays through (:class:`bot.session.SeatSession`: an answer the view does not call legal
+is replaced by the safest one, as in a live game), and:
 
 - *discards*: where the logged bot played a tile after its draw, did the strategy discard
   the same tile?
@@ -26,13 +28,16 @@ from pathlib import Path
 from typing import get_args
 
 from arena.players.lineup import IN_PROCESS, PlayerSpecError, parse_player, strategy_of
-from arena.review.replay import seat_lines_from_match_log, steps_from_lines
+from arena.review.replay import Step, seat_turns, steps_from_lines
 from arena.tools.data import DataMissing, botzone_logs, pku_sample
 from bot.agent import Strategy
-from bot.seat import AskKind, SeatView
+from bot.seat import AskKind
+from bot.session import SeatSession
 from game.events import Action, ClaimChow, ClaimPung, Discard, Pass, claim_of
 from game.rules import MCR_BOTZONE
 from game.table import play_game
+from protocols.botzone_codec import format_request
+from protocols.botzone_matchlog import load_match_log
 from protocols.pku_datatxt import botzone_responses, parse_pku_datatxt, walltiles_of
 from strategy.deficiency.kernel import UNREACHABLE
 from strategy.stepvalue import Deadline
@@ -91,34 +96,28 @@ def _meld(action: Action) -> object:
 
 
 @dataclass(frozen=True)
-class LoggedTurn:
-    """One request of a log as a seat saw it: the seat's view, and what the logged bot
-    answered (None where the log has no answer of this seat)."""
+class LoggedSeat:
+    """One seat of one logged game: what it was shown, and what the logged bot answered
+    (a step's ``played`` is None where the log has no answer of this seat)."""
 
     log: int
     seat: int
-    view: SeatView
-    played: Action | None
+    steps: list[Step]
 
 
-def logged_turns(logs: Sequence[Path]) -> Iterator[LoggedTurn]:
-    """Every seat of every log rebuilt request by request (the view is the seat's own, and
-    moves on with the logged answer after each turn is yielded)."""
+def logged_seats(logs: Sequence[Path]) -> Iterator[LoggedSeat]:
+    """Every seat of every Botzone match log (:mod:`protocols.botzone_matchlog`), request by
+    request; log ``k`` is the ``k``-th path."""
     for index, path in enumerate(logs):
-        data = json.loads(path.read_text())
+        log = load_match_log(path)
         for seat in range(4):
-            view = SeatView(MCR_BOTZONE)
-            for step in steps_from_lines(seat_lines_from_match_log(data, seat)):
-                view.observe(step.event)
-                yield LoggedTurn(index, seat, view, step.played)
-                if step.played is not None:
-                    view.answered(step.played)
+            yield LoggedSeat(index, seat, steps_from_lines(log.seat_lines(seat)))
 
 
-def pku_turns(path: Path, first_log: int = 0, matches: int | None = None
-              ) -> Iterator[LoggedTurn]:
+def pku_seats(path: Path, first_log: int = 0, matches: int | None = None
+              ) -> Iterator[LoggedSeat]:
     """Every seat of every match of a PKU ``data.txt`` file (:mod:`protocols.pku_datatxt`:
-    Botzone contest games of many bots) rebuilt event by event, as :func:`logged_turns`
+    Botzone contest games of many bots) rebuilt event by event, as :func:`logged_seats`
     does for the match logs; match ``k`` is log ``first_log + k``.  ``matches``: the first
     that many only (the others are not replayed)."""
     parsed = parse_pku_datatxt(path.read_text(encoding="utf-8"))
@@ -126,14 +125,12 @@ def pku_turns(path: Path, first_log: int = 0, matches: int | None = None
         stages = botzone_responses(match)
         table = play_game(walltiles_of(match), match.prevalent_wind, stages)
         for seat in range(4):
-            view = SeatView(MCR_BOTZONE)
+            steps = []
             for stage, event in enumerate(table.events_seen_by(seat)):
-                view.observe(event)
                 answer = stages[stage][seat] if stage < len(stages) else None
                 played = answer if isinstance(answer, get_args(Action)) else None
-                yield LoggedTurn(first_log + k, seat, view, played)
-                if played is not None:
-                    view.answered(played)
+                steps.append(Step(event, format_request(event, seat), played))
+            yield LoggedSeat(first_log + k, seat, steps)
 
 
 def log_files(command: str) -> list[Path]:
@@ -145,18 +142,22 @@ def log_files(command: str) -> list[Path]:
         return []
 
 
-def measure(name: str, make: Callable[[], Strategy], turns: Iterable[LoggedTurn],
+def measure(name: str, make: Callable[[], Strategy], seats: Iterable[LoggedSeat],
             budget: int) -> Agreement:
-    """``name``'s decisions against the logged ones (a fresh strategy for every seat)."""
+    """``name``'s decisions against the logged ones (a fresh strategy for every seat, asked
+    through the seat's session)."""
     tally = Agreement(name)
-    strategy, seat = make(), (-1, -1)
-    for turn in turns:
-        if (turn.log, turn.seat) != seat:
-            strategy, seat = make(), (turn.log, turn.seat)
-        ask, played = turn.view.ask, turn.played
+    for seat in seats:
+        _tally_seat(tally, SeatSession(MCR_BOTZONE, make(), work_budget=budget), seat, budget)
+    return tally
+
+
+def _tally_seat(tally: Agreement, session: SeatSession, seat: LoggedSeat, budget: int) -> None:
+    for turn in seat_turns(seat.steps, session):
+        ask, played = turn.view.ask, turn.step.played
         if ask.kind not in (AskKind.DRAW, AskKind.DISCARD) or played is None:
             continue
-        ours = strategy.decide(turn.view, Deadline(budget=budget)).action
+        ours = turn.reask(Deadline(budget=budget)).action
         if ask.kind is AskKind.DRAW and isinstance(played, Discard):
             tally.discards += 1
             tally.same_discards += ours == played
@@ -168,7 +169,6 @@ def measure(name: str, make: Callable[[], Strategy], turns: Iterable[LoggedTurn]
                     _meld(a) is not None for a in ask.legal):
                 tally.passes += 1
                 tally.same_passes += isinstance(ours, Pass)
-    return tally
 
 
 def main(args: argparse.Namespace) -> int:
@@ -192,14 +192,14 @@ def main(args: argparse.Namespace) -> int:
             return 2
         what = "the PKU sample's contest games (many bots)"
 
-        def turns() -> Iterator[LoggedTurn]:
-            return pku_turns(pku, matches=1 if args.quick else None)
+        def seats() -> Iterator[LoggedSeat]:
+            return pku_seats(pku, matches=1 if args.quick else None)
     else:
         what = f"the rank-1 bot of {len(logs)} Botzone logs"
 
-        def turns() -> Iterator[LoggedTurn]:
-            return logged_turns(logs)
-    rows = [measure(n, makers[n], turns(), budget).row() for n in names]
+        def seats() -> Iterator[LoggedSeat]:
+            return logged_seats(logs)
+    rows = [measure(n, makers[n], seats(), budget).row() for n in names]
     if args.json:
         print(json.dumps({"bench": "agreement", "data": args.data, "logs": len(logs),
                           "budget": budget, "rows": rows}))

@@ -25,7 +25,6 @@ import argparse
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -39,16 +38,13 @@ from game.events import (
     Drew,
     KongAdded,
     Konged,
-    PlatformFault,
     Punged,
-    Response,
     Won,
 )
 from game.melds import Meld
 from game.scoring.mcr import WinContext, mcr_fans
 from game.table import BotzoneTable
-from game.tiles import Notation, parse_tile
-from protocols.botzone_codec import decode_response
+from protocols.botzone_matchlog import judge_table, load_match_log
 from protocols.pku_datatxt import PkuMatch, PkuStep, PkuVerb, parse_pku_datatxt
 from strategy.candidates import best_shape_deficiency
 from strategy.danger import SeatSigns, danger
@@ -56,22 +52,10 @@ from strategy.danger import SeatSigns, danger
 
 def botzone_match(path: Path) -> PkuMatch:
     """A Botzone match log as the PKU format's steps: the log's wall and answers replayed
-    through the judge mock, its history read back."""
-    log: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    init = json.loads(log["initdata"])
-    wall = [parse_tile(t, Notation.BOTZONE) for t in init["walltiles"].split()]
-    table = BotzoneTable(wall, init["quan"])
-    entries = log["logs"]
-    for k in range(1, len(entries), 2):
-        answers: list[Response] = []
-        for seat in range(4):
-            a = entries[k][str(seat)]
-            answers.append(decode_response(a["response"]) if a["verdict"] == "OK"
-                           else PlatformFault(a["verdict"]))
-        if table.finished:
-            break
-        table.respond(answers)
-    return table_match(path.name, int(init["quan"]), table)
+    through the judge mock (:func:`protocols.botzone_matchlog.judge_table`), its history
+    read back."""
+    log = load_match_log(path)
+    return table_match(path.name, log.prevalent_wind, judge_table(log))
 
 
 def table_match(name: str, prevalent_wind: int, table: BotzoneTable) -> PkuMatch:

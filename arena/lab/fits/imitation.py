@@ -1,9 +1,10 @@
 """``mjbot experiment imitate``: fit the planner's discard ranker to the real Botzone logs.
 
 Every seat of the 8 match logs in ``data/botzone-match-logs`` (the rank-1 bot in
-all four seats) is rebuilt request by request (:mod:`arena.review.replay`), as the agreement
-bench does.  At each discard after a draw the planner lists its close discards and their
-features (:func:`close_discards`); the logged discard is the choice.
+all four seats) is rebuilt request by request through a seat session
+(:func:`arena.review.replay.seat_turns`), as the agreement bench does.  At each discard
+after a draw the planner lists its close discards and their features
+(:func:`close_discards`); the logged discard is the choice.
 The ranker orders discards only far from 8 fan (from the distance ``useful_from`` on;
 nearer, the planner's own order stands), so :func:`strategy.discard_rank.fit` fits the
 conditional logit to the far situations, and the agreement counts the planner's own
@@ -24,11 +25,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from arena.lab.experiments.agreement import LoggedTurn, log_files, logged_turns, pku_turns
+from arena.lab.experiments.agreement import LoggedSeat, log_files, logged_seats, pku_seats
+from arena.review.replay import seat_turns
 from arena.tools.data import DataMissing, pku_sample
 from bot.options import positive_float
 from bot.planner import SHIPPED_MODEL, Planner
 from bot.seat import AskKind, SeatView
+from bot.session import SeatSession
 from game.events import Discard
 from game.rules import MCR_BOTZONE
 from strategy.discard_rank import FEATURES, Choice, agreement, describe, fit
@@ -88,21 +91,22 @@ class Situation:
         return Choice(self.close.features, self.close.tiles.index(self.chosen))
 
 
-def situations(turns: Iterable[LoggedTurn], budget: int = BUDGET,
+def situations(seats: Iterable[LoggedSeat], budget: int = BUDGET,
                model: ValueModel = DEFAULT_MODEL) -> list[Situation]:
     """Every logged discard after a draw with the close discards of the planner on
-    ``model`` (``planner-v1``'s unless given)."""
+    ``model`` (``planner-v1``'s unless given; a fresh one for every seat, whose own discard
+    is asked through the seat's session)."""
     out: list[Situation] = []
-    planner, seat = Planner(MCR_BOTZONE, model=model, ranker=None), (-1, -1)
-    for turn in turns:
-        if (turn.log, turn.seat) != seat:
-            planner, seat = Planner(MCR_BOTZONE, model=model, ranker=None), (turn.log, turn.seat)
-        played = turn.played
-        if turn.view.ask.kind is AskKind.DRAW and isinstance(played, Discard):
-            close = close_discards(planner, turn.view, Deadline(budget=budget))
-            ours = planner.decide(turn.view, Deadline(budget=budget)).action
-            out.append(Situation(turn.log, close, played.tile,
-                                 ours.tile if isinstance(ours, Discard) else None))
+    for seat in seats:
+        planner = Planner(MCR_BOTZONE, model=model, ranker=None)
+        session = SeatSession(MCR_BOTZONE, planner, work_budget=budget)
+        for turn in seat_turns(seat.steps, session):
+            played = turn.step.played
+            if turn.view.ask.kind is AskKind.DRAW and isinstance(played, Discard):
+                close = close_discards(planner, turn.view, Deadline(budget=budget))
+                ours = turn.reask(Deadline(budget=budget)).action
+                out.append(Situation(seat.log, close, played.tile,
+                                     ours.tile if isinstance(ours, Discard) else None))
     return out
 
 
@@ -187,9 +191,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"mjbot experiment imitate: {exc}", file=sys.stderr)
         return 2
     model = SHIPPED_MODEL if args.shipped else DEFAULT_MODEL
-    log_items = situations(logged_turns(logs), model=model)
+    log_items = situations(logged_seats(logs), model=model)
     pku_items = ([] if pku is None else
-                 situations(pku_turns(pku, len(logs), 2 if args.quick else None), model=model))
+                 situations(pku_seats(pku, len(logs), 2 if args.quick else None), model=model))
     items = {"logs": log_items, "pku": pku_items, "both": log_items + pku_items}[args.data]
     report = fit_and_hold_out(items, args.l2)
     on_logs = transfer(report.weights, log_items) if args.data == "pku" else None

@@ -2,8 +2,9 @@
 
 - mjbot's JSON Lines game records (:mod:`arena.records.files`: self-play, the Botzone
   judge mock, the Olympiad referee; mcr-botzone and taiwan-16 with flowers);
-- Botzone match logs (the JSON a match page downloads): the judge mock is
-  replayed with the log's walls and answers to get every tile;
+- Botzone match logs (the JSON a match page downloads, read by
+  :mod:`protocols.botzone_matchlog`): the judge mock is replayed with the log's walls and
+  answers to get every tile;
 - the PKU data.txt format (many matches per file), replayed the same way;
 - a directory: every record (``*.jsonl``) and match log (``*.json``) in it.
 
@@ -18,8 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.records.files import read_record
 from arena.records.decisions import Considered, DecisionRecord
+from arena.records.files import read_record
 from arena.review.replay import (
     Step as ReplayStep,
 )
@@ -27,22 +28,14 @@ from arena.review.replay import (
     Turn,
     reasked_player,
     replay,
-    seat_lines_from_match_log,
     steps_from_lines,
     steps_from_record,
 )
-from game.events import (
-    Event,
-    GameResult,
-    InvalidAction,
-    PlatformFault,
-    Response,
-)
+from game.events import Event, GameResult, InvalidAction
 from game.rules import MCR_BOTZONE, Ruleset
 from game.table import BotzoneTable, play_game
-from game.tiles import Notation, parse_tile
-from protocols.botzone_codec import decode_response, format_request
-from protocols.bounded_json import MAX_DOCUMENT_CHARS, JsonInputError, loads_bounded
+from protocols.botzone_codec import format_request
+from protocols.botzone_matchlog import judge_table, load_match_log
 from protocols.pku_datatxt import botzone_responses, parse_pku_datatxt, walltiles_of
 
 __all__ = ["GameSource", "RecordedDecision", "ReplayStep", "Turn", "load_games", "reask"]
@@ -109,56 +102,22 @@ def read_record_game(path: Path) -> GameSource:
 
 
 # ---------------------------------------------------------------- Botzone match logs
-def _log_responses(entry: dict[str, Any]) -> list[Response]:
-    out: list[Response] = []
-    for seat in range(4):
-        answer = entry.get(str(seat), {})
-        if not isinstance(answer, dict) or answer.get("verdict", "OK") != "OK":
-            verdict = answer.get("verdict", "missing") if isinstance(answer, dict) else "missing"
-            out.append(PlatformFault(str(verdict)))
-        else:
-            out.append(decode_response(str(answer.get("response", ""))))
-    return out
-
-
 def read_botzone_log(path: Path) -> GameSource:
-    try:
-        data = loads_bounded(path.read_text(encoding="utf-8"), max_chars=MAX_DOCUMENT_CHARS)
-    except JsonInputError as exc:
-        raise ValueError(f"{path}: {exc}") from None
-    if not isinstance(data, dict) or not isinstance(data.get("logs"), list):
-        raise ValueError(f"{path}: not a Botzone match log (no 'logs' list)")
-    init = loads_bounded(data["initdata"]) if isinstance(data.get("initdata"), str) \
-        else data.get("initdata")
-    if not isinstance(init, dict) or "walltiles" not in init:
-        raise ValueError(f"{path}: the match log has no walltiles in its initdata")
-    wall = [parse_tile(t, Notation.BOTZONE) for t in str(init["walltiles"]).split()]
-    prevalent = int(init.get("quan", 0))
-    table = BotzoneTable(wall, prevalent)
+    log = load_match_log(path)
+    table = judge_table(log)
     notes: list[str] = []
-    logs = data["logs"]
-    for k in range(1, len(logs), 2):
-        if table.finished:
-            break
-        responses = _log_responses(logs[k])
+    for k, responses in enumerate(log.stages(), 1):
         bad = [f"seat {s}: {r.text!r}" for s, r in enumerate(responses)
                if isinstance(r, InvalidAction)]
         if bad:
-            notes.append(f"judge entry {k // 2 + 1}: unreadable answers ({'; '.join(bad)})")
-        table.respond(responses)
-    players = data.get("players")
-    names = [f"seat {s}" for s in range(4)]
-    if isinstance(players, list) and len(players) == 4:
-        names = [str(p.get("name", names[s])) if isinstance(p, dict) else str(p)
-                 for s, p in enumerate(players)]
+            notes.append(f"judge entry {k}: unreadable answers ({'; '.join(bad)})")
     if not table.finished:
         notes.append("the log ends before the game does")
     return GameSource(
         title=path.name.removesuffix(".json").removesuffix("_lite"), source=str(path),
-        rules=MCR_BOTZONE, prevalent_wind=prevalent, dealer=0,
-        names=(names[0], names[1], names[2], names[3]),
+        rules=MCR_BOTZONE, prevalent_wind=log.prevalent_wind, dealer=0, names=log.names,
         history=table.history, result=table.result,
-        seat_steps=lambda seat: steps_from_lines(seat_lines_from_match_log(data, seat)),
+        seat_steps=lambda seat: steps_from_lines(log.seat_lines(seat)),
         notes=tuple(notes))
 
 
