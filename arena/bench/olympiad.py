@@ -40,8 +40,9 @@ from typing import Any
 
 from arena.bench.targets import Target
 from arena.platforms.olympiad.access import SeatSecrets
+from arena.platforms.olympiad.config import RefereeConfig
 from arena.platforms.olympiad.match import local_mosquitto, mosquitto_binary, serving, transport_for
-from arena.platforms.olympiad.referee import Referee, RefereeConfig
+from arena.platforms.olympiad.referee import Referee
 from arena.players.thinker import ThinkerPool
 from bot.logging import configure_logging
 from bot.olympiad_client import AgentPlayer

@@ -44,8 +44,10 @@ import aiomqtt
 import numpy as np
 
 from arena.platforms.olympiad.access import SeatSecrets
+from arena.platforms.olympiad.config import RefereeConfig
 from arena.platforms.olympiad.match import local_mosquitto, mosquitto_binary, run_match, serving
-from arena.platforms.olympiad.referee import GameSummary, Referee, RefereeConfig
+from arena.platforms.olympiad.referee import Referee
+from arena.platforms.olympiad.table_session import GameSummary
 from bot.logging import configure_logging
 from bot.olympiad_client import AgentPlayer
 from protocols.olympiad import Act, Ask, Join

@@ -22,8 +22,8 @@ from bot.options import non_negative_int, positive_float, positive_int
 
 if TYPE_CHECKING:
     from arena.platforms.olympiad.access import SeatSecrets
+    from arena.platforms.olympiad.config import RefereeConfig
     from arena.platforms.olympiad.match import Tls
-    from arena.platforms.olympiad.referee import RefereeConfig
 from arena.platforms.botzone_judge.match import (
     MatchConfig,
     MatchInterrupted,
@@ -132,7 +132,7 @@ def add_olympiad_arguments(p: argparse.ArgumentParser) -> None:
 
 def olympiad_config(args: argparse.Namespace, command: str) -> RefereeConfig | None:
     """The referee's configuration from the shared options (None after printing why not)."""
-    from arena.platforms.olympiad.referee import TOURNAMENT_ROUND_FLOOR_MS, RefereeConfig
+    from arena.platforms.olympiad.config import TOURNAMENT_ROUND_FLOOR_MS, RefereeConfig
     from arena.tools.output_files import output_directory
     from game.stable_wall import WallMode
 

@@ -28,7 +28,8 @@ from arena.platforms.olympiad.match import (
     serving,
     transport_for,
 )
-from arena.platforms.olympiad.referee import GameSummary, Referee
+from arena.platforms.olympiad.referee import Referee
+from arena.platforms.olympiad.table_session import GameSummary
 from arena.records.decisions import Fault
 from arena.records.files import read_record
 from bot.olympiad_client import AgentPlayer

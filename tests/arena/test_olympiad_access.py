@@ -30,7 +30,8 @@ from arena.platforms.olympiad.access import (
     topic_covered,
     write_mosquitto_config,
 )
-from arena.platforms.olympiad.referee import Referee, ask_wire_id
+from arena.platforms.olympiad.referee import Referee
+from arena.platforms.olympiad.seat_channel import ask_wire_id
 from arena.tools.output_files import OutputError
 from protocols.olympiad import Act, Join
 

@@ -29,6 +29,7 @@ import pytest
 import websockets
 
 from arena.bench.olympiad_soak import fake_end, hostile_payloads, publish_header, raw_connect
+from arena.platforms.olympiad.config import ERRORS_KEPT, RefereeConfig
 from arena.platforms.olympiad.match import (
     Tls,
     local_mosquitto,
@@ -38,7 +39,7 @@ from arena.platforms.olympiad.match import (
     serving,
     transport_for,
 )
-from arena.platforms.olympiad.referee import ERRORS_KEPT, Referee, RefereeConfig
+from arena.platforms.olympiad.referee import Referee
 from bot.olympiad_client import AgentPlayer
 from protocols.olympiad import Join
 from protocols.olympiad_session import SessionReport, play_seat

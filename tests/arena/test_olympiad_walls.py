@@ -15,7 +15,7 @@ import pytest
 from support.arena import olympiad_config
 from support.olympiad_players import QuickPlayer
 
-import arena.platforms.olympiad.referee as referee_module
+import arena.platforms.olympiad.table_session as table_session_module
 from arena.cli import main as mjbot
 from arena.platforms.olympiad.match import run_match
 from arena.platforms.olympiad.walls import (
@@ -72,13 +72,13 @@ async def test_the_commitment_is_sent_kept_and_opened_after_the_last_game(
     opens the commitment every seat was sent, deals the recorded walls and seeds the
     reshuffles; the records then carry it and are 0644."""
     reshuffles: list[int | None] = []
-    real_table = referee_module.TaiwanTable
+    real_table = table_session_module.TaiwanTable
 
     def spying(*args: Any, **kw: Any) -> TaiwanTable:
         reshuffles.append(kw.get("reshuffle_seed"))
         return real_table(*args, **kw)
 
-    monkeypatch.setattr(referee_module, "TaiwanTable", spying)
+    monkeypatch.setattr(table_session_module, "TaiwanTable", spying)
     first = tmp_path / "t1-game0000.jsonl"
     while_playing: dict[str, Any] = {}
 

@@ -28,7 +28,8 @@ from support.arena import olympiad_config as _config
 
 from arena.bench.olympiad import _row
 from arena.platforms.olympiad.match import our_agents, run_match, serving
-from arena.platforms.olympiad.referee import GameSummary, Referee
+from arena.platforms.olympiad.referee import Referee
+from arena.platforms.olympiad.table_session import GameSummary
 from arena.players.thinker import RemotePlayer, ThinkerPool, _line_safe, serve
 from protocols.olympiad import Act, Ask
 from protocols.olympiad_session import SessionReport, play_seat

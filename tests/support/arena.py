@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from arena.platforms.olympiad.referee import RefereeConfig
+from arena.platforms.olympiad.config import RefereeConfig
 from arena.review.viewer.sources import GameSource, read_botzone_log
 from game.table import BotzoneTable
 from game.tiles import parse_tile

@@ -22,7 +22,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from arena.platforms.olympiad.access import SeatSecrets, amqtt_plugins, write_mosquitto_config
-from arena.platforms.olympiad.referee import GameSummary, Referee, RefereeConfig
+from arena.platforms.olympiad.config import RefereeConfig
+from arena.platforms.olympiad.referee import Referee
+from arena.platforms.olympiad.table_session import GameSummary
 from arena.players.thinker import ThinkerPool
 from bot.olympiad_client import AgentPlayer
 from protocols.olympiad_session import SeatPlayer, SessionReport, play_seat
