@@ -187,12 +187,6 @@ class Planner(Agent):
         model = DANGER_FIT if self.model.danger_fit >= 1.0 else DANGER_V1
         return danger(self._signs(v), v.unseen, model)
 
-    def _folded(self, v: "SeatView", chosen: int, best: "Outlook",
-                cands: "tuple[ValuedCandidate, ...]") -> "tuple[int, str] | None":
-        """(another discard, its note) to play instead of ``chosen``, or None: the
-        planner's own discard stands (the arena's folding player overrides this)."""
-        return None
-
     def _inputs(self, v: "SeatView") -> "FanInputs":
         return FanInputs(v.unseen, tuple(v.melds), v.seat, v.prevalent_wind)
 
@@ -372,9 +366,6 @@ class Planner(Agent):
                 c = ValuedCandidate(ev.ActionKind.ADDED_KONG, t, d, outlook=o,
                                     note="the fourth tile of a pung, distance kept")
                 return Decision(ev.DeclareAddedKong(t), Method.KONG, (c, *cands), c.note)
-        folded = self._folded(v, chosen, best, cands)
-        if folded is not None:
-            return Decision(ev.Discard(folded[0]), method, cands, note=folded[1])
         return Decision(ev.Discard(chosen), method, cands,
                         note=f"by value: {tile_name(chosen)} {best.describe()}")
 
@@ -485,9 +476,6 @@ class Planner(Agent):
         chosen, cands, best, method = self._discard_plan(v, v.hand, (), deadline,
                                                          self._danger(v), self._turns(v),
                                                          fan_check=False)
-        folded = self._folded(v, chosen, best, cands)
-        if folded is not None:
-            return Decision(ev.Discard(folded[0]), method, cands, note=folded[1])
         return Decision(ev.Discard(chosen), method, cands, note=f"by value: {best.describe()}")
 
 

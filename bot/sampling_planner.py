@@ -40,7 +40,6 @@ from strategy.sampling import (
     DealError,
     Knowledge,
     Line,
-    RolloutPolicy,
     compare,
 )
 from strategy.stepvalue import Deadline
@@ -64,9 +63,6 @@ class SamplingPlanner(Planner):
     z: float = 1.0
     """Standard errors of the paired gain a rival needs to replace the planner's choice."""
     seed: int = 0
-    rollout: RolloutPolicy = RolloutPolicy.PLAIN
-    """The rollouts' policy: ``plain`` (the least hand-only deficiency, no claims) or
-    ``fan`` (the least fan-aware distance, with claims: :func:`strategy.sampling.rollout_fan`)."""
     last: Comparison | None = dataclasses.field(init=False, default=None, repr=False)
     """The last decision's comparison (for benchmarks), None if it sampled nothing."""
 
@@ -84,7 +80,7 @@ class SamplingPlanner(Planner):
             return base
         try:
             result = compare(knowledge(v), [line for _, line, _ in options], self._seed(v),
-                             Budget(self.rollouts, clocked), policy=self.rollout)
+                             Budget(self.rollouts, clocked))
         except DealError as exc:
             return dataclasses.replace(base, note=f"{base.note}; not sampled: {exc}")
         if result.samples < 2:

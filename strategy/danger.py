@@ -212,11 +212,3 @@ def danger(seats: "Sequence[SeatSigns]", unseen: "Counts", model: "DangerModel" 
     for s in seats:
         safe *= 1.0 - seat_danger(s, unseen, model)
     return 1.0 - safe
-
-
-def anyone_waiting(seats: "Sequence[SeatSigns]", model: "DangerModel" = DANGER_V1) -> float:
-    """P(at least one of the seats waits), the seats taken as independent."""
-    none = 1.0
-    for s in seats:
-        none *= 1.0 - readiness(s, model)
-    return 1.0 - none

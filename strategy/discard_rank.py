@@ -201,25 +201,3 @@ distance of 3 on (``planner:rank=learned``; ``rank=steps`` the order before it).
 the default because it plays at least as well as the order before it and decides as the
 rank-1 bot does more often (``docs/results.md``, "Does mjbot decide as the strong Botzone
 bots do?")."""
-
-
-RANK_PKU = DiscardRanker(
-    weights=(0.1787, -1.9317, 5.1463, -2.3766, -0.4884, -0.0165, 0.066, -0.7041, -1.1532,
-             0.0459, -0.061, 0.2239, -0.3306, -1.2428, -3.4665, 1.1725),
-    source="`mjbot experiment imitate --data pku`: 454 far discards after a draw of the "
-           "PKU sample's 16 Botzone contest games, many bots (l2 0.3); agreement on its 728 "
-           "discards held out by game 61.8 %, and on the 8 Botzone logs, none of whose "
-           "discards it saw, 67.2 % of 308")
-"""The ranker fitted to other bots than the rank-1 bot (``planner:rank=pku``): data that
-is not the 8 logs, which it still matches about as well as :data:`RANK1` held out.  It
-plays worse: −1.29 ± 0.96 points per game against three ``planner-v1`` (seed 60002, 500
-walls; ``docs/arena.md``, "The fifth stop"), so it is an arena option only."""
-
-RANK_LOGS_PKU = DiscardRanker(
-    weights=(0.3635, -1.9266, 5.2437, -2.5508, -0.4594, -0.1891, 0.0547, -0.7916,
-             -1.3437, 0.0608, -0.1284, 0.3646, -0.2873, -1.3799, -3.5886, 1.052),
-    source="`mjbot experiment imitate --data both`: the 649 far discards after a draw of "
-           "the 8 Botzone logs and the PKU sample (l2 0.3); agreement on all 1,036 "
-           "discards held out by game 64.1 %, in sample 65.2 %")
-"""The ranker fitted to both (``planner:rank=both``): −1.03 ± 0.96 points per game against
-three ``planner-v1`` on the same walls, an arena option only."""

@@ -8,15 +8,13 @@ budget, :class:`bot.sampling_planner.SamplingPlanner` decides every situation:
 - wall-clock budgets (``think=S``): the deadline the Botzone seat gives it (80 % of the
   thinking time, as :class:`bot.session.SeatSession` does), no rollout cap.
 
-Every budget runs with both rollout policies (:class:`strategy.sampling.RolloutPolicy`:
-``plain``, the least hand-only deficiency without claims; ``fan``, the least fan-aware
-distance with claims).  It prints, per policy and budget, how many decisions were sampled
+It prints, per budget, how many decisions were sampled
 (the others had no close rival), the rollouts per CPU second of the sampling alone (the
 median over sampled decisions, timed by the process CPU clock around
 :func:`strategy.sampling.compare`, so a loaded machine changes it little), and the decision
 latency p50/p99/max over all decisions and over the sampled ones (wall-clock
 milliseconds, the planner's own work included).  The first decisions compile numba
-kernels: a warm-up decision per policy runs first.
+kernels: a warm-up decision runs first.
 """
 
 from __future__ import annotations
@@ -34,7 +32,7 @@ from bot.sampling_planner import SamplingPlanner
 from bot.seat import AskKind, SeatView
 from game.events import Action, ClaimChow, ClaimKong, ClaimPung, claim_of
 from game.rules import MCR_BOTZONE
-from strategy.sampling import Budget, RolloutPolicy, compare
+from strategy.sampling import Budget, compare
 from strategy.stepvalue import Deadline
 
 ROLLOUT_BUDGETS = (16, 64, 256)
@@ -71,13 +69,12 @@ def _latency(xs: list[float]) -> dict[str, float]:
             "max_ms": max(xs)}
 
 
-def rollout_speed(views: list[SeatView], rollouts: int, policy: RolloutPolicy
-                  ) -> list[float]:
+def rollout_speed(views: list[SeatView], rollouts: int) -> list[float]:
     """Rollouts per CPU second of :func:`strategy.sampling.compare` alone, per sampled
     decision (the candidates the sampling planner would compare, ``rollouts`` of them)."""
     from bot.sampling_planner import knowledge, seat_seed
 
-    agent = SamplingPlanner(MCR_BOTZONE, rollouts=rollouts, rollout=policy)
+    agent = SamplingPlanner(MCR_BOTZONE, rollouts=rollouts)
     out = []
     for view in views:
         agent.reset()
@@ -88,17 +85,16 @@ def rollout_speed(views: list[SeatView], rollouts: int, policy: RolloutPolicy
             continue
         k = knowledge(v)
         t0 = time.process_time()
-        r = compare(k, [line for _, line, _ in options], seat_seed(v), Budget(rollouts),
-                    policy=policy)
+        r = compare(k, [line for _, line, _ in options], seat_seed(v), Budget(rollouts))
         cpu = time.process_time() - t0
         if cpu > 0:
             out.append(r.rollouts / cpu)
     return out
 
 
-def measure(views: list[SeatView], rollouts: int | None, think: float | None,
-            policy: RolloutPolicy = RolloutPolicy.PLAIN) -> dict[str, object]:
-    agent = SamplingPlanner(MCR_BOTZONE, rollouts=rollouts, rollout=policy)
+def measure(views: list[SeatView], rollouts: int | None, think: float | None
+            ) -> dict[str, object]:
+    agent = SamplingPlanner(MCR_BOTZONE, rollouts=rollouts)
     every, sampled = [], []
     played, sampling_s, changed = 0, 0.0, 0
     for view in views:
@@ -118,9 +114,8 @@ def measure(views: list[SeatView], rollouts: int | None, think: float | None,
             played += agent.last.rollouts
             sampling_s += ms / 1e3
             changed += decision.method.value == "sampled"
-    speed = rollout_speed(views, rollouts, policy) if rollouts is not None else []
-    return {"policy": policy.value,
-            "budget": f"rollouts={rollouts}" if think is None else f"think={think}",
+    speed = rollout_speed(views, rollouts) if rollouts is not None else []
+    return {"budget": f"rollouts={rollouts}" if think is None else f"think={think}",
             "decisions": len(every), "sampled": len(sampled), "changed": changed,
             "rollouts": played,
             "rollouts_per_s": played / sampling_s if sampling_s > 0 else 0.0,
@@ -134,25 +129,22 @@ def main(args: argparse.Namespace) -> int:
     if args.quick:
         views = views[:12]
     rows = []
-    for policy in RolloutPolicy:
-        measure(views[:2], 8, None, policy)  # compile the kernels
-        rows += [measure(views, n, None, policy)
-                 for n in ((8,) if args.quick else ROLLOUT_BUDGETS)]
-        rows += [measure(views, None, s, policy)
-                 for s in ((0.2,) if args.quick else THINK_BUDGETS)]
+    measure(views[:2], 8, None)  # compile the kernels
+    rows += [measure(views, n, None) for n in ((8,) if args.quick else ROLLOUT_BUDGETS)]
+    rows += [measure(views, None, s) for s in ((0.2,) if args.quick else THINK_BUDGETS)]
     if args.json:
         print(json.dumps({"situations": len(views), "seed": args.seed, "rows": rows}))
         return 0
     print(f"{len(views)} decisions of seat 0 in {games} planner games (mcr-botzone, seed "
           f"{args.seed})")
-    print(f"{'policy':<7}{'budget':<16}{'sampled':>8}{'changed':>8}{'rollouts/s':>11}"
+    print(f"{'budget':<16}{'sampled':>8}{'changed':>8}{'rollouts/s':>11}"
           f"{'/cpu s':>8}"
           f"{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}   {'sampled: p50':>12}{'p99':>8}"
           f"{'max':>8}")
     for r in rows:
         a, s = r["all"], r["when_sampled"]
         assert isinstance(a, dict) and isinstance(s, dict)
-        print(f"{r['policy']!s:<7}{r['budget']!s:<16}{r['sampled']!s:>8}{r['changed']!s:>8}"
+        print(f"{r['budget']!s:<16}{r['sampled']!s:>8}{r['changed']!s:>8}"
               f"{r['rollouts_per_s']:>11.0f}{r['rollouts_per_cpu_s_median']:>8.0f}"
               f"{a['p50_ms']:>9.1f}{a['p99_ms']:>9.1f}"
               f"{a['max_ms']:>9.1f}   {s['p50_ms']:>12.1f}{s['p99_ms']:>8.1f}"

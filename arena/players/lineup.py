@@ -23,10 +23,7 @@ named players; every in-process one plays through :class:`bot.session.SeatSessio
                        P(win) by the fan-aware distance and the turns left, less
                        the expected cost of dealing in); ``budget`` as mjbot's;
                        ``win``, ``deal``, ``margin`` its value's points
-                       (``planner:deal=24``); ``fold=P`` folds when behind
-                       (the safest discard where P(someone waits) >= P and
-                       its own P(win) < ``foldwin``, default 0.15);
-                       ``ready``, ``step``, ``end`` its
+                       (``planner:deal=24``); ``ready``, ``step``, ``end`` its
                        chain's rates; ``wait``: the points a wait must gain over
                        declaring a win on a discard (mcr-botzone:
                        :func:`strategy.value.mcr_win_choice`, default 4; taiwan-16:
@@ -35,9 +32,7 @@ named players; every in-process one plays through :class:`bot.session.SeatSessio
                        are ranked by their useful draws first; ``rank=learned``
                        (the default): those close discards in the order learned
                        from the rank-1 Botzone bot (:mod:`strategy.discard_rank`),
-                       ``rank=steps`` by the useful draws and step-value order,
-                       ``rank=pku`` / ``rank=both`` in the order fitted to the PKU
-                       sample's contest games / to both
+                       ``rank=steps`` by the useful draws and step-value order
 ``planner-calls``      the planner that also makes today's claims (the plain
                        deficiency falls) where the distance to 8 fan holds
 ``planner-think``      the planner with the sampling search at the top
@@ -51,10 +46,9 @@ named players; every in-process one plays through :class:`bot.session.SeatSessio
                        ``rollouts`` given too caps it); ``seed=S`` mixes into
                        the sampler's seeds; ``z=Z`` the standard errors of
                        sampled gain a rival needs to replace the planner's
-                       choice (default 1.0); ``rollout=fan`` rollouts that
-                       claim and aim at 8 fan (default ``plain``: the least
-                       hand-only deficiency, no claims); the planner's options
-                       as well (``planner-think:rollouts=200,rollout=fan``)
+                       choice (default 1.0); its rollouts play the least
+                       hand-only deficiency and make no claims; the planner's
+                       options as well (``planner-think:rollouts=200,deal=20``)
 ``greedy``             discards to the least hand-only deficiency, never claims
 ``random``             a random discard, never claims (Botzone's sample bot)
 ``mjbot-zip``          the Botzone upload itself (``mjbot package botzone``'s zip,
@@ -89,7 +83,6 @@ import numpy as np
 
 from arena.players.simple import (
     CallingPlanner,
-    FoldingPlanner,
     SimcatStrategy,
     SimpleRule,
     SimpleStrategy,
@@ -102,9 +95,8 @@ from bot.seat import AskKind, SeatView
 from bot.session import SeatSession
 from game.events import Action, Event, Pass
 from game.rules import Ruleset
-from strategy.discard_rank import RANK1, RANK_LOGS_PKU, RANK_PKU, DiscardRanker
+from strategy.discard_rank import RANK1, DiscardRanker
 from strategy.policy import Method
-from strategy.sampling import RolloutPolicy
 from strategy.stepvalue import Deadline
 from strategy.tai import TaiModel
 from strategy.value import ValueModel
@@ -114,28 +106,21 @@ DEFAULT_BUDGET = ZIP_BUDGET
 shipped bot's, the one its Botzone zip searches on (:data:`bot.planner.ZIP_BUDGET`)."""
 VALUE_OPTIONS = {"win": "win_points", "deal": "deal_in_points", "margin": "margin",
                  "ready": "ready_rate", "step": "step_rate", "end": "end_rate",
-                 "wait": "win_margin", "useful": "useful_from", "room": "route_room",
+                 "wait": "win_margin", "useful": "useful_from",
                  "looks": "useful_looks", "rlooks": "ready_looks",
                  "slack": "claim_slack",
-                 "ties": "discard_ties", "learned": "win_fit", "waits": "wait_worth",
-                 "routefan": "route_fan", "fitdanger": "danger_fit", "wallfit": "wall_fit"}
-"""The planner's options: its :class:`strategy.value.ValueModel` fields (``room``:
-:attr:`strategy.tai.TaiModel.route_room`, taiwan-16 only; ``learned``: the weight of the
-win chain fitted to self-play, :data:`strategy.value.WIN_FIT`; ``waits``: weigh the
-waits' outs and fan, :attr:`strategy.value.ValueModel.wait_worth`; ``routefan``: points a
-fan of the best route, :attr:`strategy.value.ValueModel.route_fan`; ``fitdanger``: the
-value reads the fitted danger, :attr:`strategy.value.ValueModel.danger_fit`; ``wallfit``:
-a wait's outs counted by the copies expected in the wall,
-:attr:`strategy.value.ValueModel.wall_fit`)."""
+                 "learned": "win_fit", "waits": "wait_worth", "fitdanger": "danger_fit"}
+"""The planner's options: its :class:`strategy.value.ValueModel` fields (``looks``,
+``rlooks``, ``slack``: :class:`strategy.tai.TaiModel`'s, taiwan-16 only; ``learned``: the
+weight of the win chain fitted to self-play, :data:`strategy.value.WIN_FIT`; ``waits``:
+weigh the waits' outs and fan, :attr:`strategy.value.ValueModel.wait_worth`;
+``fitdanger``: the value reads the fitted danger,
+:attr:`strategy.value.ValueModel.danger_fit`)."""
 _VALUE_FIELDS = frozenset(f.name for f in fields(ValueModel))
-RANKERS: dict[str, DiscardRanker | None] = {"steps": None, "learned": RANK1, "pku": RANK_PKU,
-                                            "both": RANK_LOGS_PKU}
+RANKERS: dict[str, DiscardRanker | None] = {"steps": None, "learned": RANK1}
 """The planners' ``rank=`` option: the order of close discards after a draw far from 8 fan
 (``steps``: the useful draws and the step-value order; ``learned``, the default: fitted to
-the rank-1 bot of the 8 Botzone logs; ``pku``: to the PKU sample's contest games; ``both``:
-to both, :mod:`strategy.discard_rank`)."""
-ROLLOUT_POLICIES = tuple(p.value for p in RolloutPolicy)
-"""``planner-think``'s ``rollout=`` option."""
+the rank-1 bot of the 8 Botzone logs, :mod:`strategy.discard_rank`)."""
 
 
 class PlayerKind(Enum):
@@ -186,19 +171,12 @@ class PlayerSpec:
     think: float | None = None
     """``planner-think``: seconds of wall clock per decision."""
     sample_seed: int = 0
-    rollout: str = "plain"
-    """``planner-think``: the rollouts' policy (:class:`strategy.sampling.RolloutPolicy`)."""
     rank: str = "learned"
     """The planners' ``rank=`` (a key of :data:`RANKERS`): the order of close discards far
     from 8 fan."""
     z: float | None = None
     """``planner-think``: standard errors of the sampled gain a rival needs (None: the
     sampler's default)."""
-    fold: float | None = None
-    """``planner:fold=P``: fold when behind (:class:`arena.players.simple.FoldingPlanner`; None:
-    never)."""
-    fold_win: float = 0.15
-    """``planner:foldwin=W``: the own P(win) below which it folds."""
 
     @property
     def in_process(self) -> bool:
@@ -250,10 +228,8 @@ def parse_player(text: str) -> PlayerSpec:
     allowed = {"budget"} | ({"eps"} if kind is PlayerKind.MJBOT_EPS else set())
     if kind in (PlayerKind.PLANNER, PlayerKind.PLANNER_CALLS, PlayerKind.PLANNER_THINK):
         allowed |= set(VALUE_OPTIONS) | {"rank"}
-    if kind is PlayerKind.PLANNER:
-        allowed |= {"fold", "foldwin"}
     if kind is PlayerKind.PLANNER_THINK:
-        allowed |= {"rollouts", "think", "seed", "z", "rollout"}
+        allowed |= {"rollouts", "think", "seed", "z"}
     if kind in (PlayerKind.GREEDY, PlayerKind.RANDOM):
         allowed = set()
     unknown = set(options) - allowed
@@ -282,10 +258,6 @@ def parse_player(text: str) -> PlayerSpec:
         if not think > 0.0:
             raise PlayerSpecError(f"player {text!r}: think {think} must be positive")
     sample_seed = _number(text, options.get("seed"), int, 0)
-    rollout = options.get("rollout", "plain")
-    if rollout not in ROLLOUT_POLICIES:
-        raise PlayerSpecError(f"player {text!r}: rollout {rollout!r} is not one of "
-                              f"{', '.join(ROLLOUT_POLICIES)}")
     rank = options.get("rank", "learned")
     if rank not in RANKERS:
         raise PlayerSpecError(f"player {text!r}: rank {rank!r} is not one of "
@@ -295,18 +267,8 @@ def parse_player(text: str) -> PlayerSpec:
         z = _number(text, options["z"], float, 0.0)
         if not z >= 0.0:
             raise PlayerSpecError(f"player {text!r}: z {z} must not be negative")
-    fold = None
-    if "fold" in options:
-        fold = _number(text, options["fold"], float, 0.0)
-        if not 0.0 <= fold <= 1.0:
-            raise PlayerSpecError(f"player {text!r}: fold {fold} is outside [0, 1]")
-    fold_win = _number(text, options.get("foldwin"), float, 0.15)
-    if not 0.0 <= fold_win <= 1.0:
-        raise PlayerSpecError(f"player {text!r}: foldwin {fold_win} is outside [0, 1]")
     return PlayerSpec(kind, text, budget=budget, epsilon=epsilon, value=numbers,
-                      rollouts=rollouts, think=think, sample_seed=sample_seed, z=z,
-                      rollout=rollout,
-                      rank=rank, fold=fold, fold_win=fold_win)
+                      rollouts=rollouts, think=think, sample_seed=sample_seed, z=z, rank=rank)
 
 
 def check_program(spec: PlayerSpec) -> PlayerSpec:
@@ -378,11 +340,8 @@ def strategy_of(spec: PlayerSpec, rules: Ruleset,
             rollouts = DEFAULT_ROLLOUTS
         z = SamplingPlanner.z if spec.z is None else spec.z
         return SamplingPlanner(rules, model=model, rollouts=rollouts, seed=spec.sample_seed,
-                               z=z, ranker=ranker, rollout=RolloutPolicy(spec.rollout))
+                               z=z, ranker=ranker)
     if kind in (PlayerKind.PLANNER, PlayerKind.PLANNER_CALLS):
-        if spec.fold is not None:
-            return FoldingPlanner(rules, model=model, tai_model=tai_model, ranker=ranker,
-                                  fold=spec.fold, fold_win=spec.fold_win)
         planner = CallingPlanner if kind is PlayerKind.PLANNER_CALLS else Planner
         return planner(rules, model=model, tai_model=tai_model, ranker=ranker)
     if kind is PlayerKind.BASELINE_V1:

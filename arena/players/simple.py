@@ -25,12 +25,10 @@ from bot.seat import AskKind, SeatView
 from game import events as ev
 from game.melds import Chow, Kong, Meld, Pung
 from game.rulebook import taken_by, with_discards
-from game.tiles import tile_name
-from strategy.danger import DANGER_FIT, DangerModel, anyone_waiting, danger
 from strategy.deficiency.kernel import kernel_deficiency
 from strategy.policy import Method, choose_claim, shape_deficiency_fast
 from strategy.stepvalue import Deadline
-from strategy.value import Outlook, ValuedCandidate
+from strategy.value import Outlook
 
 __all__ = ["SimcatStrategy", "SimpleRule", "SimpleStrategy", "least_shanten_discard"]
 
@@ -199,48 +197,3 @@ class CallingPlanner(Planner):
             return None
         return ours, (f"claim: the plain deficiency falls and the distance to 8 fan holds "
                       f"({ours.distance}; pass {pass_o.value:+.2f})")
-
-
-@dataclass
-class FoldingPlanner(Planner):
-    """``planner:fold=P,foldwin=W``: the planner that folds when behind.  Where the chance
-    that some other seat waits (:func:`strategy.danger.anyone_waiting` under ``reader``) is
-    at least ``fold`` and the best discard's P(win) is below ``fold_win``, the discard after
-    a draw or a claim is the safest one by ``reader``'s danger (ties by value).  Measured
-    against three ``planner-v1`` it was not stronger (docs/arena.md, "Reading the
-    opponents"), so the shipped bot does not fold."""
-
-    fold: float = 0.5
-    fold_win: float = 0.15
-    """The own P(win) below which the planner folds."""
-    reader: DangerModel = DANGER_FIT
-    """The danger model the fold reads (fitted to self-play positions); the value's own
-    danger stays :data:`strategy.danger.DANGER_V1`'s."""
-
-    def _fold(self, v: SeatView, outlooks: dict[int, Outlook], chosen: int
-              ) -> tuple[int, float] | None:
-        """(the safest discard, P(some other seat waits)) when folding, else None."""
-        if outlooks[chosen].win >= self.fold_win:
-            return None
-        signs = self._signs(v)
-        waiting = anyone_waiting(signs, self.reader)
-        if waiting < self.fold:
-            return None
-        dz = danger(signs, v.unseen, self.reader)
-        safest = min(outlooks, key=lambda t: (round(float(dz[t]), 6), -outlooks[t].value, t))
-        return None if safest == chosen else (safest, waiting)
-
-    def _folded(self, v: SeatView, chosen: int, best: Outlook,
-                cands: tuple[ValuedCandidate, ...]) -> tuple[int, str] | None:
-        """(the fold's discard, its note) when the planner folds instead of ``chosen``."""
-        outlooks = {c.tile: c.outlook for c in cands
-                    if c.tile is not None and c.outlook is not None
-                    and c.action is ev.ActionKind.DISCARD}
-        if chosen not in outlooks:
-            outlooks[chosen] = best
-        folded = self._fold(v, outlooks, chosen)
-        if folded is None:
-            return None
-        safest, waiting = folded
-        return safest, (f"fold: P(someone waits) {waiting:.2f}, own P(win) {best.win:.3f}: "
-                        f"{tile_name(safest)} is the safest (not {tile_name(chosen)})")

@@ -234,7 +234,7 @@ def test_bench_agreement_on_the_pku_sample_counts_its_discards_after_a_draw(
                    if (m := re.match(r"Player (\d) Draw ", a)) and b.startswith(
                        f"Player {m.group(1)} Play "))
     data = _run(capsys, ["bench", "agreement", "--quick", "--data", "pku", "--json",
-                         "--strategies", "baseline-v1", "planner:rank=pku"])
+                         "--strategies", "baseline-v1", "planner:rank=steps"])
     assert data["data"] == "pku" and expected > 20
     for row in data["rows"]:
         assert row["discards"] == expected

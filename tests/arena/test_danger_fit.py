@@ -1,13 +1,11 @@
 """Who is waiting, and on what (arena/lab/fits/danger_fit.py): the ground truth of a position
-in tile notation, the fit's pieces on fixed numbers, and the fold
-(arena.players.simple.FoldingPlanner) on a seat view."""
+in tile notation and the fit's pieces on fixed numbers."""
 
 from __future__ import annotations
 
 import math
 
 import numpy as np
-from support.game import dealt_view
 
 from arena.lab.fits.danger_fit import (
     _concat,
@@ -18,14 +16,9 @@ from arena.lab.fits.danger_fit import (
     scores,
     selfplay_matches,
 )
-from arena.players.simple import FoldingPlanner
-from bot.planner import Planner
-from bot.seat import SeatView
-from game.events import Discard, Discarded, Drew
-from game.rules import MCR_BOTZONE
 from game.tiles import parse_tiles
 from protocols.pku_datatxt import PkuMatch, PkuStep, PkuVerb
-from strategy.danger import DANGER_FIT, DANGER_V1, SeatSigns, anyone_waiting, danger, readiness
+from strategy.danger import DANGER_V1
 
 
 def tiles(text: str) -> tuple[int, ...]:
@@ -73,35 +66,3 @@ def test_the_fit_on_a_small_fixed_seed_beats_the_hand_set_model_in_sample() -> N
     assert refit["waiting"]["log_loss"] < v1["waiting"]["log_loss"]
     assert refit["tile"]["log_loss"] < v1["tile"]["log_loss"]
     assert info["rows"] == len(rows) > 300
-
-
-def test_the_readiness_of_one_seat_is_the_chance_that_someone_waits() -> None:
-    seat = SeatSigns(tiles("1z2z9p5m6p"), (), 13)
-    assert math.isclose(anyone_waiting([seat], DANGER_FIT), readiness(seat, DANGER_FIT))
-    assert anyone_waiting([seat, seat], DANGER_FIT) > readiness(seat, DANGER_FIT)
-
-
-def _late_view() -> SeatView:
-    # every other seat has thrown twelve tiles: somebody is likely waiting
-    events: list[object] = []
-    thrown = ["1z", "9m", "2z", "1p", "3z", "9s", "4z", "8m", "7s", "5p", "4m", "6s"]
-    ours = parse_tiles("2m3m6m7m3p4p7p8p1s2s4s5s")
-    for t, mine in zip(thrown, ours, strict=True):
-        events += [Drew(0, mine), Discarded(0, mine)]
-        for s in (1, 2, 3):
-            events += [Drew(s, None), Discarded(s, parse_tiles(t)[0])]
-    events.append(Drew(0, parse_tiles("8s")[0]))
-    return dealt_view(MCR_BOTZONE, "1m5m9m2p6p9p3s7s1z3z5z6z7z", *events)
-
-
-def test_folding_when_behind_discards_the_safest_tile() -> None:
-    v = _late_view()
-    planner = FoldingPlanner(MCR_BOTZONE, fold=0.0, fold_win=1.0)  # always behind
-    d = planner.decide(v)
-    held = [int(t) for t in np.flatnonzero(v.hand)]
-    dz = danger(planner._signs(v), v.unseen, DANGER_FIT)
-    safest = min(dz[t] for t in held)
-    assert isinstance(d.action, Discard) and dz[d.action.tile] == safest
-    # never folding (planner-v1's setting) plays by value
-    plain = Planner(MCR_BOTZONE).decide(v)
-    assert "fold" not in plain.note

@@ -73,11 +73,6 @@ def test_the_planners_take_the_learned_discard_order() -> None:
     for text in ("planner:rank=steps", "planner-calls:rank=steps"):
         seat = ArenaSeat(parse_player(text), MCR_BOTZONE, 1)
         assert isinstance(seat.agent, Planner) and seat.agent.ranker is None
-    from strategy.discard_rank import RANK_LOGS_PKU, RANK_PKU
-
-    for text, ranker in (("planner:rank=pku", RANK_PKU), ("planner:rank=both", RANK_LOGS_PKU)):
-        seat = ArenaSeat(parse_player(text), MCR_BOTZONE, 1)
-        assert isinstance(seat.agent, Planner) and seat.agent.ranker is ranker
     with pytest.raises(PlayerSpecError, match="rank 'rank1' is not one of steps, learned"):
         parse_player("planner:rank=rank1")
 

@@ -93,16 +93,3 @@ def test_a_whole_game_has_only_legal_answers() -> None:
     spec = GameSpec(Rules.MCR_BOTZONE, 5, 0, 0, players, players)
     outcome = play_timed(spec, defaultdict(list))
     assert outcome.penalized is None
-
-
-def test_the_arena_player_takes_the_rollout_policy() -> None:
-    from strategy.sampling import RolloutPolicy
-
-    assert parse_player("planner-think").rollout == "plain"
-    spec = parse_player("planner-think:rollouts=16,rollout=fan")
-    agent = ArenaSeat(spec, MCR_BOTZONE, [1]).agent
-    assert agent.rollout is RolloutPolicy.FAN  # type: ignore[attr-defined]
-    with pytest.raises(PlayerSpecError, match="rollout 'deep'"):
-        parse_player("planner-think:rollout=deep")
-    d = agent.decide(close_view(), Deadline(budget=4000))  # type: ignore[attr-defined]
-    assert d.action in (Discard(tile("3z")), Discard(tile("4z")))

@@ -43,8 +43,7 @@ from strategy.deficiency.kernel import UNREACHABLE
 from strategy.stepvalue import Deadline
 
 DEFAULT_STRATEGIES = ("mjbot", "baseline-v1", "planner", "planner-calls", "planner:rank=steps",
-                      f"planner:useful={UNREACHABLE}", "planner:fold=0.5,foldwin=0.3",
-                      "planner:rank=pku", "planner:rank=both")
+                      f"planner:useful={UNREACHABLE}")
 """The strategies compared unless ``--strategies`` names others: players of the arena's
 registry (:mod:`arena.players.lineup`; ``planner:useful=99``: close discards never ranked by their
 useful draws)."""
