@@ -30,7 +30,7 @@ from bot.planner import Planner, default_strategy
 from bot.seat import AskKind, SeatView
 from game.events import Action, ActionKind, ClaimAndDiscard, ClaimChow, ClaimPung, Discard, Pass
 from game.melds import Chow, Meld, Pung, chow_tiles
-from game.rules import Ruleset
+from game.rules import Family, Ruleset
 from game.tiles import tile_name
 from strategy.jit import HAVE_NUMBA
 from strategy.policy import Candidate, Method
@@ -247,6 +247,6 @@ def sampling_strategy(rules: Ruleset) -> Strategy:
     at most :data:`CLOCK_ROLLOUT_CAP` rollouts) where the planner is the default strategy
     (mcr-botzone with numba: without numba a rollout takes far too long), else
     :func:`bot.planner.default_strategy`."""
-    if HAVE_NUMBA and rules.min_fan > 0 and rules.special_shapes:
+    if HAVE_NUMBA and rules.family is Family.MCR:
         return SamplingPlanner(rules, rollouts=CLOCK_ROLLOUT_CAP)
     return default_strategy(rules)

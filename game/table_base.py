@@ -14,12 +14,6 @@ from typing import Generic, TypeVar
 
 from game.events import Action, Event, GameResult, history_seen_by
 from game.melds import Meld
-from game.melds import (  # re-exported until the arena's move lands
-    chow_middles as chow_middles,
-)
-from game.melds import (
-    chow_tiles as chow_tiles,
-)
 from game.tiles import NUM_KINDS
 
 

@@ -58,11 +58,10 @@ from game.rulebook import declarable_win, mcr_scores, win_context
 from game.rules import MCR_BOTZONE
 from game.scoring.mcr import WinContext
 from game.tiles import NUM_KINDS, Counts
+from game.turn_order import SEATS, Claim, first_claim, next_seat
 from strategy.deficiency.kernel import kernel_deficiency
 from strategy.stepvalue import Deadline, deficiency_after_discards, deficiency_after_draws
 
-SEATS = 4
-"""Every loser pays 8 on top of the fan (Botzone scoring, as :mod:`game.table`)."""
 MIN_FAN = MCR_BOTZONE.min_fan
 _EMPTY = np.zeros(0, dtype=np.int8)
 _KINDS = np.arange(NUM_KINDS)
@@ -195,28 +194,34 @@ def rollout(k: Knowledge, line: Line, d: Deal, fans: FanCache) -> int:
     if discarder == me:
         shown[tile] += 1
     wind = k.prevalent_wind
+    wall_last, fan = False, 0
+
+    def wins(s: int, claim: Claim) -> bool:
+        """Does ``s`` win on the discard (the only claim of this policy) with 8 fan?"""
+        nonlocal fan
+        w = waits[s]
+        if claim is not Claim.WIN or w is None or not w[tile]:
+            return False
+        ctx = win_context(seat=s, prevalent_wind=wind, self_drawn=False,
+                          visible_copies=int(shown[tile]), wall_last=wall_last)
+        fan = fans.total(hands[s], melds[s], tile, ctx)
+        return fan >= MIN_FAN
+
     while True:
         # a discard is on the table: the others may win on it, in turn order
-        wall_last = not walls[(discarder + 1) % SEATS]
-        for j in (1, 2, 3):
-            s = (discarder + j) % SEATS
-            w = waits[s]
-            if w is None or not w[tile]:
-                continue
-            ctx = win_context(seat=s, prevalent_wind=wind, self_drawn=False,
-                              visible_copies=int(shown[tile]), wall_last=wall_last)
-            fan = fans.total(hands[s], melds[s], tile, ctx)
-            if fan >= MIN_FAN:
-                return _score(me, s, fan, discarder)
+        wall_last = not walls[next_seat(discarder)]
+        taken = first_claim(discarder, wins)
+        if taken is not None:
+            return _score(me, taken[0], fan, discarder)
         if wall_last:
             return 0
-        s = (discarder + 1) % SEATS
+        s = next_seat(discarder)
         drawn = walls[s].pop()
         w = waits[s]
         if w is not None and w[drawn]:
             ctx = win_context(seat=s, prevalent_wind=wind, self_drawn=True,
                               visible_copies=int(shown[drawn]),
-                              wall_last=not walls[(s + 1) % SEATS])
+                              wall_last=not walls[next_seat(s)])
             fan = fans.total(hands[s], melds[s], drawn, ctx)
             if fan >= MIN_FAN:
                 return _score(me, s, fan, None)
