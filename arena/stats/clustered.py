@@ -13,7 +13,9 @@ seatings), and its interval is Student's t on them, ``n_walls - 1`` degrees
 of freedom: a cluster-robust interval with equal cluster weights.
 
 The input is one :class:`GameOutcome` per game, whatever table produced it
-(``outcome_of`` converts a :class:`game.events.GameResult`).
+(``outcome_of`` converts a :class:`game.events.GameResult`); a seat's part of it
+(:meth:`GameOutcome.seat`: its score, whether it won, self-drew or dealt in, its fan) is
+what every per-seat and per-player tally counts.
 
 Placement points follow the 4/3/2/1 ranking of the IJCAI duplicate Mahjong
 contests; ties share: seats with equal scores each get the mean of the points
@@ -80,6 +82,28 @@ class GameOutcome:
     def seats_of(self, player: str) -> tuple[int, ...]:
         return tuple(s for s in range(SEATS) if self.players[s] == player)
 
+    def seat(self, seat: int) -> SeatResult:
+        """What the game was for ``seat``."""
+        won = self.winner == seat
+        return SeatResult(self.players[seat], self.scores[seat], won, won and self.self_drawn,
+                          self.payer == seat, self.fan if won else None,
+                          self.penalized == seat)
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    """One seat's part of a game."""
+
+    player: str
+    score: float
+    won: bool
+    self_drawn: bool
+    dealt_in: bool
+    """It alone paid for the win (the discarder, or the robbed konger)."""
+    fan: int | None
+    """The fan (tai) of its win; None when it did not win."""
+    penalized: bool
+
 
 def outcome_of(
     wall: int, players: Sequence[str], result: GameResult
@@ -109,6 +133,15 @@ class Interval:
     @property
     def half_width(self) -> float:
         return (self.high - self.low) / 2
+
+    def to_json(self) -> dict[str, float | None]:
+        """The interval as JSON (an infinite bound is null)."""
+        return {"estimate": self.estimate, "low": _finite(self.low),
+                "high": _finite(self.high), "samples": self.samples}
+
+
+def _finite(x: float) -> float | None:
+    return x if math.isfinite(x) else None
 
 
 def _betacf(a: float, b: float, x: float) -> float:
@@ -262,6 +295,14 @@ class PlayerStats:
     mean_fan: float | None
     """Mean fan (tai) per win; ``None`` without wins."""
 
+    def to_json(self) -> dict[str, object]:
+        return {"player": self.player, "seat_games": self.seat_games, "walls": self.walls,
+                "score": self.score.to_json(), "placement": self.placement.to_json(),
+                "win_rate": self.win_rate.to_json(),
+                "self_draw_rate": self.self_draw_rate.to_json(),
+                "deal_in_rate": self.deal_in_rate.to_json(), "wins": self.wins,
+                "mean_fan": self.mean_fan}
+
 
 def player_stats(
     games: Iterable[GameOutcome], player: str, confidence: float = CONFIDENCE
@@ -277,15 +318,15 @@ def player_stats(
     for game in games:
         points = placement_points(game.scores)
         for seat in game.seats_of(player):
+            result = game.seat(seat)
             walls.append(game.wall)
-            score.append(game.scores[seat])
+            score.append(result.score)
             placement.append(points[seat])
-            wins = game.winner == seat
-            won.append(float(wins))
-            self_drawn.append(float(wins and game.self_drawn))
-            dealt_in.append(float(game.payer == seat))
-            if wins and game.fan is not None:
-                fans.append(game.fan)
+            won.append(float(result.won))
+            self_drawn.append(float(result.self_drawn))
+            dealt_in.append(float(result.dealt_in))
+            if result.fan is not None:
+                fans.append(result.fan)
     if not walls:
         raise ValueError(f"{player!r} played no game")
 
@@ -405,6 +446,7 @@ __all__ = [
     "GameOutcome",
     "Interval",
     "PlayerStats",
+    "SeatResult",
     "VarianceReduction",
     "cluster_means",
     "clustered_mean_interval",

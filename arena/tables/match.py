@@ -33,6 +33,13 @@ from arena.stats.clustered import (
     variance_reduction,
     wall_differences,
 )
+from arena.stats.report import (
+    INTERVALS,
+    PLACE_POINTS,
+    PLAYER_HEADER,
+    player_line,
+    with_interval,
+)
 from arena.stats.seating import Seating, SeatingFormat, lineup_for, seated, seatings
 from arena.stats.sprt import MIN_WALLS, PairedSprt, SprtState
 from arena.stats.sprt_bias import StoppedEstimate, bias_adjusted
@@ -287,12 +294,6 @@ class MatchSummary:
     None without an SPRT or with fewer than two walls)."""
 
     def to_json(self) -> dict[str, Any]:
-        def interval(i: Interval | None) -> dict[str, float | None] | None:
-            if i is None:
-                return None
-            return {"estimate": i.estimate, "low": _finite(i.low), "high": _finite(i.high),
-                    "samples": i.samples}
-
         cfg = self.config
         return {
             "rules": cfg.rules.value, "wall_mode": cfg.wall_mode.value,
@@ -300,13 +301,8 @@ class MatchSummary:
             "a": cfg.a, "b": cfg.b, "games": self.games, "walls": self.walls,
             "seconds": self.seconds, "games_per_second": self.games / self.seconds
             if self.seconds > 0 else None, "where": self.where,
-            "players": [{
-                "player": p.player, "seat_games": p.seat_games, "walls": p.walls,
-                "score": interval(p.score), "placement": interval(p.placement),
-                "win_rate": interval(p.win_rate), "self_draw_rate": interval(p.self_draw_rate),
-                "deal_in_rate": interval(p.deal_in_rate), "wins": p.wins,
-                "mean_fan": p.mean_fan} for p in self.players],
-            "difference": interval(self.difference),
+            "players": [p.to_json() for p in self.players],
+            "difference": None if self.difference is None else self.difference.to_json(),
             "sprt": None if cfg.sprt is None else {
                 "mu0": cfg.sprt.mu0, "mu1": cfg.sprt.mu1, "alpha": cfg.sprt.alpha,
                 "beta": cfg.sprt.beta, "state": self.sprt_state.value if self.sprt_state else None,
@@ -381,12 +377,6 @@ def _variance_line(v: VarianceReduction) -> str:
             f"({_ratio(v):.1f}x fewer)")
 
 
-def _ci(i: Interval, scale: float = 1.0, digits: int = 2) -> str:
-    if not math.isfinite(i.half_width):
-        return f"{i.estimate * scale:.{digits}f}"
-    return f"{i.estimate * scale:.{digits}f} ±{i.half_width * scale:.{digits}f}"
-
-
 def render(summary: MatchSummary) -> str:
     cfg = summary.config
     rate = f"{summary.games / summary.seconds:.1f} games/s" if summary.seconds > 0 else ""
@@ -395,27 +385,17 @@ def render(summary: MatchSummary) -> str:
              f"{_count(summary.games, 'game')} on {_count(summary.walls, 'wall')}, "
              f"seed {cfg.seed} "
              f"({summary.where}, {summary.seconds:.1f} s, {rate})",
-             "intervals: ± the half-width of a 95 % Student's t interval on the per-wall "
-             "means (clustered by wall); none with a single wall",
-             "place pts: placement points per seat-game, 4/3/2/1 for the game's 1st-4th "
-             "score (ties share): higher is better, not a mean rank",
-             f"{'player':<28} {'seat-games':>10} {'score/game':>15} {'place pts':>12} "
-             f"{'win %':>12} {'self-draw %':>11} {'deal-in %':>10} {'fan/win':>7}"]
+             INTERVALS, PLACE_POINTS, PLAYER_HEADER]
     if any(parse_player(p).kind is PlayerKind.MJBOT_ZIP for p in cfg.programs):
         from arena.tools.package import botzone_python, python_version
 
         python = botzone_python()
         lines.insert(1, f"mjbot-zip: the Botzone upload run by {python_version(python)} "
                      f"({python})")
-    for p in summary.players:
-        fan = "-" if p.mean_fan is None else f"{p.mean_fan:.1f}"
-        lines.append(f"{p.player:<28} {p.seat_games:>10} {_ci(p.score):>15} "
-                     f"{_ci(p.placement):>12} {_ci(p.win_rate, 100, 1):>12} "
-                     f"{p.self_draw_rate.estimate * 100:>11.1f} "
-                     f"{p.deal_in_rate.estimate * 100:>10.1f} {fan:>7}")
+    lines += [player_line(p) for p in summary.players]
     if summary.difference is not None:
         d = summary.difference
-        lines.append(f"A - B = {cfg.a} - {cfg.b}: {_ci(d)} points/game "
+        lines.append(f"A - B = {cfg.a} - {cfg.b}: {with_interval(d)} points/game "
                      f"({_count(d.samples, 'wall')})")
     if cfg.sprt is not None:
         b = cfg.sprt

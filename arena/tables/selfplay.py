@@ -1,62 +1,60 @@
 """``mjbot selfplay``: in-process games between named players, with honest statistics.
 
-Walls come from the seed; every wall is played four times with the players
-rotated one seat each time (the duplicate idea of the Computer Olympiad and
-of Botzone's IJCAI format), so luck of the deal is shared.  Per player:
-win rate, self-draw and deal-in rates, mean score and mean fan of its wins,
-each with a 95% confidence interval (Wilson for rates, normal for means),
-and the counts that must stay 0: illegal actions and false wins.
+Walls come from the seed; every wall is played four times with the players rotated one
+seat each time (:attr:`arena.stats.seating.SeatingFormat.ROTATE`, the duplicate idea of
+the Computer Olympiad and of Botzone's IJCAI format), so luck of the deal is shared.  Per
+player, as ``mjbot arena`` reports them (:func:`arena.stats.clustered.player_stats`): mean
+score, placement points, win, self-draw and deal-in rates and the mean fan per win, with
+95 % intervals clustered by wall (a wall's four games share its luck, so the wall is the
+sample); and the counts that must stay 0: illegal actions and false wins.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import math
-import statistics
 import sys
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
+from arena.stats.clustered import GameOutcome, PlayerStats, player_stats, players_of
+from arena.stats.report import INTERVALS, PLACE_POINTS, PLAYER_HEADER, player_line
+from arena.stats.seating import SeatingFormat, seated, seatings
 from arena.tools.output_files import OutputError, output_directory, replace_file
 from bot.options import non_negative_int, positive_int
 from game.table import WRONG_WIN
 
-
-@dataclass(frozen=True)
-class SeatOutcome:
-    player: str
-    score: int
-    won: bool
-    self_drawn: bool
-    dealt_in: bool
-    fan: int | None
-    illegal: bool
-    false_win: bool
+ROTATIONS = seatings(SeatingFormat.ROTATE)
 
 
 @dataclass(frozen=True)
 class GameSummary:
+    """One self-play game: its outcome (wall ``game // 4``), and per seat whether the
+    table refused an answer of it (an illegal action) or penalised its false win."""
+
     game: int
-    seats: tuple[SeatOutcome, ...]
+    outcome: GameOutcome
+    illegal: tuple[bool, bool, bool, bool]
+    false_win: tuple[bool, bool, bool, bool]
     ending: str
     detail: str = ""
 
 
 def play_one(args: tuple[int, int, list[str], str, str | None]
              | tuple[int, int, list[str], str, str | None, str]) -> GameSummary:
-    """Game ``game`` of ``seed``: wall ``game // 4`` with the players rotated ``game % 4``
-    seats, played by the arena's game (:func:`arena.tables.play.play`: every seat through the
-    platform's seat session), on taiwan-16's single wall or stable draw wall."""
+    """Game ``game`` of ``seed``: wall ``game // 4`` with the players in rotation
+    ``game % 4`` (:data:`ROTATIONS`), played by the arena's game (:func:`arena.tables.play.play`:
+    every seat through the platform's seat session), on taiwan-16's single wall or stable
+    draw wall."""
     from arena.tables.games import GameSpec, Rules
     from arena.tables.play import play
     from game.stable_wall import WallMode
 
     game, seed, names, rules_name, records = args[:5]
     shift = game % 4
-    a, b, c, d = (names[(i - shift) % 4] for i in range(4))
-    seating = (a, b, c, d)
+    seating = seated(names, ROTATIONS[shift])
     if rules_name not in (r.value for r in Rules):
         raise ValueError(f"self-play plays {' or '.join(r.value for r in Rules)}, "
                          f"not {rules_name!r}")
@@ -70,110 +68,45 @@ def play_one(args: tuple[int, int, list[str], str, str | None]
         path.parent.mkdir(parents=True, exist_ok=True)
         replace_file(path, "\n".join(played.record) + "\n")  # never through a planted link
     false_win = played.penalty.startswith(f"{WRONG_WIN}:") or played.penalty == WRONG_WIN
-    outcomes = tuple(SeatOutcome(
-        player=seating[s], score=int(o.scores[s]), won=o.winner == s,
-        self_drawn=o.winner == s and o.self_drawn, dealt_in=o.payer == s,
-        fan=o.fan if o.winner == s else None,
-        illegal=played.replaced[s] > 0 or (o.penalized == s and not false_win),
-        false_win=o.penalized == s and false_win) for s in range(4))
-    return GameSummary(game, outcomes, played.ending, played.penalty)
+    a, b, c, d = (played.replaced[s] > 0 or (o.penalized == s and not false_win)
+                  for s in range(4))
+    e, f, g, h = (o.penalized == s and false_win for s in range(4))
+    return GameSummary(game, o, (a, b, c, d), (e, f, g, h), played.ending, played.penalty)
 
 
-@dataclass
-class Tally:
-    games: int = 0
-    wins: int = 0
-    self_draws: int = 0
-    deal_ins: int = 0
-    illegal: int = 0
-    false_wins: int = 0
-    scores: list[int] = field(default_factory=list)
-    fans: list[int] = field(default_factory=list)
+@dataclass(frozen=True)
+class PlayerReport:
+    """A player's figures over the self-play games (clustered by wall), and its counts of
+    illegal actions and false wins (both must be 0)."""
+
+    stats: PlayerStats
+    illegal_actions: int
+    false_wins: int
+
+    def to_json(self) -> dict[str, object]:
+        return {**self.stats.to_json(), "illegal_actions": self.illegal_actions,
+                "false_wins": self.false_wins}
 
 
-def wilson(k: int, n: int) -> tuple[float, float]:
-    if n == 0:
-        return (0.0, 0.0)
-    z = 1.96
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (max(0.0, c - h), min(1.0, c + h))
+def report(summaries: Sequence[GameSummary]) -> list[PlayerReport]:
+    """Every player's report, in order of first appearance."""
+    outcomes = [s.outcome for s in summaries]
+
+    def count(name: str, flags: str) -> int:
+        return sum(int(getattr(s, flags)[seat]) for s in summaries
+                   for seat in s.outcome.seats_of(name))
+
+    return [PlayerReport(player_stats(outcomes, name), count(name, "illegal"),
+                         count(name, "false_win")) for name in players_of(outcomes)]
 
 
-def mean_ci(xs: list[int]) -> tuple[float | None, float | None]:
-    """The mean and the half-width of its 95 % normal interval (1.96 s / √n): no mean
-    without values, no interval from fewer than two (one win says nothing of the spread)."""
-    if not xs:
-        return (None, None)
-    m = statistics.fmean(xs)
-    half = 1.96 * statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else None
-    return (m, half)
-
-
-def _mean(mean: object, half: object, digits: int, width: int, n: int | None = None) -> str:
-    """``mean ± half``; ``mean (1 win)`` without an interval; ``-`` without a mean."""
-    if not isinstance(mean, float):
-        return f"{'-':<{width}}"
-    if not isinstance(half, float):
-        alone = f"{mean:.{digits}f}" + (f" ({n} win)" if n == 1 else " (no ±)")
-        return f"{alone:<{width}}"
-    return f"{f'{mean:.{digits}f} ± {half:.{digits}f}':<{width}}"
-
-
-def tally(summaries: list[GameSummary]) -> dict[str, Tally]:
-    out: dict[str, Tally] = {}
-    for g in summaries:
-        for s in g.seats:
-            t = out.setdefault(s.player, Tally())
-            t.games += 1
-            t.wins += s.won
-            t.self_draws += s.self_drawn
-            t.deal_ins += s.dealt_in
-            t.illegal += s.illegal
-            t.false_wins += s.false_win
-            t.scores.append(s.score)
-            if s.fan is not None:
-                t.fans.append(s.fan)
-    return out
-
-
-def report(tallies: dict[str, Tally]) -> list[dict[str, object]]:
-    rows = []
-    for name, t in tallies.items():
-        lo, hi = wilson(t.wins, t.games)
-        score, score_h = mean_ci(t.scores)
-        fan, fan_h = mean_ci(t.fans)
-        rows.append({
-            "player": name, "seat_games": t.games,
-            "win_rate": t.wins / t.games, "win_rate_ci": [lo, hi],
-            "self_draw_rate": t.self_draws / t.games, "deal_in_rate": t.deal_ins / t.games,
-            "mean_score": score, "mean_score_ci": score_h,
-            "mean_fan": fan, "mean_fan_ci": fan_h, "fan_wins": len(t.fans),
-            "illegal_actions": t.illegal, "false_wins": t.false_wins,
-        })
-    return rows
-
-
-def render(rows: list[dict[str, object]], games: int) -> str:
-    lines = [f"{games} games; each wall played 4 times with the players rotated",
-             "intervals: 95 %; win rate [Wilson score interval]; mean score and mean fan "
-             "± 1.96 s/√n (normal approximation, seat-games taken as independent)",
-             f"{'player':<8} {'seat-games':>10} {'win rate':>18} {'self-draw':>9} "
-             f"{'deal-in':>8} {'mean score':>15} {'mean fan (per win)':<18} {'illegal':>7} "
-             f"{'false HU':>8}"]
-    for r in rows:
-        ci: list[float] = r["win_rate_ci"]  # type: ignore[assignment]
-        lo, hi = ci
-        lines.append(
-            f"{r['player']:<8} {r['seat_games']:>10} "
-            f"{r['win_rate']:>7.3f} [{lo:.3f},{hi:.3f}] {r['self_draw_rate']:>9.3f} "
-            f"{r['deal_in_rate']:>8.3f} "
-            f"{_mean(r['mean_score'], r['mean_score_ci'], 2, 15)} "
-            f"{_mean(r['mean_fan'], r['mean_fan_ci'], 1, 18, r['fan_wins'])} "  # type: ignore[arg-type]
-            f"{r['illegal_actions']:>7} "
-            f"{r['false_wins']:>8}")
+def render(rows: Sequence[PlayerReport], games: int, seed: int) -> str:
+    walls = len({g // 4 for g in range(games)})
+    lines = [f"{games} games on {walls} wall{'s' if walls != 1 else ''}, seed {seed}; "
+             "each wall played 4 times with the players rotated",
+             INTERVALS, PLACE_POINTS, f"{PLAYER_HEADER} {'illegal':>7} {'false HU':>8}"]
+    lines += [f"{player_line(r.stats)} {r.illegal_actions:>7} {r.false_wins:>8}"
+              for r in rows]
     return "\n".join(lines)
 
 
@@ -232,10 +165,10 @@ def run(args: argparse.Namespace) -> int:
             summaries.append(play_one(job))
             bar.update()
     bar.close()
-    rows = report(tally(summaries))
+    rows = report(summaries)
     if args.json:
-        print(json.dumps({"games": args.games, "seed": args.seed, "players": rows}))
+        print(json.dumps({"games": args.games, "seed": args.seed,
+                          "players": [r.to_json() for r in rows]}))
     else:
-        print(render(rows, args.games))
-    bad = sum(int(r["illegal_actions"]) + int(r["false_wins"]) for r in rows)  # type: ignore[call-overload]
-    return 1 if bad else 0
+        print(render(rows, args.games, args.seed))
+    return 1 if any(r.illegal_actions or r.false_wins for r in rows) else 0

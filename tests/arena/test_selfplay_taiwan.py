@@ -20,7 +20,9 @@ def test_selfplay_taiwan_on_the_stable_draw_wall(tmp_path: Path,
     out = json.loads(capsys.readouterr().out)
     rows = {r["player"]: r for r in out["players"]}
     assert rows["greedy"]["seat_games"] == 8 and rows["mjbot"]["seat_games"] == 4
-    assert sum(r["mean_score"] * r["seat_games"] for r in rows.values()) == pytest.approx(0)
+    assert sum(r["score"]["estimate"] * r["seat_games"] for r in rows.values()) == \
+        pytest.approx(0)
+    assert rows["mjbot"]["illegal_actions"] == 0 and rows["mjbot"]["score"]["samples"] == 1
     headers = [read_record(p).header for p in sorted(tmp_path.glob("game-*.jsonl"))]
     assert len(headers) == 4 and {h.wall_mode for h in headers} == {WallMode.SDW}
     assert {h.wall_index for h in headers} == {0}  # one wall, four rotations

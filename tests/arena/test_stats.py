@@ -11,6 +11,7 @@ import pytest
 
 from arena.stats.clustered import (
     GameOutcome,
+    SeatResult,
     clustered_mean_interval,
     game_differences,
     mean_interval,
@@ -163,6 +164,22 @@ def test_player_stats_by_hand() -> None:
     assert players_of(MATCH) == ("A", "B")
     with pytest.raises(ValueError, match="'C' played no game"):
         player_stats(MATCH, "C")
+
+
+def test_a_seat_s_part_of_a_game_by_hand() -> None:
+    """Each seat of a won game on a discard, a self-drawn win and a penalty."""
+    dealt = MATCH[0]
+    assert [dealt.seat(s) for s in range(4)] == [
+        SeatResult("A", 10, True, False, False, 8, False),
+        SeatResult("B", -5, False, False, True, None, False),
+        SeatResult("A", 0, False, False, False, None, False),
+        SeatResult("B", -5, False, False, False, None, False)]
+    drawn = MATCH[1].seat(1)
+    assert (drawn.won, drawn.self_drawn, drawn.fan) == (True, True, 12)
+    assert not any(MATCH[1].seat(s).dealt_in for s in range(4))
+    penalty = GameOutcome(0, ABAB, (-30, 10, 10, 10), penalized=0)
+    assert penalty.seat(0).penalized and not penalty.seat(1).penalized
+    assert not any(penalty.seat(s).won for s in range(4))
 
 
 def test_game_outcome_checks_and_conversion() -> None:

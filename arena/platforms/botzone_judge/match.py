@@ -9,7 +9,7 @@ import json
 import shlex
 import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -29,6 +29,7 @@ from arena.platforms.botzone_judge.turns import (
 )
 from arena.records.files import write_record
 from arena.records.lines import HeaderLayout, RecordHeader
+from arena.stats.clustered import outcome_of
 from game.events import WallExhausted, Won
 from game.rules import MCR_BOTZONE
 from game.table import check_walltiles, random_walltiles
@@ -127,15 +128,14 @@ class SeatTotals:
     penalty_details: list[str] = field(default_factory=list)
     max_seconds: float = 0.0
 
-    def add(self, game: GameReport) -> None:
-        ending = game.result.ending
+    def add(self, game: GameReport, commands: Sequence[str]) -> None:
         s = self.seat
+        result = outcome_of(game.game, commands, game.result).seat(s)
         self.games += 1
         self.score += game.result.scores[s]
-        if isinstance(ending, Won):
-            self.wins += ending.seat == s
-            self.self_draws += ending.seat == s and ending.self_drawn
-            self.deal_ins += ending.payer == s and not ending.self_drawn
+        self.wins += result.won
+        self.self_draws += result.self_drawn
+        self.deal_ins += result.dealt_in
         report = game.seats[s]
         if report.verdict != OK:
             self.penalties[report.verdict] = self.penalties.get(report.verdict, 0) + 1
@@ -196,7 +196,7 @@ async def run_match(config: MatchConfig, channels: ChannelFactory | None = None)
                                     globaldata=globaldata, commands=config.commands, game=g)
         games.append(report)
         for t in totals:
-            t.add(report)
+            t.add(report, config.commands)
         if config.records is not None:
             write_game_record(config, report)
     return MatchReport(config, tuple(games), totals)
