@@ -43,8 +43,11 @@ from typing import Any
 
 from arena.players.lineup import ArenaSeat, parse_player
 from arena.stats.clustered import GameOutcome
+from arena.stats.seating import SeatingFormat, seated, seatings
 from arena.tables.games import GameSpec, Rules, finish_mcr, play_mcr_table
 from game.events import Action, Pass
+
+ROTATIONS = seatings(SeatingFormat.ROTATE)
 
 PLAYERS = ("planner", "baseline-v1", "baseline-v1", "baseline-v1")
 STAGES = ("fan routes", "useful draws", "learned order", "danger", "win checks",
@@ -166,10 +169,8 @@ def profile_games(games: int, seed: int, warmup: int = 1) -> dict[str, Any]:
     with instrumented(stages, planner_views):
         for g in range(warmup + games):
             rot = g % 4
-            players = tuple(PLAYERS[(s - rot) % 4] for s in range(4))
-            spec = GameSpec(Rules.MCR_BOTZONE, seed, g // 4, rot,
-                            (players[0], players[1], players[2], players[3]),
-                            (players[0], players[1], players[2], players[3]))
+            players = seated(PLAYERS, ROTATIONS[rot])
+            spec = GameSpec(Rules.MCR_BOTZONE, seed, g // 4, rot, players, players)
             stages.reset()
             planner_views.clear()
 
@@ -342,10 +343,8 @@ def latency(players: list[str], n_games: int, seed: int, as_json: bool,
     games = 0
     for g in range(warmup + n_games):
         rot = g % 4
-        seated = tuple(players[(s - rot) % 4] for s in range(4))
-        spec = GameSpec(Rules.MCR_BOTZONE, seed, g // 4, rot,
-                        (seated[0], seated[1], seated[2], seated[3]),
-                        (seated[0], seated[1], seated[2], seated[3]))
+        seating = seated(players, ROTATIONS[rot])
+        spec = GameSpec(Rules.MCR_BOTZONE, seed, g // 4, rot, seating, seating)
         sink: dict[str, list[float]] = defaultdict(list) if g < warmup else times
         outcome = play_timed(spec, sink, clock)
         if g < warmup:
