@@ -151,7 +151,5 @@ WALL_FIT = WallModel((
     1.571, 1.437, 1.624, 1.577,  # the share's log-odds, per class
     0.236, 0.129, 0.022))  # the kind's own discards, its neighbours', its second neighbours'
 """Fitted to self-play: 1,430,907 unseen copies at the discards of 300 games of four
-``mjbot`` (seed 70001; ``python -m arena.lab.fits.wall_fit``).  Held out (seed 70002, 150
-games, 699,901 copies) it lowers the log loss per copy from 0.6514 (uniform) to 0.6295
-and the error of the expected copies in the wall from 0.708 to 0.661 per kind
-(``docs/wall_calibration.png``)."""
+``mjbot`` (seed 70001; ``python -m arena.lab.fits.wall_fit``); how it does held out is in
+``docs/results.md``, "Where the unseen tiles lie"."""

@@ -82,9 +82,9 @@ DANGER_FIT = DangerModel(bias=-4.887, per_discard=0.235, per_meld=0.773, recent_
 """Fitted to self-play positions: 46,716 (discard, other seat) rows of 300 games of four
 ``planner-v1`` (seed 9001; ``python -m arena.lab.fits.danger_fit``), the readiness logistic
 by Newton's method against whether the seat waits for a win of at least 8 fan (13 % of
-the rows), ``mean_waits`` by log loss on the waiting rows.  Held out (seed 9002, 150
-games) it lowers the log loss of P(waiting) from 0.337 to 0.273 and of P(a kind
-completes the hand) from 0.035 to 0.032 (docs/danger_calibration.png)."""
+the rows), ``mean_waits`` by log loss on the waiting rows.  How it does held out, beside
+:data:`DANGER_V1`, is in ``docs/results.md``, "How well does the danger model know who
+waits?"."""
 
 
 @dataclass(frozen=True)

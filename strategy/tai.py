@@ -130,10 +130,9 @@ class TaiModel(ValueModel):
     claim_slack: float = 0.0
     """Points taken off :attr:`margin` for a claim (the discards' ties keep ``margin``):
     a claim is taken when its value is above passing's by ``margin - claim_slack``.  0:
-    as first built.  Far from a win every value is small (a tenth of a point to a point)
-    and the margin of 0.25 points let most claims that bring the hand closer go: in
-    400 games of seed 4101 the planner passed 688 such claims, 621 of them worth more
-    than passing (by 0.13 points at the median)."""
+    as first built.  Far from a win every value is small (a tenth of a point to a point),
+    so the margin of 0.25 points let most claims that bring the hand closer go
+    (``docs/results.md``, "Under taiwan-16, can the planner beat baseline-v1?")."""
     ready_looks: float = 0.0
     """As :attr:`useful_looks` for a waiting hand (its own draw and every discard: the
     table has no furiten): above 0 it wins at ``1 - (1 - u / U) ** ready_looks`` per turn,
