@@ -22,7 +22,7 @@ from arena.records.decisions import SeatChoice
 from bot.options import positive_int
 from bot.session import SeatSession
 from game.melds import meld_shape
-from game.rules import RULESETS, get_ruleset
+from game.rules import RULESETS, Family, get_ruleset
 from game.tiles import Notation, TileError, counts_of, parse_counts, parse_tiles, tile_name
 from strategy.policy import Candidate, Method, PolicyError
 from strategy.stepvalue import Deadline
@@ -109,7 +109,8 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps({"advice": advice, "ties": [c.label for c in ties],
                           **SeatChoice.of(decision).at(0, "mjbot").to_json()}))
         return 0
-    fan = f" ({decision.fan} fan)" if decision.fan is not None and rules.min_fan > 0 else ""
+    counted = decision.fan is not None and rules.family is Family.MCR
+    fan = f" ({decision.fan} fan)" if counted else ""
     # a cut search's method names its cause; anything else cut short is said here
     said = decision.finished or decision.method in (Method.SEARCH_CUT, Method.SEARCH_CLOCK_CUT)
     print(f"advice: {advice}{fan}  [{decision.describe_method()}"

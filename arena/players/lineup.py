@@ -94,7 +94,7 @@ from bot.sampling_planner import DEFAULT_ROLLOUTS, SamplingPlanner
 from bot.seat import AskKind, SeatView
 from bot.session import SeatSession
 from game.events import Action, Event, Pass
-from game.rules import Ruleset
+from game.rules import Family, Ruleset
 from strategy.discard_rank import RANK1, DiscardRanker
 from strategy.policy import Method
 from strategy.stepvalue import Deadline
@@ -308,7 +308,7 @@ def planner_v1(rules: Ruleset) -> Strategy:
     """``planner-v1``: the shipped bot as it was frozen on 2026-11-26 (the planner with the
     learned discard order under mcr-botzone, today's agent elsewhere), pinned by the
     records of seeded games (``tests/arena/test_lineup.py``)."""
-    if rules.min_fan > 0 and rules.special_shapes:
+    if rules.family is Family.MCR:
         return Planner(rules, model=ValueModel(), tai_model=TaiModel(), ranker=RANK1)
     return Agent(rules, "mjbot")
 

@@ -44,7 +44,7 @@ from bot.planner import default_strategy
 from bot.seat import SeatView
 from bot.session import SeatSession
 from game import events as ev
-from game.rules import MCR_BOTZONE, Ruleset
+from game.rules import MCR_BOTZONE, Family, Ruleset
 from game.tiles import format_tiles, tile_name
 from protocols.botzone_codec import (
     ProtocolError,
@@ -241,7 +241,7 @@ def _steps_of(record: Record, seat: int) -> tuple[Ruleset, list[Step]]:
 
 def _botzone(rules: Ruleset) -> bool:
     """Botzone's rules: requests and actions are shown in its wire text."""
-    return rules.name.startswith("mcr")
+    return rules.family is Family.MCR
 
 
 def action_text(rules: Ruleset) -> Callable[[ev.Action], str]:

@@ -36,8 +36,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from game.events import GameResult, Penalized, Won
+from game.turn_order import SEATS
 
-SEATS = 4
 CONFIDENCE = 0.95
 PLACE_POINTS = (4.0, 3.0, 2.0, 1.0)
 

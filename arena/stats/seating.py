@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from enum import Enum
 from itertools import permutations
 
-SEATS = 4
+from game.turn_order import SEATS
 
 Seating = tuple[int, int, int, int]
 

@@ -72,9 +72,8 @@ from game.rules import MCR_BOTZONE, TAIWAN_16, Ruleset
 from game.stable_wall import Reshuffle, WallMode
 from game.table import BotzoneTable, random_walltiles
 from game.taiwan import TaiwanTable
+from game.turn_order import SEATS
 from game.walls import shuffled_wall
-
-SEATS = 4
 
 
 class Rules(Enum):

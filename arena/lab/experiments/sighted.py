@@ -51,8 +51,8 @@ from bot.seat import SeatView
 from game.melds import Meld
 from game.table import BotzoneTable
 from game.tiles import NUM_KINDS
+from game.turn_order import SEATS
 
-SEATS = 4
 Prepare = Callable[[list[ArenaSeat], BotzoneTable], None]
 SIGHT_STREAM = 7
 """The last element of a sighted game's seed ([seed, wall, seat, this]): the draws of

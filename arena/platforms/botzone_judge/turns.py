@@ -47,10 +47,10 @@ from game.events import (
     Won,
 )
 from game.table import BotzoneTable
+from game.turn_order import SEATS
 from protocols.botzone_codec import decode_response, format_request
 from protocols.botzone_envelope import TurnInput
 
-SEATS = 4
 DEFAULT_TIME_LIMIT = 6.0
 """Botzone: 1 s per turn times 6 for Python, for a turn that starts the program (doubled
 on a game's first turn)."""

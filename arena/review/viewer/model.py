@@ -36,13 +36,12 @@ from game.events import (
     WallExhausted,
     Won,
 )
-from game.rules import Ruleset, WallLayout
+from game.melds import chow_tiles
+from game.rules import PER_SEAT_WALL, Family, Ruleset, WallLayout
 from game.tiles import is_flower, tile_name
+from game.turn_order import SEATS
 
-SEATS = 4
 WINDS = ("E", "S", "W", "N")
-PER_SEAT_WALL = 34
-"""Tiles in each seat's own wall in Botzone's duplicate format."""
 
 
 class ViewerError(ValueError):
@@ -282,7 +281,7 @@ class TableTracker:
                     f"discards {_name(event.discard)}")
         if isinstance(event, Chowed):
             src = self._claim(event.seat, "chow", event.claimed)
-            chow = (event.middle - 1, event.middle, event.middle + 1)
+            chow = chow_tiles(event.middle)
             seat.take([t for t in chow if t != event.claimed], "chow")
             seat.melds.append(MeldView("chow", chow, event.claimed, src))
             self._discard(event.seat, event.discard)
@@ -442,7 +441,7 @@ def table_steps(rules: Ruleset, history: Sequence[Event],
         text = tracker.finish(result)
         ending = result.ending
         if isinstance(ending, Won):
-            text += " fan" if rules.min_fan else " tai"
+            text += " fan" if rules.family is Family.MCR else " tai"
         actor = ending.seat if isinstance(ending, Won | Penalized) else None
         steps.append(Step(len(steps), text, actor, tracker.snapshot(), tuple(tracker.wall)))
     return steps, step_of
