@@ -90,8 +90,8 @@ def run(args: argparse.Namespace) -> int:
         prefer_cached_kernels()  # a turn never waits for a compile: plain Python until cached
         from bot.logging import configure_logging
         from bot.olympiad_client import AgentPlayer
+        from protocols.olympiad_connect import client_transport
         from protocols.olympiad_session import play_seat
-        from protocols.olympiad_transport import client_transport
 
         warm_in_background(lambda note: print(f"mjbot play olympiad: {note}", file=sys.stderr))
 

@@ -52,13 +52,12 @@ from bot.logging import configure_logging
 from bot.olympiad_client import AgentPlayer
 from protocols.olympiad import Act, Ask, Join
 from protocols.olympiad_codec import safest_act
+from protocols.olympiad_mqtt import MqttClient
 from protocols.olympiad_session import SeatPlayer, SessionReport, play_seat
 from protocols.olympiad_transport import (
     REFEREE_USER,
     ClientTransport,
     ConnectionLost,
-    MqttClient,
-    WsClient,
     free_port,
     host_port,
     presence_topic,
@@ -66,6 +65,7 @@ from protocols.olympiad_transport import (
     seat_topic,
     seat_user,
 )
+from protocols.olympiad_ws import WsClient
 
 DECISION_MS = 30_000
 """Long enough that no reconnect, restart or broker restart makes an ask time out."""

@@ -23,8 +23,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from arena.platforms.olympiad.program import ProgramExited, ProgramPlayer
     from bot.logging import configure_logging
+    from protocols.olympiad_connect import client_transport
     from protocols.olympiad_session import play_seat
-    from protocols.olympiad_transport import client_transport
 
     argv = list(args.program)
     if argv and argv[0] == "--":

@@ -38,7 +38,8 @@ from game.rules import TAIWAN_16
 from protocols.olympiad import Act, Ask, End, Join, parse_referee_message
 from protocols.olympiad_codec import safest_act
 from protocols.olympiad_session import SessionReport, play_seat
-from protocols.olympiad_transport import WsClient, free_port
+from protocols.olympiad_transport import free_port
+from protocols.olympiad_ws import WsClient
 from strategy.warmup import warm_up
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -334,7 +335,8 @@ async def test_mqtt_presence_is_online_and_the_last_will_says_offline(tmp_path: 
     """A seat's client killed with SIGKILL (no DISCONNECT): the broker publishes its will."""
     import aiomqtt
 
-    from protocols.olympiad_transport import embedded_broker, host_port, presence_topic
+    from protocols.olympiad_mqtt import embedded_broker
+    from protocols.olympiad_transport import host_port, presence_topic
 
     async with embedded_broker() as url:  # no referee needed: the client keeps asking to join
         host, port = host_port(url, 1883)

@@ -37,18 +37,18 @@ from arena.platforms.olympiad.referee import Referee
 from bot.logging import configure_logging
 from bot.olympiad_client import AgentPlayer
 from protocols.olympiad import Act, Join
+from protocols.olympiad_mqtt import MqttClient
 from protocols.olympiad_session import SessionReport, play_seat
 from protocols.olympiad_transport import (
     REFEREE_USER,
     ConnectionLost,
-    MqttClient,
-    WsClient,
     free_port,
     host_port,
     presence_topic,
     seat_topic,
     seat_user,
 )
+from protocols.olympiad_ws import WsClient
 
 
 def _record(path: Path) -> list[str]:

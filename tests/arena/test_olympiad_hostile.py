@@ -42,10 +42,10 @@ from arena.platforms.olympiad.match import (
 from arena.platforms.olympiad.referee import Referee
 from bot.olympiad_client import AgentPlayer
 from protocols.olympiad import Join
+from protocols.olympiad_mqtt import MqttServer
 from protocols.olympiad_session import SessionReport, play_seat
 from protocols.olympiad_transport import (
     Limits,
-    MqttServer,
     RateLimit,
     free_port,
     host_port,
@@ -348,7 +348,7 @@ async def test_a_websocket_that_never_joins_is_closed_at_the_join_deadline(
         tmp_path: Path) -> None:
     """An idle connection is closed after the join deadline (here 0.3 s); a seat that
     joined stays."""
-    from protocols.olympiad_transport import serve_ws
+    from protocols.olympiad_ws import serve_ws
 
     referee = Referee(_config(tmp_path))
     async with serve_ws(referee, "127.0.0.1", 0, limits=Limits(join_deadline=0.3)) as port:

@@ -21,7 +21,7 @@ from arena.platforms.olympiad.referee import Referee
 from game.events import Penalized
 from protocols.olympiad import Join, MessageError, seat_name
 from protocols.olympiad_session import play_seat
-from protocols.olympiad_transport import WsClient
+from protocols.olympiad_ws import WsClient
 
 
 def _join(referee: Referee, seat: int, name: str, session: str = "s") -> str:

@@ -19,7 +19,8 @@ from arena.platforms.olympiad.program import ProgramPlayer
 from arena.platforms.olympiad.referee import Referee
 from protocols.olympiad import Act, Join
 from protocols.olympiad_session import SeatPlayer, SessionReport, play_seat
-from protocols.olympiad_transport import Limits, WsClient, serve_ws
+from protocols.olympiad_transport import Limits
+from protocols.olympiad_ws import WsClient, serve_ws
 
 EXAMPLE = ROOT / "examples" / "olympiad_simple_bot.py"
 TIGHT = Limits(message_burst=20, messages_per_second=20)

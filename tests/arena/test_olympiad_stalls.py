@@ -40,14 +40,8 @@ from arena.platforms.olympiad.match import local_mosquitto, mosquitto_binary, se
 from arena.platforms.olympiad.referee import Referee
 from game.events import Penalized
 from protocols.olympiad import Join
-from protocols.olympiad_transport import (
-    REFEREE_USER,
-    embedded_broker,
-    free_port,
-    host_port,
-    seat_topic,
-    seat_user,
-)
+from protocols.olympiad_mqtt import embedded_broker
+from protocols.olympiad_transport import REFEREE_USER, free_port, host_port, seat_topic, seat_user
 
 BROKERS = ["embedded", pytest.param("mosquitto", marks=pytest.mark.skipif(
     mosquitto_binary() is None, reason="mosquitto is not installed"))]
@@ -466,7 +460,7 @@ _FEW_FILES_BROKER = """
 import asyncio, json, resource, sys, time
 from arena.platforms.olympiad.broker_guards import GuardedBroker
 from arena.platforms.olympiad.access import SeatSecrets, amqtt_plugins
-from protocols.olympiad_transport import embedded_broker
+from protocols.olympiad_mqtt import embedded_broker
 
 resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
 seat_secrets = SeatSecrets.from_json(sys.argv[1])

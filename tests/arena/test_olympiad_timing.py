@@ -24,7 +24,7 @@ from arena.platforms.olympiad.match import serving
 from arena.platforms.olympiad.referee import Referee
 from protocols.olympiad import Ask, DiscardMsg
 from protocols.olympiad_session import play_seat
-from protocols.olympiad_transport import WsClient
+from protocols.olympiad_ws import WsClient
 
 THINK = 0.020
 FLOOR_MS = 100

@@ -33,7 +33,7 @@ from arena.platforms.olympiad.table_session import GameSummary
 from arena.players.thinker import RemotePlayer, ThinkerPool, _line_safe, serve
 from protocols.olympiad import Act, Ask
 from protocols.olympiad_session import SessionReport, play_seat
-from protocols.olympiad_transport import WsClient
+from protocols.olympiad_ws import WsClient
 
 
 def _records(tmp: Path) -> dict[str, list[str]]:

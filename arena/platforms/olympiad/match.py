@@ -27,17 +27,10 @@ from arena.platforms.olympiad.referee import Referee
 from arena.platforms.olympiad.table_session import GameSummary
 from arena.players.thinker import ThinkerPool
 from bot.olympiad_client import AgentPlayer
+from protocols.olympiad_mqtt import MqttClient, MqttServer, embedded_broker
 from protocols.olympiad_session import SeatPlayer, SessionReport, play_seat
-from protocols.olympiad_transport import (
-    ClientTransport,
-    MqttClient,
-    MqttServer,
-    WsClient,
-    embedded_broker,
-    pinned_tls,
-    serve_ws,
-    server_tls,
-)
+from protocols.olympiad_transport import ClientTransport, pinned_tls, server_tls
+from protocols.olympiad_ws import WsClient, serve_ws
 
 PlayerFactory = Callable[[str, int], SeatPlayer]
 
