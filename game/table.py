@@ -95,8 +95,8 @@ HAND_SIZE = MCR_BOTZONE.hand_size
 
 WRONG_ACTION = "WA"
 WRONG_WIN = "WH"
-"""Every loser pays 8 on top of the fan (Botzone scoring)."""
 PENALTY, PENALTY_BONUS = -30, 10
+"""A penalised seat's score, and every other seat's."""
 
 
 

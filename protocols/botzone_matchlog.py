@@ -27,10 +27,9 @@ from typing import Any
 from game import events as ev
 from game.table import BotzoneTable
 from game.tiles import Notation, TileError, parse_tile
+from game.turn_order import SEATS
 from protocols.botzone_codec import decode_response
 from protocols.bounded_json import MAX_DOCUMENT_CHARS, JsonInputError, loads_bounded
-
-SEATS = 4
 
 
 class MatchLogError(ValueError):
