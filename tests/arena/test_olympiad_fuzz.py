@@ -11,6 +11,12 @@
   referee messages make it lose its state at worst, never raise, and every ask is
   still answered with one of its options.
 
+- The corpus of joins and CONNECTs a tournament's players could send
+  (:func:`join_corpus`, :func:`client_id_corpus`): names with NUL, U+202E or ESC, another
+  name or seat, a session taken over, re-joins again and again with and without
+  ``resume_from``; another seat's client id, a wrong password, an empty persistent id.
+  Each gets its own refusal, and the seat that held the id keeps it.
+
 ``FUZZED`` counts the inputs each test fed; the closing test prints the totals.
 """
 
@@ -23,12 +29,22 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import aiomqtt
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support.arena import olympiad_config as _config
 
-from arena.bench.olympiad_soak import hostile_payloads, slow_parse_payloads
+from arena.bench.olympiad_soak import (
+    CLIENT_ID_HELD,
+    HOSTILE_NAMES,
+    client_id_corpus,
+    hostile_payloads,
+    join_corpus,
+    slow_parse_payloads,
+)
+from arena.platforms.olympiad.access import SeatSecrets, amqtt_plugins
+from arena.platforms.olympiad.broker_guards import GuardedBroker
 from arena.platforms.olympiad.match import our_agents, run_match
 from arena.platforms.olympiad.referee import Referee
 from bot.olympiad_client import AgentPlayer
@@ -41,7 +57,9 @@ from protocols.olympiad import (
     parse_referee_message,
 )
 from protocols.olympiad_codec import act_allowed
+from protocols.olympiad_mqtt import embedded_broker
 from protocols.olympiad_session import SessionReport, play_seat
+from protocols.olympiad_transport import REFEREE_USER, host_port, seat_topic, seat_user
 
 FUZZED: Counter[str] = Counter()
 TILES = [f"{n}{s}" for s in "mps" for n in range(1, 10)] + [f"{n}z" for n in range(1, 8)]
@@ -74,7 +92,8 @@ def _shaped(kind: str, fields: dict[str, st.SearchStrategy[Any]]) -> st.SearchSt
 
 
 join_like = _shaped("join", {
-    "name": st.text(min_size=1, max_size=70), "table": st.sampled_from(["t1", "t2", "", "x" * 70]),
+    "name": st.text(min_size=1, max_size=70) | st.sampled_from(list(HOSTILE_NAMES)),
+    "table": st.sampled_from(["t1", "t2", "", "x" * 70]),
     "seat": st.integers(-1, 5), "resume_from": st.integers(-1, 10**6) | st.none(),
     "token": st.text(max_size=300) | st.none(), "session": st.text(max_size=70)})
 act_like = _shaped("act", {
@@ -366,3 +385,82 @@ def test_messages_before_the_welcome_are_left_to_the_replay(seat_stream: list[st
     transport, report, over = _play([*early, *seat_stream])
     assert not over and report.games == 1
     assert _acts(transport) == _acts(clean_transport)
+
+
+# ---------------------------------------------------------------- the corpus
+def _joined(tmp: Path, seat_secrets: SeatSecrets | None = None
+            ) -> tuple[Referee, list[_Link]]:
+    """A referee (its clock stands still: no join budget refills) with t1's four seats
+    joined once, as ``p0``..``p3`` in sessions ``s0``..``s3``."""
+    referee = Referee(_config(tmp), clock=lambda: 0.0, seat_secrets=seat_secrets)
+    seats = [_Link(f"seat{s}") for s in range(4)]
+
+    async def join_all() -> None:
+        for s, link in enumerate(seats):
+            await referee.on_text(link, Join(name=f"p{s}", table="t1", seat=s, session=f"s{s}",
+                                             token=referee.secrets.secret("t1", s)).to_json())
+
+    asyncio.run(join_all())
+    assert all(json.loads(link.sent[0])["type"] == "welcome" for link in seats)
+    return referee, seats
+
+
+def test_every_join_of_the_corpus_gets_its_answer(tmp_path: Path) -> None:
+    referee, _ = _joined(tmp_path)
+    cases = join_corpus(lambda seat: referee.secrets.secret("t1", seat))
+    answered: Counter[str] = Counter()
+    for case in cases:
+        referee, seats = _joined(tmp_path, referee.secrets)  # each case from the same start
+        for step in case:
+            link = seats[0] if step.who == "seat" else _Link("stranger")
+            before = len(link.sent)
+            asyncio.run(referee.on_text(link, step.frame))
+            FUZZED["join corpus"] += 1
+            first = json.loads(link.sent[before])
+            got = "welcome" if first["type"] == "welcome" else first["code"]
+            assert got == step.expect, (step.what, first)
+            answered[got] += 1
+        # whatever seat 0 sent, the other seats still hold theirs
+        assert all(referee.tables["t1"].seats[s].link is seats[s] for s in (1, 2, 3))
+    print(f"join corpus: {FUZZED['join corpus']} frames, answers {dict(answered)}")
+    assert {"bad_name", "name_fixed", "wrong_seat", "forbidden", "invalid_message",
+            "replaced", "too_many_joins", "welcome"} <= set(answered)
+
+
+async def _connack(url: str, packet: bytes) -> int | None:
+    """The return code of the broker's CONNACK to ``packet``, or None if it hung up."""
+    host, port = host_port(url, 1883)
+    reader, writer = await asyncio.open_connection(host, port)
+    try:
+        writer.write(packet)
+        await writer.drain()
+        return (await asyncio.wait_for(reader.readexactly(4), 10))[3]
+    except (asyncio.IncompleteReadError, ConnectionError):
+        return None
+    finally:
+        writer.transport.abort()
+
+
+async def test_every_connect_of_the_client_id_corpus_is_refused_and_the_holder_stays(
+        tmp_path: Path) -> None:
+    referee = Referee(_config(tmp_path))
+    seat_secrets = referee.secrets
+    async with embedded_broker(plugins=amqtt_plugins(seat_secrets, ["t1"]),
+                               broker_class=GuardedBroker) as url:
+        host, port = host_port(url, 1883)
+        async with aiomqtt.Client(host, port, username=seat_user("t1", 0),
+                                  password=seat_secrets.secret("t1", 0),
+                                  identifier=CLIENT_ID_HELD) as holder:
+            await holder.subscribe(seat_topic("t1", 0, "down"), qos=1)
+            corpus = client_id_corpus(
+                lambda seat: (seat_user("t1", seat), seat_secrets.secret("t1", seat)),
+                (REFEREE_USER, seat_secrets.referee))
+            for what, packet, expected in corpus:
+                FUZZED["client id corpus"] += 1
+                assert await _connack(url, packet) == expected, what
+            async with aiomqtt.Client(host, port, username=REFEREE_USER,
+                                      password=seat_secrets.referee) as sender:
+                await sender.publish(seat_topic("t1", 0, "down"), "still yours", qos=1)
+            message = await asyncio.wait_for(anext(aiter(holder.messages)), 10)
+            assert message.payload == b"still yours"
+    print(f"client id corpus: {FUZZED['client id corpus']} CONNECTs refused")

@@ -6,23 +6,24 @@ The attacker is the classifier that read 112 of 112 discards: the gap between a
 ``discard`` and the next message other than the attacker's own ``ask``, above a threshold
 = "someone could claim".  Its threshold is fitted on the first half of the discards (the
 best it can do) and scored on the second half, against always guessing the commoner
-answer; a one-sided binomial test says whether it beats that.  Seeds are fixed; the
-opponents think 20 ms whenever they have a real choice; the floor (100 ms) is large
-against the machine's jitter.
+answer; a one-sided binomial test says whether it beats that (the classifier is
+:func:`arena.bench.olympiad_soak.threshold_attack`, which ``mjbot bench soak`` runs too).
+Seeds are fixed; the opponents think 20 ms whenever they have a real choice; the floor
+(100 ms) is large against the machine's jitter.
 """
 
 from __future__ import annotations
 
 import asyncio
-import math
 from pathlib import Path
 
 from support.arena import olympiad_config
 from support.olympiad_players import QuickPlayer
 
+from arena.bench.olympiad_soak import claim_samples, gaps_after_discards, threshold_attack
 from arena.platforms.olympiad.match import serving
 from arena.platforms.olympiad.referee import Referee
-from protocols.olympiad import Ask, DiscardMsg
+from protocols.olympiad import DiscardMsg
 from protocols.olympiad_session import play_seat
 from protocols.olympiad_ws import WsClient
 
@@ -43,59 +44,11 @@ async def _play(tmp: Path, floor_ms: int, games: int) -> dict[int, QuickPlayer]:
 
 
 def _after_each_discard(player: QuickPlayer) -> list[tuple[float, bool | None]]:
-    """Per discard this seat saw, in order: the gap to the next message that is not its own
-    ask, and whether its own next message was an ask with a real choice (None: no ask)."""
-    out: list[tuple[float, bool | None]] = []
-    seen = player.seen
-    for i, (at, msg) in enumerate(seen):
-        if not isinstance(msg, DiscardMsg):
-            continue
-        choice: bool | None = None
-        gap = math.inf
-        for later, nxt in seen[i + 1:]:
-            if isinstance(nxt, Ask):
-                if choice is None:
-                    choice = any(o.kind != "pass" for o in nxt.options)
-                continue
-            gap = later - at
-            break
-        out.append((gap, choice))
-    return out
+    return gaps_after_discards(player.seen)
 
 
 def _samples(players: dict[int, QuickPlayer]) -> list[tuple[float, bool]]:
-    """(seat 0's gap, whether another seat than the discarder could claim) per discard."""
-    discarders = [m.seat for m in players[0].messages(DiscardMsg)]
-    gaps = _after_each_discard(players[0])
-    others = {s: _after_each_discard(players[s]) for s in (1, 2, 3)}
-    out = []
-    for k, (gap, _) in enumerate(gaps):
-        claimable = any(others[s][k][1] for s in (1, 2, 3) if s != discarders[k])
-        if math.isfinite(gap):
-            out.append((gap, claimable))
-    return out
-
-
-def _binomial_tail(successes: int, n: int, p: float) -> float:
-    """P(X >= successes) for X ~ Binomial(n, p)."""
-    return sum(math.comb(n, k) * p ** k * (1 - p) ** (n - k) for k in range(successes, n + 1))
-
-
-def _attack(samples: list[tuple[float, bool]]) -> tuple[int, int, float, float]:
-    """The threshold classifier fitted on the first half, scored on the second: (right,
-    scored, the commoner answer's rate there, one-sided binomial p-value)."""
-    half = len(samples) // 2
-    train, test = samples[:half], samples[half:]
-
-    def right(threshold: float, rows: list[tuple[float, bool]]) -> int:
-        return sum((gap > threshold) == label for gap, label in rows)
-
-    candidates = [-math.inf, *sorted({g for g, _ in train})]
-    best = max(candidates, key=lambda t: right(t, train))
-    hits = right(best, test)
-    positive = sum(label for _, label in test) / len(test)
-    base = max(positive, 1 - positive)
-    return hits, len(test), base, _binomial_tail(hits, len(test), base)
+    return claim_samples({s: p.seen for s, p in players.items()})
 
 
 async def test_every_other_seat_is_asked_after_every_discard(tmp_path: Path) -> None:
@@ -113,10 +66,10 @@ async def test_the_gap_after_a_discard_tells_nothing_above_the_floor(tmp_path: P
     # the control: without a floor the opponents' 20 ms of thought shows, and the
     # classifier reads it
     leaky = _samples(await _play(tmp_path / "no-floor", floor_ms=0, games=2))
-    hits, n, base, p = _attack(leaky)
+    hits, n, base, p = threshold_attack(leaky)
     assert n >= 50 and p < 1e-3, (hits, n, base, p)
     # with the floor it does no better than always guessing the commoner answer
     floored = _samples(await _play(tmp_path / "floor", floor_ms=FLOOR_MS, games=2))
-    hits, n, base, p = _attack(floored)
+    hits, n, base, p = threshold_attack(floored)
     assert n >= 50 and p > 1e-3, (hits, n, base, p)
     assert min(g for g, _ in floored) >= FLOOR_MS / 1000 * 0.9
