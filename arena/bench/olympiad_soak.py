@@ -1065,11 +1065,14 @@ async def client_id_flood_process(**args: Any) -> Counter[str]:
 async def client_id_scenario(workdir: Path, seed: int, games: int, calm: TableRun,
                              ids: int = 20, seconds: float = 2.0) -> Scenario:
     """Over the embedded broker, t1's seat 0 user connects with ``ids`` client ids and
-    floods its own topic while its bot plays: the broker passes on one seat's rate, t2
-    plays its calm games and no innocent seat times out."""
+    floods its own topic while its bot plays: the broker passes on one seat's rate (its
+    burst, and its rate from the flood's start to the last flood message the referee
+    read), t2 plays its calm games and no innocent seat times out."""
     sent: Counter[str] = Counter()
     read = [0]
     flooded = [0.0]
+    window = [0.0, 0.0]
+    """The flood's start, the last flood message the referee read (time.monotonic)."""
 
     async def during(referee: Referee, url: str, over: asyncio.Event) -> None:
         original = referee.on_text
@@ -1078,11 +1081,12 @@ async def client_id_scenario(workdir: Path, seed: int, games: int, calm: TableRu
             if (text.decode(errors="replace") if isinstance(text, bytes) else text
                     ).startswith(FLOOD_MARK):
                 read[0] += 1
+                window[1] = time.monotonic()
             await original(link, text)
 
         referee.on_text = counting  # type: ignore[method-assign]
         await referee.tables["t1"].all_joined.wait()
-        started = time.monotonic()
+        started = window[0] = time.monotonic()
         sent.update(await client_id_flood_process(
             url=url, user=seat_user("t1", 0), password=referee.secrets.secret("t1", 0),
             topic=seat_topic("t1", 0, "up"), ids=ids, seconds=seconds))
@@ -1091,7 +1095,7 @@ async def client_id_scenario(workdir: Path, seed: int, games: int, calm: TableRu
     run = await play_tables(flood_config(_fresh(workdir, "client-ids"), seed, games),
                             "embedded", during=during)
     same, other, innocent = _innocence(calm, run, ("t1", 0))
-    allowed = SEAT_PUBLISH_BURST + SEAT_PUBLISHES_PER_SECOND * (flooded[0] + 0.5)
+    allowed = SEAT_PUBLISH_BURST + SEAT_PUBLISHES_PER_SECOND * max(0.0, window[1] - window[0])
     limited = 0 < read[0] <= allowed < sent["sent"]
     ok = same and not innocent and limited
     result = (f"{ids} client ids sent {sent['sent']} in {flooded[0]:.1f} s, the referee read "
@@ -1102,7 +1106,9 @@ async def client_id_scenario(workdir: Path, seed: int, games: int, calm: TableRu
     return Scenario("4 one seat, many client ids (embedded broker)", result, ok, {
         "client_ids": ids, "sent": sent["sent"], "connections_dropped": sent["dropped"],
         "read_by_referee": read[0], "seat_allowance": round(allowed),
-        "flood_seconds": round(flooded[0], 2), "other_tables_identical": same,
+        "flood_seconds": round(flooded[0], 2),
+        "read_window_seconds": round(max(0.0, window[1] - window[0]), 2),
+        "other_tables_identical": same,
         "changed": other, "innocent_violations": innocent,
         "t2_longest_gap_ms": round(run.gap("t2") * 1000),
         "t2_longest_gap_calm_ms": round(calm.gap("t2") * 1000)})
