@@ -16,7 +16,7 @@ BENCHES = {
     "arena": "arena.bench.arena",
     "agreement": "arena.lab.experiments.agreement",
     "zip": "arena.bench.zip",
-    "soak": "arena.bench.olympiad_soak",
+    "soak": "arena.platforms.olympiad.soak.run",
     "sampling": "arena.bench.sampling",
     "planner": "arena.bench.planner",
     "startup": "arena.bench.startup",

@@ -35,7 +35,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support.arena import olympiad_config as _config
 
-from arena.bench.olympiad_soak import (
+from arena.platforms.olympiad.access import SeatSecrets, amqtt_plugins
+from arena.platforms.olympiad.broker_guards import GuardedBroker
+from arena.platforms.olympiad.match import our_agents, run_match
+from arena.platforms.olympiad.referee import Referee
+from arena.platforms.olympiad.soak.corpus import (
     CLIENT_ID_HELD,
     HOSTILE_NAMES,
     client_id_corpus,
@@ -43,10 +47,6 @@ from arena.bench.olympiad_soak import (
     join_corpus,
     slow_parse_payloads,
 )
-from arena.platforms.olympiad.access import SeatSecrets, amqtt_plugins
-from arena.platforms.olympiad.broker_guards import GuardedBroker
-from arena.platforms.olympiad.match import our_agents, run_match
-from arena.platforms.olympiad.referee import Referee
 from bot.olympiad_client import AgentPlayer
 from protocols.olympiad import (
     Act,

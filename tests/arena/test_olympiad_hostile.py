@@ -28,7 +28,6 @@ import aiomqtt
 import pytest
 import websockets
 
-from arena.bench.olympiad_soak import fake_end, hostile_payloads, publish_header, raw_connect
 from arena.platforms.olympiad.config import ERRORS_KEPT, RefereeConfig
 from arena.platforms.olympiad.match import (
     Tls,
@@ -40,6 +39,8 @@ from arena.platforms.olympiad.match import (
     transport_for,
 )
 from arena.platforms.olympiad.referee import Referee
+from arena.platforms.olympiad.soak.attacks import fake_end, raw_connect
+from arena.platforms.olympiad.soak.corpus import hostile_payloads, publish_header
 from bot.olympiad_client import AgentPlayer
 from protocols.olympiad import Join
 from protocols.olympiad_mqtt import MqttServer

@@ -12,16 +12,10 @@ import json
 
 import pytest
 
-from arena.bench.olympiad_soak import (
-    QUICK,
-    TIMING_P,
-    Scenario,
-    render,
-    run_scenarios,
-    run_soak,
-    to_json,
-)
 from arena.platforms.olympiad.match import mosquitto_binary
+from arena.platforms.olympiad.soak.run import QUICK, render, run_scenarios, run_soak, to_json
+from arena.platforms.olympiad.soak.scenarios import TIMING_P
+from arena.platforms.olympiad.soak.tables import Scenario
 
 SEED = 2024
 """The soak's own default seed (at some seeds nearly every discard is of one kind, too few

@@ -143,7 +143,7 @@ class Timed:
     """A seat's player that answers safely and notes when each message arrived."""
 
     def __init__(self) -> None:
-        from arena.bench.olympiad_soak import SafePlayer
+        from arena.platforms.olympiad.soak.corpus import SafePlayer
 
         self.inner = SafePlayer()
         self.arrivals: list[float] = []

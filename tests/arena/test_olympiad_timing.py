@@ -7,7 +7,7 @@ The attacker is the classifier that read 112 of 112 discards: the gap between a
 = "someone could claim".  Its threshold is fitted on the first half of the discards (the
 best it can do) and scored on the second half, against always guessing the commoner
 answer; a one-sided binomial test says whether it beats that (the classifier is
-:func:`arena.bench.olympiad_soak.threshold_attack`, which ``mjbot bench soak`` runs too).
+:func:`arena.platforms.olympiad.soak.tables.threshold_attack`, which ``mjbot bench soak`` runs too).
 Seeds are fixed; the opponents think 20 ms whenever they have a real choice; the floor
 (100 ms) is large against the machine's jitter.
 """
@@ -20,9 +20,13 @@ from pathlib import Path
 from support.arena import olympiad_config
 from support.olympiad_players import QuickPlayer
 
-from arena.bench.olympiad_soak import claim_samples, gaps_after_discards, threshold_attack
 from arena.platforms.olympiad.match import serving
 from arena.platforms.olympiad.referee import Referee
+from arena.platforms.olympiad.soak.tables import (
+    claim_samples,
+    gaps_after_discards,
+    threshold_attack,
+)
 from protocols.olympiad import DiscardMsg
 from protocols.olympiad_session import play_seat
 from protocols.olympiad_ws import WsClient
