@@ -94,11 +94,11 @@ from arena.platforms.olympiad.soak.scenarios import (
 from arena.platforms.olympiad.soak.tables import (
     Scenario,
     TableRun,
-    _fresh,
-    _player,
-    _records,
-    _troubled_tables,
+    fresh,
+    game_records,
     play_tables,
+    soak_player,
+    troubled_tables,
 )
 from arena.platforms.olympiad.table_session import GameSummary
 from bot.logging import configure_logging
@@ -210,7 +210,7 @@ async def scenarios(seed: int, workdir: Path, sizes: Sizes,
     async def calm_run(via: str) -> TableRun:
         if via not in calm:
             calm[via] = await play_tables(
-                flood_config(_fresh(workdir, f"calm-{via}"), seed, games[via]), via)
+                flood_config(fresh(workdir, f"calm-{via}"), seed, games[via]), via)
         return calm[via]
 
     if "rejoin" in which:
@@ -240,8 +240,8 @@ async def soak(seed: int, ws_tables: int, mqtt_tables: int, workdir: Path,
     calm.mkdir()
     await run_match(RefereeConfig(tables=max(ws_tables, mqtt_tables), seed=seed,
                                   decision_ms=DECISION_MS, records=calm), "ws",
-                    players=lambda table, seat: _player(seat))
-    expected = _records(calm)
+                    players=lambda table, seat: soak_player(seat))
+    expected = game_records(calm)
     trouble, attacks = Trouble(), Attacks()
     rng = np.random.default_rng([seed, 14])
     started = time.perf_counter()
@@ -265,7 +265,7 @@ async def soak(seed: int, ws_tables: int, mqtt_tables: int, workdir: Path,
             game = asyncio.create_task(referee.run())
             hostile = asyncio.create_task(hostile_ws(url, referee, attacks, rng, done))
             slow = asyncio.create_task(hostile_slow_parse_ws(url, attacks, rng, done))
-            reports.extend(await _troubled_tables(referee, url, "ws", seed, trouble,
+            reports.extend(await troubled_tables(referee, url, "ws", seed, trouble,
                                                   restarts(list(referee.tables))))
             summaries.extend(await game)
             done.set()
@@ -299,7 +299,7 @@ async def soak(seed: int, ws_tables: int, mqtt_tables: int, workdir: Path,
                 hostile = asyncio.create_task(hostile_mqtt(served, seat_secrets, "t1",
                                                            attacks, read, done))
                 half_open = asyncio.create_task(hostile_half_open_mqtt(served, attacks, done))
-                seats = asyncio.create_task(_troubled_tables(
+                seats = asyncio.create_task(troubled_tables(
                     referee, served, "mqtt", seed + 1, trouble, restarts(config.table_ids())))
                 while sum(ch.seq for s in referee.tables.values() for ch in s.seats) < 200 \
                         and not seats.done():
@@ -319,8 +319,8 @@ async def soak(seed: int, ws_tables: int, mqtt_tables: int, workdir: Path,
 
     await asyncio.gather(ws_part(), mqtt_part())
     seconds = time.perf_counter() - started
-    got = {**{f"ws/{k}": v for k, v in _records(ws_dir).items()},
-           **{f"mqtt/{k}": v for k, v in _records(mqtt_dir).items()}}
+    got = {**{f"ws/{k}": v for k, v in game_records(ws_dir).items()},
+           **{f"mqtt/{k}": v for k, v in game_records(mqtt_dir).items()}}
     mismatched = [name for name, lines in got.items() if expected.get(name.split("/")[1]) != lines]
     unfinished = [f"{r.fatal or 'no end'}" for r in reports if r.fatal or r.games != 1]
     errors = sum((r.error_counts for r in referees), Counter[str]())

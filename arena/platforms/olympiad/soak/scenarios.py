@@ -31,8 +31,8 @@ from arena.platforms.olympiad.soak.tables import (
     Scenario,
     TableRun,
     WatchingPlayer,
-    _fresh,
     claim_samples,
+    fresh,
     play_tables,
     threshold_attack,
 )
@@ -97,7 +97,7 @@ async def walls_scenario(workdir: Path, given: int, search: int) -> Scenario:
     last ``end`` checks the revealed seed against the commitment every ``welcome`` and the
     header carried, as ``mjbot referee verify`` does; the revealed seed then plays the very
     same games again."""
-    records = _fresh(workdir, "walls")
+    records = fresh(workdir, "walls")
     first = records / "t1-game0000.jsonl"
     peeked: dict[str, Any] = {}
 
@@ -133,7 +133,7 @@ async def walls_scenario(workdir: Path, given: int, search: int) -> Scenario:
     same = False
     if reveal is not None:
         again = await play_tables(
-            dataclasses.replace(config, records=_fresh(workdir, "walls-again")), "ws",
+            dataclasses.replace(config, records=fresh(workdir, "walls-again")), "ws",
             walls=WallSeed(int(reveal.seed), reveal.salt))
         same = again.records == run.records
     ok = (found is None and control == given % search and opened and kept_secret
@@ -230,7 +230,7 @@ async def rejoin_scenario(workdir: Path, via: str, seed: int, games: int, calm: 
         floods.append(RejoinFlood(inner, every=5, burst=6))
         return floods[-1]
 
-    run = await play_tables(flood_config(_fresh(workdir, f"rejoin-{via}"), seed, games), via,
+    run = await play_tables(flood_config(fresh(workdir, f"rejoin-{via}"), seed, games), via,
                             wrap=wrap)
     same, other, innocent = _innocence(calm, run, ("t1", 0))
     joins = sum(f.sent for f in floods)
@@ -336,7 +336,7 @@ async def client_id_scenario(workdir: Path, seed: int, games: int, calm: TableRu
             topic=seat_topic("t1", 0, "up"), ids=ids, seconds=seconds))
         flooded[0] = time.monotonic() - started
 
-    run = await play_tables(flood_config(_fresh(workdir, "client-ids"), seed, games),
+    run = await play_tables(flood_config(fresh(workdir, "client-ids"), seed, games),
                             "embedded", during=during)
     same, other, innocent = _innocence(calm, run, ("t1", 0))
     allowed = SEAT_PUBLISH_BURST + SEAT_PUBLISHES_PER_SECOND * max(0.0, window[1] - window[0])
@@ -381,7 +381,7 @@ async def timing_scenario(workdir: Path, seed: int, games: int, floor_ms: int) -
     runs = {}
     for floor in (0, floor_ms):
         config = RefereeConfig(tables=1, games=games, seed=seed, decision_ms=DECISION_MS,
-                               round_floor_ms=floor, records=_fresh(workdir, f"timing-{floor}"))
+                               round_floor_ms=floor, records=fresh(workdir, f"timing-{floor}"))
         runs[floor] = await play_tables(config, "ws", players=players)
     attacks = {floor: threshold_attack(claim_samples(run.seen("t1")))
                for floor, run in runs.items()}
@@ -430,7 +430,7 @@ async def honest_scenario(workdir: Path, seed: int, games: Mapping[str, int],
     runs = {}
     for via, count in games.items():
         config = RefereeConfig(tables=1, games=count, seed=seed, decision_ms=DECISION_MS,
-                               records=_fresh(workdir, f"honest-{via}"))
+                               records=fresh(workdir, f"honest-{via}"))
         runs[via] = await play_tables(config, via)
         asks = sum(s.asks for s in runs[via].summaries)
         rows.append(f"{via} {count} games {asks / 4 / runs[via].seconds:.0f} asks/s a seat")
@@ -441,7 +441,7 @@ async def honest_scenario(workdir: Path, seed: int, games: Mapping[str, int],
     program = example_bot()
     if program is not None and wrapped_games:
         config = RefereeConfig(tables=1, games=wrapped_games, seed=seed, decision_ms=DECISION_MS,
-                               records=_fresh(workdir, "honest-wrap"))
+                               records=fresh(workdir, "honest-wrap"))
         made = [ProgramPlayer([sys.executable, str(program)]) for _ in range(4)]
         try:
             for player in made:

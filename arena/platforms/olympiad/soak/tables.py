@@ -48,11 +48,11 @@ from protocols.olympiad_ws import WsClient
 
 
 # ---------------------------------------------------------------- the runs
-def _player(seat: int) -> SeatPlayer:
+def soak_player(seat: int) -> SeatPlayer:
     return AgentPlayer(deterministic=True, work_budget=WORK_BUDGET) if seat == 0 else SafePlayer()
 
 
-def _records(directory: Path) -> dict[str, list[str]]:
+def game_records(directory: Path) -> dict[str, list[str]]:
     out = {}
     for path in sorted(directory.glob("*.jsonl")):
         lines = path.read_text().splitlines()
@@ -62,7 +62,7 @@ def _records(directory: Path) -> dict[str, list[str]]:
     return out
 
 
-async def _troubled_tables(referee: Referee, url: str, kind: str, seed: int, trouble: Trouble,
+async def troubled_tables(referee: Referee, url: str, kind: str, seed: int, trouble: Trouble,
                            restart_at: dict[tuple[str, int], int]) -> list[SessionReport]:
     """Every seat of ``referee``'s tables through a chaos transport; a seat listed in
     ``restart_at`` is killed once it has sent that many acts and started again.  The
@@ -78,7 +78,7 @@ async def _troubled_tables(referee: Referee, url: str, kind: str, seed: int, tro
         transport = ChaosTransport(inner, rng, trouble)
         report = SessionReport()
         reports.append(report)
-        task = asyncio.create_task(play_seat(transport, _player(seat), table=table, seat=seat,
+        task = asyncio.create_task(play_seat(transport, soak_player(seat), table=table, seat=seat,
                                              report=report, secret=secret, max_backoff=0.5))
         return task, report, transport
 
@@ -282,11 +282,11 @@ async def play_tables(config: RefereeConfig, via: str, *,
             if beside is not None:
                 await beside
     assert config.records is not None
-    return TableRun(referee, summaries, seated, reports, _records(config.records),
+    return TableRun(referee, summaries, seated, reports, game_records(config.records),
                     time.perf_counter() - started)
 
 
-def _fresh(workdir: Path, name: str) -> Path:
+def fresh(workdir: Path, name: str) -> Path:
     path = workdir / name
     path.mkdir(parents=True)
     return path
