@@ -1,6 +1,6 @@
 """The agent: the strategy that answers what a seat's view asks.
 
-:meth:`Agent.decide` is handed the seat's :class:`bot.seat.SeatView` (owned by the
+:meth:`Agent.decide` is handed the seat's :class:`bot.seat.PlayerState` (owned by the
 seat's :class:`bot.session.SeatSession`, which applies every event to it) and a
 deadline, and answers the view's :class:`bot.seat.Ask` with a legal action and the
 reasons for it.  One agent class serves every protocol; it never sees wire text.
@@ -23,12 +23,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from bot.seat import AskKind, SeatView
+from bot.seat import AskKind, PlayerState
 from game import events as ev
 from game.compat import Protocol
 from game.rulebook import claim_answer
 from game.rules import Ruleset
 from game.tiles import tile_name
+from strategy.deadline import Deadline
 from strategy.deficiency.changes import SuitCache
 from strategy.policy import (
     Candidate,
@@ -40,7 +41,6 @@ from strategy.policy import (
     choose_discard,
     choose_kong_on_draw,
 )
-from strategy.stepvalue import Deadline
 from strategy.win_check import FanTotals
 
 
@@ -89,7 +89,7 @@ def describe_action(action: "ev.Action") -> str:
 class Strategy(Protocol):
     """What a seat session asks: a decision for the view's ask, within the deadline."""
 
-    def decide(self, view: "SeatView", deadline: "Deadline | None" = None) -> "Decision": ...
+    def decide(self, view: "PlayerState", deadline: "Deadline | None" = None) -> "Decision": ...
 
     def reset(self) -> None:
         """A new game starts."""
@@ -172,7 +172,7 @@ class Agent:
         self._fan.reset()
 
     # ------------------------------------------------------------------ wins
-    def win_fan(self, v: "SeatView", tile: int, self_drawn: bool,
+    def win_fan(self, v: "PlayerState", tile: int, self_drawn: bool,
                 robbing: bool = False) -> "int | None":
         """The fan total if the rule book lets the hand win on ``tile`` (None if it is no
         declarable win; under taiwan-16 a win counts 0 here)."""
@@ -180,19 +180,19 @@ class Agent:
         return None if offer is None else offer.fan
 
     def can_win(
-        self, v: "SeatView", tile: int, self_drawn: bool, robbing: bool = False
+        self, v: "PlayerState", tile: int, self_drawn: bool, robbing: bool = False
     ) -> "tuple[bool, int | None]":
         """Whether the rule book lets the seat declare a win on ``tile``, and its fan."""
         fan = self.win_fan(v, tile, self_drawn, robbing)
         return fan is not None, fan
 
-    def _fan_check(self, v: "SeatView") -> "WinCheck | None":
+    def _fan_check(self, v: "PlayerState") -> "WinCheck | None":
         """For the search's leaves: does a completed hand reach the minimum fan
         (:class:`strategy.win_check.FanTotals`, kept across decisions)?"""
         return self._fan.check(self.rules, v.melds, v.seat, v.prevalent_wind,
                                int(v.kb.flowers[v.seat]))
 
-    def answers(self, v: "SeatView") -> "tuple[ev.Action, ...]":
+    def answers(self, v: "PlayerState") -> "tuple[ev.Action, ...]":
         """The legal answers this agent weighs: the rule book's (``v.ask.legal``), less the
         claims of a discard after which the next seat's wall is empty and, on one shared
         wall, the kongs once the normal draws are over.  The judges take those, but today's
@@ -209,11 +209,11 @@ class Agent:
         return legal
 
     # ------------------------------------------------------------------ decisions
-    def decide(self, v: "SeatView", deadline: "Deadline | None" = None) -> "Decision":
+    def decide(self, v: "PlayerState", deadline: "Deadline | None" = None) -> "Decision":
         with self._one.running(deadline, self._shared_suits):
             return self._decide(v, deadline)
 
-    def _decide(self, v: "SeatView", deadline: "Deadline | None") -> "Decision":
+    def _decide(self, v: "PlayerState", deadline: "Deadline | None") -> "Decision":
         kind = v.ask.kind
         if kind is AskKind.DRAW:
             return self._after_draw(v, deadline)
@@ -229,7 +229,7 @@ class Agent:
             return self._after_claim(v, deadline)
         return Decision(ev.Pass(), Method.PASS, note="nothing to decide")
 
-    def _after_draw(self, v: "SeatView", deadline: "Deadline | None") -> "Decision":
+    def _after_draw(self, v: "PlayerState", deadline: "Deadline | None") -> "Decision":
         assert v.drawn is not None
         ok, fan = self.can_win(v, v.drawn, self_drawn=True)
         if ok:
@@ -248,7 +248,7 @@ class Agent:
                             (added, *choice.candidates), added.note)
         return self._from_choice(ev.Discard(_tile(choice.chosen)), choice)
 
-    def _on_discard(self, v: "SeatView", deadline: "Deadline | None") -> "Decision":
+    def _on_discard(self, v: "PlayerState", deadline: "Deadline | None") -> "Decision":
         assert v.tile_in_play is not None and v.provider is not None
         t = v.tile_in_play
         ok, fan = self.can_win(v, t, self_drawn=False)
@@ -274,7 +274,7 @@ class Agent:
             action = ev.Pass()
         return self._from_choice(action, choice)
 
-    def _after_claim(self, v: "SeatView", deadline: "Deadline | None") -> "Decision":
+    def _after_claim(self, v: "PlayerState", deadline: "Deadline | None") -> "Decision":
         """The discard after this seat's own chow or pung (the Olympiad flow asks for it
         once the claim is taken: the view holds the meld already)."""
         choice = choose_discard(v.hand, v.unseen, v.melds_needed, self.rules, deadline,

@@ -39,19 +39,19 @@ from typing import Any
 import numpy as np
 
 from bot.agent import Agent, Decision, Strategy
-from bot.seat import SeatView
+from bot.seat import PlayerState
 from game import events as ev
 from game.melds import Chow, ConcealedKong, Kong, Meld, Pung
 from game.rulebook import claim_answer
 from game.rules import Family, Ruleset, WallLayout
 from game.tiles import tile_name
 from strategy.danger import DANGER_FIT, DANGER_V1, SeatSigns, danger
+from strategy.deadline import Deadline, OutOfTime
 from strategy.deficiency.kernel import UNREACHABLE
 from strategy.discard_rank import RANK1, DiscardFacts, DiscardRanker, features
 from strategy.jit import HAVE_NUMBA
 from strategy.policy import Method, choose_discard
 from strategy.rule_value import FanValue, RuleValue, rule_value
-from strategy.stepvalue import Deadline, OutOfTime
 from strategy.tai import TAI_MODEL, TaiModel
 from strategy.value import (
     DEFAULT_MODEL,
@@ -122,9 +122,9 @@ class Planner(Agent):
     def __post_init__(self) -> None:
         self.value = rule_value(self.rules, self.model, self.tai_model)
 
-    def decide(self, v: "SeatView", deadline: "Deadline | None" = None) -> "Decision":
+    def decide(self, v: "PlayerState", deadline: "Deadline | None" = None) -> "Decision":
         """The planner's decision.  Without numba, under a deadline with a clock, the fan
-        routes check it between discards and raise :class:`strategy.stepvalue.OutOfTime`
+        routes check it between discards and raise :class:`strategy.deadline.OutOfTime`
         when it has passed (:class:`OnTime` lets today's agent answer then).  The work is
         ordered so the clock cuts the least: each discard's value first (any answer needs
         it), then the step-value search (cut, it ranks what it reached), then the useful
@@ -155,23 +155,23 @@ class Planner(Agent):
                 self._watch = None
 
     # ------------------------------------------------------------------ inputs
-    def _hand_outlook(self, v: "SeatView", hand: "np.ndarray", melds: "Sequence[Meld]", turns: int,
-                      deal_in: float) -> "Outlook":
+    def _hand_outlook(self, v: "PlayerState", hand: "np.ndarray", melds: "Sequence[Meld]",
+                      turns: int, deal_in: float) -> "Outlook":
         """The outlook of holding the 3m+1 ``hand`` beside all of ``melds`` (the declared
         ones and any being weighed)."""
         return self.value.hand(v, hand, melds, turns, deal_in, self._watch)
 
-    def _discard_outlooks(self, v: "SeatView", hand: "np.ndarray", extra: "Sequence[Meld]",
+    def _discard_outlooks(self, v: "PlayerState", hand: "np.ndarray", extra: "Sequence[Meld]",
                           turns: int, dz: "np.ndarray") -> "dict[int, Outlook]":
         """Each kind the 3m+2 ``hand`` holds -> the outlook after discarding it."""
         return self.value.discards(v, hand, (*v.melds, *extra), turns, dz, self._watch)
 
-    def _turns(self, v: "SeatView") -> int:
+    def _turns(self, v: "PlayerState") -> int:
         """Draws this seat has left (a shared wall is drawn by four seats)."""
         left = v.wall_left[v.seat]
         return left if self.rules.wall_layout is WallLayout.PER_SEAT else left // 4
 
-    def _signs(self, v: "SeatView") -> "list[SeatSigns]":
+    def _signs(self, v: "PlayerState") -> "list[SeatSigns]":
         signs = []
         for s in range(4):
             if s == v.seat:
@@ -181,17 +181,17 @@ class Planner(Agent):
             signs.append(SeatSigns(tuple(v.discards[s]), melds, concealed, tuple(v.passed[s])))
         return signs
 
-    def _danger(self, v: "SeatView") -> "np.ndarray":
+    def _danger(self, v: "PlayerState") -> "np.ndarray":
         """P(each kind discarded completes another seat's hand), by the model the value
         reads (:attr:`strategy.value.ValueModel.danger_fit`)."""
         model = DANGER_FIT if self.model.danger_fit >= 1.0 else DANGER_V1
         return danger(self._signs(v), v.unseen, model)
 
-    def _inputs(self, v: "SeatView") -> "FanInputs":
+    def _inputs(self, v: "PlayerState") -> "FanInputs":
         return FanInputs(v.unseen, tuple(v.melds), v.seat, v.prevalent_wind)
 
     # ------------------------------------------------------------------ discards
-    def _discard_plan(self, v: "SeatView", hand: "np.ndarray", extra: "Sequence[Meld]",
+    def _discard_plan(self, v: "PlayerState", hand: "np.ndarray", extra: "Sequence[Meld]",
                       deadline: "Deadline | None", dz: "np.ndarray", turns: int,
                       with_search: bool = True, fan_check: bool = True,
                       ) -> "tuple[int, tuple[ValuedCandidate, ...], Outlook, Method]":
@@ -240,7 +240,7 @@ class Planner(Agent):
         cands.sort(key=lambda c: -c.outlook.value if c.outlook else 0.0)
         return chosen, tuple(cands), outlooks[chosen], method
 
-    def _best_wait(self, v: "SeatView", hand: "np.ndarray", extra: "Sequence[Meld]",
+    def _best_wait(self, v: "PlayerState", hand: "np.ndarray", extra: "Sequence[Meld]",
                    outlooks: "dict[int, Outlook]", chosen: int, turns: int, dz: "np.ndarray",
                    ) -> int:
         """``chosen``, or where it leaves the hand waiting and ``model.wait_worth`` is on
@@ -276,7 +276,7 @@ class Planner(Agent):
             return chosen
         return best
 
-    def _useful_first(self, v: "SeatView", hand: "np.ndarray", extra: "Sequence[Meld]",
+    def _useful_first(self, v: "PlayerState", hand: "np.ndarray", extra: "Sequence[Meld]",
                       outlooks: "dict[int, Outlook]", order: "list[int]") -> "list[int]":
         """``order`` with the discards within the margin ranked first by their useful draws
         toward 8 fan, where the best distance is at least ``model.useful_from`` (mcr)."""
@@ -291,11 +291,11 @@ class Planner(Agent):
             return order
         return sorted(useful, key=lambda t: -useful[t]) + [t for t in order if t not in useful]
 
-    def _close_useful(self, v: "SeatView", hand: "np.ndarray", extra: "Sequence[Meld]",
+    def _close_useful(self, v: "PlayerState", hand: "np.ndarray", extra: "Sequence[Meld]",
                       outlooks: "dict[int, Outlook]", order: "Sequence[int]") -> "dict[int, int]":
         """The discards within the margin of the best value (in ``order``) -> their useful
         draws toward 8 fan.  On a clock (plain Python) it is checked before each discard's
-        draws (:class:`strategy.stepvalue.OutOfTime` when it has passed)."""
+        draws (:class:`strategy.deadline.OutOfTime` when it has passed)."""
         top = max(o.value for o in outlooks.values())
         inputs = self._inputs(v)
         useful = {}
@@ -317,7 +317,7 @@ class Planner(Agent):
         least = min(o.distance for o in outlooks.values())
         return self.model.useful_from <= least < UNREACHABLE
 
-    def _close_features(self, v: "SeatView", hand: "np.ndarray", outlooks: "dict[int, Outlook]",
+    def _close_features(self, v: "PlayerState", hand: "np.ndarray", outlooks: "dict[int, Outlook]",
                         dz: "np.ndarray", steps: "Sequence[int]") -> "tuple[list[int], np.ndarray]":
         """The discards within the margin (in the step-value order) and their features."""
         order = list(steps) + sorted(t for t in outlooks if t not in steps)
@@ -328,7 +328,7 @@ class Planner(Agent):
         return close, features(hand, v.unseen, facts, steps, v.seat, v.prevalent_wind,
                                v.drawn)
 
-    def _after_draw(self, v: "SeatView", deadline: "Deadline | None") -> "Decision":
+    def _after_draw(self, v: "PlayerState", deadline: "Deadline | None") -> "Decision":
         assert v.drawn is not None
         ok, fan = self.can_win(v, v.drawn, self_drawn=True)
         turns, hand, legal = self._turns(v), v.hand, self.answers(v)
@@ -370,7 +370,7 @@ class Planner(Agent):
                         note=f"by value: {tile_name(chosen)} {best.describe()}")
 
     # ------------------------------------------------------------------ claims
-    def _on_discard(self, v: "SeatView", deadline: "Deadline | None") -> "Decision":
+    def _on_discard(self, v: "PlayerState", deadline: "Deadline | None") -> "Decision":
         assert v.tile_in_play is not None and v.provider is not None
         t, provider = v.tile_in_play, v.provider
         ok, fan = self.can_win(v, t, self_drawn=False)
@@ -463,14 +463,14 @@ class Planner(Agent):
         slack = model.claim_slack if isinstance(model, TaiModel) else 0.0
         return model.margin - slack
 
-    def _claim_below_margin(self, v: "SeatView", deadline: "Deadline | None",
+    def _claim_below_margin(self, v: "PlayerState", deadline: "Deadline | None",
                             per_meld: "dict[Meld, ClaimOption]", pass_o: "Outlook",
                             ) -> "tuple[ClaimOption, str] | None":
         """A claim made although none gains the margin over passing, and its note: none
         here (the arena's ``planner-calls`` makes today's claims)."""
         return None
 
-    def _after_claim(self, v: "SeatView", deadline: "Deadline | None") -> "Decision":
+    def _after_claim(self, v: "PlayerState", deadline: "Deadline | None") -> "Decision":
         """The discard after this seat's own chow or pung, by value (the view holds the
         meld already: the Olympiad flow asks for the discard once the claim is taken)."""
         chosen, cands, best, method = self._discard_plan(v, v.hand, (), deadline,
@@ -483,7 +483,7 @@ class Planner(Agent):
 class OnTime:
     """A strategy that answers by ``first`` within ``budget`` kernel calls (and the
     deadline's clock) and, when that runs out of time
-    (:class:`strategy.stepvalue.OutOfTime`), by ``quick`` on a small work budget
+    (:class:`strategy.deadline.OutOfTime`), by ``quick`` on a small work budget
     (:data:`QUICK_BUDGET`), its note saying so.  The Botzone zip's planner: in plain Python
     its fan routes watch the turn's clock and today's agent answers when it has passed.
     Everything else a caller asks (``value``, ``can_win``, ``rules``, ``name``) is
@@ -493,7 +493,7 @@ class OnTime:
     quick: "Agent"
     budget: int = ZIP_BUDGET
 
-    def decide(self, v: "SeatView", deadline: "Deadline | None" = None) -> "Decision":
+    def decide(self, v: "PlayerState", deadline: "Deadline | None" = None) -> "Decision":
         d = deadline or Deadline()
         capped = Deadline(budget=min(d.budget, self.budget), clock=d.clock, until=d.until,
                           spent=d.spent)

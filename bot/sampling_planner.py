@@ -27,11 +27,12 @@ import numpy as np
 
 from bot.agent import Decision, Strategy
 from bot.planner import Planner, default_strategy
-from bot.seat import AskKind, SeatView
+from bot.seat import AskKind, PlayerState
 from game.events import Action, ActionKind, ClaimAndDiscard, ClaimChow, ClaimPung, Discard, Pass
 from game.melds import Chow, Meld, Pung, chow_tiles
 from game.rules import Family, Ruleset
 from game.tiles import tile_name
+from strategy.deadline import Deadline
 from strategy.jit import HAVE_NUMBA
 from strategy.policy import Candidate, Method
 from strategy.sampling import (
@@ -42,7 +43,6 @@ from strategy.sampling import (
     Line,
     compare,
 )
-from strategy.stepvalue import Deadline
 from strategy.value import ValuedCandidate
 
 DEFAULT_ROLLOUTS = 96
@@ -66,7 +66,7 @@ class SamplingPlanner(Planner):
     last: Comparison | None = dataclasses.field(init=False, default=None, repr=False)
     """The last decision's comparison (for benchmarks), None if it sampled nothing."""
 
-    def decide(self, v: SeatView, deadline: Deadline | None = None) -> Decision:
+    def decide(self, v: PlayerState, deadline: Deadline | None = None) -> Decision:
         base = super().decide(v, deadline)
         self.last = None
         clocked = deadline if deadline is not None and deadline.clock is not None else None
@@ -103,7 +103,7 @@ class SamplingPlanner(Planner):
         return Decision(action, Method.SAMPLED, reasons, note=note)
 
     # ------------------------------------------------------------------ candidates
-    def _options(self, v: SeatView, base: Decision
+    def _options(self, v: PlayerState, base: Decision
                  ) -> list[tuple[Action, Line, Candidate | None]]:
         """(action, line, its reason) for the planner's choice first, then its rivals."""
         kind = v.ask.kind
@@ -113,7 +113,7 @@ class SamplingPlanner(Planner):
             return self._claims(v, base)
         return []
 
-    def _discards(self, v: SeatView, base: Decision
+    def _discards(self, v: PlayerState, base: Decision
                   ) -> list[tuple[Action, Line, Candidate | None]]:
         assert isinstance(base.action, Discard)
         cands = [c for c in base.reasons if isinstance(c, ValuedCandidate)
@@ -135,7 +135,7 @@ class SamplingPlanner(Planner):
             out.append((Discard(c.tile), Line(hand, None, c.tile, v.seat, _label(c)), c))
         return out
 
-    def _claims(self, v: SeatView, base: Decision
+    def _claims(self, v: PlayerState, base: Decision
                 ) -> list[tuple[Action, Line, Candidate | None]]:
         assert v.tile_in_play is not None and v.provider is not None
         t, provider = v.tile_in_play, v.provider
@@ -164,7 +164,7 @@ class SamplingPlanner(Planner):
             return []
         return [(action, self._claim_line(v, action), mine), pass_line]
 
-    def _claim_action(self, v: SeatView, c: Candidate) -> ClaimAndDiscard | None:
+    def _claim_action(self, v: PlayerState, c: Candidate) -> ClaimAndDiscard | None:
         """A legal claim for a claim candidate (a chow's meld read from its note)."""
         if c.tile is None:
             return None
@@ -179,7 +179,7 @@ class SamplingPlanner(Planner):
                 return chow
         return chows[0] if chows else None
 
-    def _claim_line(self, v: SeatView, action: ClaimAndDiscard) -> Line:
+    def _claim_line(self, v: PlayerState, action: ClaimAndDiscard) -> Line:
         assert v.tile_in_play is not None and v.provider is not None
         t = v.tile_in_play
         hand = v.hand.copy()
@@ -199,11 +199,11 @@ class SamplingPlanner(Planner):
         hand[action.discard] -= 1
         return Line(hand, meld, action.discard, v.seat, label)
 
-    def _seed(self, v: SeatView) -> int:
+    def _seed(self, v: PlayerState) -> int:
         return seat_seed(v, self.seed)
 
 
-def knowledge(v: SeatView) -> Knowledge:
+def knowledge(v: PlayerState) -> Knowledge:
     """What the sampler needs from a seat's view."""
     me = v.seat
     melds = tuple(tuple(v.melds) if s == me else tuple(v.shown_melds[s]) for s in range(4))
@@ -219,7 +219,7 @@ def knowledge(v: SeatView) -> Knowledge:
                      v.kb.known.copy())
 
 
-def seat_seed(v: SeatView, base: int = 0) -> int:
+def seat_seed(v: PlayerState, base: int = 0) -> int:
     """A seed from what the seat has seen (the same game gives the same seeds)."""
     h = hashlib.blake2b(digest_size=8)
     h.update(np.array([base, v.seat, v.prevalent_wind, v.events], dtype=np.int64).tobytes())

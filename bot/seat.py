@@ -31,7 +31,7 @@ from strategy.candidates import best_shape_deficiency
 from strategy.jit import HAVE_NUMBA
 from strategy.knowledge import KnowledgeBase
 
-__all__ = ["Ask", "AskKind", "SeatView", "safest_action"]
+__all__ = ["Ask", "AskKind", "PlayerState", "safest_action"]
 
 PER_SEAT_DRAWS = PER_SEAT_WALL - MCR_BOTZONE.hand_size
 """Tiles a seat can draw from its own wall in Botzone's duplicate format."""
@@ -78,11 +78,11 @@ class Ask:
 
 
 _NOTHING_ASKED = Ask(AskKind.NOTHING, (ev.Pass(),))
-"""The ask of an event that asks nothing (what :meth:`SeatView._legal` gives it)."""
+"""The ask of an event that asks nothing (what :meth:`PlayerState._legal` gives it)."""
 
 
 @dataclass
-class SeatView:
+class PlayerState:
     rules: "Ruleset"
     seat: int = 0
     prevalent_wind: int = 0

@@ -1,6 +1,6 @@
 """The seat session both platforms drive: events in, one legal answer out.
 
-A :class:`SeatSession` owns one seat's :class:`bot.seat.SeatView` (every event goes
+A :class:`SeatSession` owns one seat's :class:`bot.seat.PlayerState` (every event goes
 to it) and the seat's strategy (:class:`bot.agent.Strategy`, our
 :func:`bot.planner.default_strategy` in play: the planner under mcr-botzone, else
 :class:`bot.agent.Agent`; tests bring their own), which it hands the view.
@@ -32,13 +32,13 @@ from typing import Callable
 
 from bot.agent import Decision, Strategy
 from bot.planner import default_strategy
-from bot.seat import AskKind, SeatView
+from bot.seat import AskKind, PlayerState
 from game.events import Action, DeclareWin, Event
 from game.rulebook import minimum_fan
 from game.rules import Ruleset
+from strategy.deadline import Deadline
 from strategy.knowledge import KnowledgeError
 from strategy.policy import Method
-from strategy.stepvalue import Deadline
 
 __all__ = ["SeatSession", "Work"]
 
@@ -54,7 +54,7 @@ class SeatSession:
                  executor: "concurrent.futures.Executor | None" = None) -> None:
         self.rules = rules
         self.strategy: "Strategy" = strategy if strategy is not None else default_strategy(rules)
-        self.view = SeatView(rules)
+        self.view = PlayerState(rules)
         self.work_budget = work_budget
         """Deterministic mode: a work budget per decision and no clock at all."""
         self.lost = ""
@@ -78,7 +78,7 @@ class SeatSession:
 
     # ------------------------------------------------------------------ events
     def new_game(self) -> None:
-        self.view = SeatView(self.rules)
+        self.view = PlayerState(self.rules)
         self.strategy.reset()
         self.lost = ""
 

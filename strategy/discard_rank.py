@@ -132,14 +132,14 @@ class DiscardRanker:
 
 
 @dataclass(frozen=True)
-class Choice:
+class ObservedChoice:
     """One observed decision: the candidates' features and the row that was chosen."""
 
     x: "np.ndarray"
     chosen: int
 
 
-def log_likelihood(weights: "np.ndarray", choices: "Sequence[Choice]", l2: float
+def log_likelihood(weights: "np.ndarray", choices: "Sequence[ObservedChoice]", l2: float
                    ) -> "tuple[float, np.ndarray, np.ndarray]":
     """The penalised log-likelihood of ``choices``, its gradient and its Hessian."""
     n = weights.shape[0]
@@ -158,7 +158,8 @@ def log_likelihood(weights: "np.ndarray", choices: "Sequence[Choice]", l2: float
     return total, grad, hess
 
 
-def fit(choices: "Sequence[Choice]", l2: float = 0.3, iterations: int = 100) -> "np.ndarray":
+def fit(choices: "Sequence[ObservedChoice]", l2: float = 0.3, iterations: int = 100
+        ) -> "np.ndarray":
     """The weights that maximise the penalised log-likelihood (Newton's method with a
     backtracking line search)."""
     if not choices:
@@ -176,7 +177,7 @@ def fit(choices: "Sequence[Choice]", l2: float = 0.3, iterations: int = 100) -> 
     return w
 
 
-def agreement(weights: "Sequence[float] | np.ndarray", choices: "Sequence[Choice]") -> int:
+def agreement(weights: "Sequence[float] | np.ndarray", choices: "Sequence[ObservedChoice]") -> int:
     """How many ``choices`` the weights' best-scored candidate matches."""
     w = np.asarray(weights, dtype=np.float64)
     return sum(int(np.argmax(c.x @ w) == c.chosen) for c in choices)

@@ -28,10 +28,11 @@ from game.rules import Ruleset
 from game.tiles import NUM_KINDS, Counts, tile_name
 from strategy.candidates import best_shape_deficiency, discard_numbers, discard_table
 from strategy.completions import chance_estimate, completion_ways
+from strategy.deadline import Cut, Deadline, OutOfTime
 from strategy.deficiency.changes import SuitCache
 from strategy.deficiency.kernel import UNREACHABLE
 from strategy.search import StepSearch
-from strategy.stepvalue import Cut, Deadline, OutOfTime, delta
+from strategy.stepvalue import delta
 
 SEARCH_MAX = 2
 """Largest deficiency for which the exact step-value search runs."""

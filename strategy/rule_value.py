@@ -33,9 +33,9 @@ from game.rules import Family, Ruleset
 from game.scoring.tai import own_flowers, tai_items, tai_total
 from game.tiles import tiles_of
 from strategy.candidates import best_shape_deficiency
+from strategy.deadline import Deadline
 from strategy.knowledge import KnowledgeBase
 from strategy.policy import shape_deficiency_fast
-from strategy.stepvalue import Deadline
 from strategy.tai import TaiModel, TaiSeat, outs, tai_outlook, win_choice
 from strategy.value import (
     FanInputs,
@@ -53,7 +53,7 @@ from strategy.value import (
 
 
 class SeatFacts(Protocol):
-    """What the value reads of one seat's view of a game (the player's ``SeatView``)."""
+    """What the value reads of one seat's view of a game (the player's ``PlayerState``)."""
 
     @property
     def seat(self) -> int: ...

@@ -25,7 +25,7 @@ it declares, the tile that is then on the table and who discarded it).  The samp
    it (:mod:`game.table`: a win on a discard is 8 from each loser plus the fan from the
    discarder, a self-draw 8 + fan from each).
 3. goes round-robin over deals until the budget is spent: a count of rollouts, and/or a
-   :class:`strategy.stepvalue.Deadline` with a clock.  Only whole rounds (every candidate
+   :class:`strategy.deadline.Deadline` with a clock.  Only whole rounds (every candidate
    played on the deal) count, so every candidate has the same samples.  It returns each
    candidate's mean points, standard error and count, and the paired difference to the
    first candidate (the fast planner's choice).
@@ -59,8 +59,9 @@ from game.rules import MCR_BOTZONE
 from game.scoring.mcr import WinContext
 from game.tiles import NUM_KINDS, Counts
 from game.turn_order import SEATS, Claim, first_claim, next_seat
+from strategy.deadline import Deadline
 from strategy.deficiency.kernel import kernel_deficiency
-from strategy.stepvalue import Deadline, deficiency_after_discards, deficiency_after_draws
+from strategy.stepvalue import deficiency_after_discards, deficiency_after_draws
 
 MIN_FAN = MCR_BOTZONE.min_fan
 _EMPTY = np.zeros(0, dtype=np.int8)

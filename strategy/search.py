@@ -27,10 +27,11 @@ from collections.abc import Callable
 import numpy as np
 
 from game.tiles import NUM_KINDS, Counts
+from strategy.deadline import Cut, Deadline, OutOfTime
 from strategy.deficiency.changes import SuitCache, after_discards, after_draws
 from strategy.deficiency.kernel import UNREACHABLE
 from strategy.jit import njit
-from strategy.stepvalue import Cut, Deadline, OutOfTime, value_per_discard
+from strategy.stepvalue import value_per_discard
 
 MAX_CHANGES = 4
 """Deepest horizon the jitted walk takes (P(S, l) for l <= 4; StepValue takes any)."""

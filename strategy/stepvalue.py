@@ -17,65 +17,21 @@ prunes with the knowledge-aware deficiency: a hand whose deficiency exceeds
 the changes left has value 0, so with l equal to the deficiency only useful
 draws and deficiency-keeping discards are ever expanded.
 
-Every search takes a :class:`Deadline`; when it passes, :class:`OutOfTime`
-is raised and the caller keeps its anytime answer.
+Every search takes a :class:`strategy.deadline.Deadline`; when it passes,
+:class:`strategy.deadline.OutOfTime` is raised and the caller keeps its anytime answer.
 """
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from enum import Enum
 from fractions import Fraction
 from typing import TypeVar
 
 import numpy as np
 
 from game.tiles import NUM_KINDS, Counts
+from strategy.deadline import Deadline
 from strategy.deficiency.changes import SuitCache, after_discards, after_draws
 from strategy.deficiency.kernel import UNREACHABLE, kernel_deficiency
 from strategy.jit import njit
-
-
-class Cut(Enum):
-    """What cut a search short: its work budget (kernel calls) or the clock."""
-
-    BUDGET = "work budget"
-    CLOCK = "clock"
-
-
-class OutOfTime(Exception):
-    """The search's deadline passed (``cut``: its work budget or the clock); the caller
-    falls back to its anytime answer."""
-
-    def __init__(self, cut: "Cut" = Cut.BUDGET) -> None:
-        super().__init__(f"cut by the {cut.value}")
-        self.cut = cut
-
-
-@dataclass
-class Deadline:
-    """A budget in abstract work units (kernel calls), so strategy/ reads no clock.
-
-    The bot's session converts its time limit into a budget; tests and
-    benchmarks can also pass ``clock`` and ``until`` to stop on wall time.
-    """
-
-    budget: int = 1_000_000
-    clock: "Callable[[], float] | None" = None
-    until: float = float("inf")
-    spent: int = 0
-
-    def tick(self, units: int = 1) -> None:
-        self.spent += units
-        if self.spent > self.budget:
-            raise OutOfTime(Cut.BUDGET)
-        if self.clock is not None and (self.spent & 63) == 0 and self.clock() > self.until:
-            raise OutOfTime(Cut.CLOCK)
-
-    def check_clock(self) -> None:
-        """Raise :class:`OutOfTime` if the clock (if any) has passed ``until``; spends no
-        budget (for work measured in whole steps, not kernel calls)."""
-        if self.clock is not None and self.clock() > self.until:
-            raise OutOfTime(Cut.CLOCK)
 
 
 @njit()

@@ -37,13 +37,13 @@ import numpy as np
 
 from game.melds import Meld
 from game.tiles import Counts
+from strategy.deadline import Deadline
 from strategy.deficiency.kernel import UNREACHABLE
 from strategy.fan import declared_rows
 from strategy.fan.lowering import draws_lowering
 from strategy.fan.routes import after_each_discard, capped_route_table, route_table
 from strategy.fan.table import NUM_ROUTES
 from strategy.policy import Candidate
-from strategy.stepvalue import Deadline
 
 
 @dataclass(frozen=True)
@@ -281,7 +281,7 @@ def fan_distance(hand: "Counts", fan: "FanInputs", extra: "Sequence[Meld]" = (),
                  watch: "Deadline | None" = None) -> int:
     """The fan-aware deficiency of a 3m+1 or 3m+2 hand with the declared melds (and
     ``extra`` ones, for a claim or kong being weighed).  With ``watch``, its clock is
-    checked first (:class:`strategy.stepvalue.OutOfTime` when it has passed)."""
+    checked first (:class:`strategy.deadline.OutOfTime` when it has passed)."""
     if watch is not None:
         watch.check_clock()
     rows = fan.rows(extra)
@@ -296,7 +296,7 @@ def discard_distances(hand: "Counts", fan: "FanInputs", extra: "Sequence[Meld]" 
     """Each kind a 3m+2 hand holds -> the fan-aware deficiency after discarding it.
 
     With ``watch`` the discards are tried one by one and its clock is checked before each
-    (:class:`strategy.stepvalue.OutOfTime` when it has passed): the same numbers as the
+    (:class:`strategy.deadline.OutOfTime` when it has passed): the same numbers as the
     one kernel call without it, for callers whose routes run in plain Python, where one
     discard's routes can take a tenth of a second."""
     rows = fan.rows(extra)

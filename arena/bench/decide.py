@@ -21,11 +21,11 @@ from pathlib import Path
 import numpy as np
 
 from arena.players.situation import advice_view
-from bot.seat import SeatView
+from bot.seat import PlayerState
 from bot.session import SeatSession
 from game.rules import MCR_BOTZONE, TAIWAN_16, Ruleset, get_ruleset
+from strategy.deadline import Deadline
 from strategy.policy import shape_deficiency_fast
-from strategy.stepvalue import Deadline
 
 SITUATIONS = Path(__file__).with_name("decide_situations.json")
 PER_CELL = 8
@@ -84,7 +84,7 @@ def regenerate(seed: int) -> list[dict[str, object]]:
     return out
 
 
-def situation_view(s: dict[str, object]) -> tuple[Ruleset, SeatView]:
+def situation_view(s: dict[str, object]) -> tuple[Ruleset, PlayerState]:
     """Seat 0's view of a situation, as ``mjbot advise`` builds it (the declared melds:
     pungs of tiles the hand does not hold and whose copies are seen)."""
     rules = get_ruleset(str(s["rules"]))

@@ -132,7 +132,7 @@ def instrumented(stages: Stages, planner_views: set[int]) -> Iterator[None]:
         patch(planner, name, "step-value search")
     # the planner's seat view only: the other seats' views count with their seats or
     # the table
-    view_cls = bot.seat.SeatView
+    view_cls = bot.seat.PlayerState
     old_observe = view_cls.observe
     old_ask = view_cls.__dict__["ask"]
 

@@ -29,20 +29,20 @@ from arena.players.lineup import ArenaSeat
 from arena.tables.games import GameSpec, Rules, play_mcr_table, seat_answer
 from bot.planner import Planner
 from bot.sampling_planner import SamplingPlanner
-from bot.seat import AskKind, SeatView
+from bot.seat import AskKind, PlayerState
 from game.events import Action, ClaimChow, ClaimKong, ClaimPung, claim_of
 from game.rules import MCR_BOTZONE
+from strategy.deadline import Deadline
 from strategy.sampling import Budget, compare
-from strategy.stepvalue import Deadline
 
 ROLLOUT_BUDGETS = (16, 64, 256)
 THINK_BUDGETS = (0.5, 2.0)
 WORK_BUDGET = 4_000
 
 
-def situations(seed: int, games: int, seat: int = 0) -> list[SeatView]:
+def situations(seed: int, games: int, seat: int = 0) -> list[PlayerState]:
     """Copies of one seat's view at each of its decisions in ``games`` planner games."""
-    out: list[SeatView] = []
+    out: list[PlayerState] = []
 
     def kept(s: int, player: ArenaSeat) -> Action:
         ask = player.view.ask
@@ -69,7 +69,7 @@ def _latency(xs: list[float]) -> dict[str, float]:
             "max_ms": max(xs)}
 
 
-def rollout_speed(views: list[SeatView], rollouts: int) -> list[float]:
+def rollout_speed(views: list[PlayerState], rollouts: int) -> list[float]:
     """Rollouts per CPU second of :func:`strategy.sampling.compare` alone, per sampled
     decision (the candidates the sampling planner would compare, ``rollouts`` of them)."""
     from bot.sampling_planner import knowledge, seat_seed
@@ -92,7 +92,7 @@ def rollout_speed(views: list[SeatView], rollouts: int) -> list[float]:
     return out
 
 
-def measure(views: list[SeatView], rollouts: int | None, think: float | None
+def measure(views: list[PlayerState], rollouts: int | None, think: float | None
             ) -> dict[str, object]:
     agent = SamplingPlanner(MCR_BOTZONE, rollouts=rollouts)
     every, sampled = [], []

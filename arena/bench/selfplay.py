@@ -27,7 +27,7 @@ import numpy as np
 import structlog
 
 from arena.bench.targets import Target, missed_line
-from arena.platforms.botzone_judge.match import MatchConfig, play_match
+from arena.platforms.botzone_judge.match import JudgeMatchConfig, play_match
 from arena.platforms.botzone_judge.one_seat import mjbot_command, play_subprocess_seat
 from arena.tables.selfplay import play_one
 from bot.logging import configure_logging
@@ -54,7 +54,7 @@ def referee_games_per_second(games: int, seed: int) -> float:
     configure_logging("WARNING")  # not a line per game on stderr
     try:
         t0 = time.perf_counter()
-        report = play_match(MatchConfig(commands=(command,) * 4, games=games, seed=seed))
+        report = play_match(JudgeMatchConfig(commands=(command,) * 4, games=games, seed=seed))
         elapsed = time.perf_counter() - t0
     finally:
         structlog.configure(**logging)

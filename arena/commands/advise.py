@@ -1,7 +1,7 @@
 """``mjbot advise``: the shipped bot's answer to a hand, with every candidate's numbers.
 
 The hand, its declared melds, the unseen tiles and the offered discard make a seat view
-(:class:`bot.seat.SeatView`, seat 0, east wind) whose ask the rule book fills (a win is
+(:class:`bot.seat.PlayerState`, seat 0, east wind) whose ask the rule book fills (a win is
 offered when it is one); the shipped bot (:func:`bot.planner.default_strategy`) answers it
 through a :class:`bot.session.SeatSession`, as on a platform: ``mjbot advise`` and
 ``mjbot play`` give the same answer to the same situation."""
@@ -24,8 +24,8 @@ from bot.session import SeatSession
 from game.melds import meld_shape
 from game.rules import RULESETS, Family, get_ruleset
 from game.tiles import Notation, TileError, counts_of, parse_counts, parse_tiles, tile_name
+from strategy.deadline import Deadline
 from strategy.policy import Candidate, Method, PolicyError
-from strategy.stepvalue import Deadline
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from arena.platforms.olympiad.config import RefereeConfig
     from arena.platforms.olympiad.match import Tls
 from arena.platforms.botzone_judge.match import (
-    MatchConfig,
+    JudgeMatchConfig,
     MatchInterrupted,
     WallsFileError,
     play_match,
@@ -303,7 +303,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"mjbot referee: {problem}", file=sys.stderr)
         return 2
     c0, c1, c2, c3 = args.bots
-    config = MatchConfig(
+    config = JudgeMatchConfig(
         commands=(c0, c1, c2, c3), games=games, seed=args.seed, walls=walls,
         time_limit=args.time_limit, memory_limit=args.memory_limit,
         interaction=Interaction(args.interaction), records=args.records)

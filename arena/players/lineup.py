@@ -91,13 +91,13 @@ from arena.records.decisions import SeatChoice
 from bot.agent import Agent, Decision, Strategy, describe_action
 from bot.planner import ZIP_BUDGET, OnTime, Planner, default_strategy
 from bot.sampling_planner import DEFAULT_ROLLOUTS, SamplingPlanner
-from bot.seat import AskKind, SeatView
+from bot.seat import AskKind, PlayerState
 from bot.session import SeatSession
 from game.events import Action, Event, Pass
 from game.rules import Family, Ruleset
+from strategy.deadline import Deadline
 from strategy.discard_rank import RANK1, DiscardRanker
 from strategy.policy import Method
-from strategy.stepvalue import Deadline
 from strategy.tai import TaiModel
 from strategy.value import ValueModel
 
@@ -404,7 +404,7 @@ class ArenaSeat:
         self.session = SeatSession(self.rules, self.strategy, work_budget=self.spec.budget)
 
     @property
-    def view(self) -> SeatView:
+    def view(self) -> PlayerState:
         return self.session.view
 
     @property

@@ -21,13 +21,13 @@ import numpy as np
 
 from bot.agent import Agent, Decision
 from bot.planner import ClaimOption, Planner
-from bot.seat import AskKind, SeatView
+from bot.seat import AskKind, PlayerState
 from game import events as ev
 from game.melds import Chow, Kong, Meld, Pung
 from game.rulebook import taken_by, with_discards
+from strategy.deadline import Deadline
 from strategy.deficiency.kernel import kernel_deficiency
 from strategy.policy import Method, choose_claim, shape_deficiency_fast
-from strategy.stepvalue import Deadline
 from strategy.value import Outlook
 
 __all__ = ["SimcatStrategy", "SimpleRule", "SimpleStrategy", "least_shanten_discard"]
@@ -48,7 +48,7 @@ def least_shanten_discard(hand: np.ndarray, melds: int, held: list[int]) -> int:
     return best
 
 
-def _offered_win(v: SeatView) -> Decision | None:
+def _offered_win(v: PlayerState) -> Decision | None:
     """Declare the win the rule book offers, if it offers one."""
     ask = v.ask
     if ask.win is None:
@@ -75,7 +75,7 @@ class SimpleStrategy:
     def reset(self) -> None:
         return None
 
-    def decide(self, v: SeatView, deadline: Deadline | None = None) -> Decision:
+    def decide(self, v: PlayerState, deadline: Deadline | None = None) -> Decision:
         win = _offered_win(v)
         if win is not None:
             return win
@@ -113,7 +113,7 @@ class SimcatStrategy:
         self.agent.reset()
         self.planned = None
 
-    def decide(self, v: SeatView, deadline: Deadline | None = None) -> Decision:
+    def decide(self, v: PlayerState, deadline: Deadline | None = None) -> Decision:
         planned, self.planned = self.planned, None
         asked = v.ask.kind
         if asked is AskKind.CALLED and planned is not None and ev.Discard(planned) in (
@@ -126,10 +126,10 @@ class SimcatStrategy:
             return self._random_keeping(v, asked)
         return self.agent.decide(v, deadline)
 
-    def _deficiency(self, v: SeatView, hand: np.ndarray, melds: int) -> int:
+    def _deficiency(self, v: PlayerState, hand: np.ndarray, melds: int) -> int:
         return shape_deficiency_fast(hand, v.unseen, melds, v.rules)
 
-    def _random_keeping(self, v: SeatView, asked: AskKind) -> Decision:
+    def _random_keeping(self, v: PlayerState, asked: AskKind) -> Decision:
         if asked is AskKind.DRAW:
             hand = v.hand.copy()
             held = [int(t) for t in np.nonzero(hand)[0]]
@@ -171,7 +171,7 @@ class CallingPlanner(Planner):
     falls) where the fan-aware distance does not grow and the value loses at most the
     margin."""
 
-    def _claim_below_margin(self, v: SeatView, deadline: Deadline | None,
+    def _claim_below_margin(self, v: PlayerState, deadline: Deadline | None,
                             per_meld: dict[Meld, ClaimOption], pass_o: Outlook,
                             ) -> tuple[ClaimOption, str] | None:
         """Today's claim rule (the plain deficiency falls) where the fan-aware distance does

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bot.seat import SeatView
+from bot.seat import PlayerState
 from game import events as ev
 from game.melds import Chow, ConcealedKong, Meld, MeldShape, Pung, meld_shape
 from game.rules import Ruleset, WallLayout
@@ -13,11 +13,11 @@ from game.rules import Ruleset, WallLayout
 
 def advice_view(rules: Ruleset, hand: np.ndarray, unseen: np.ndarray,
                 meld_groups: list[list[int]], claim: int | None, from_left: bool,
-                drawn: int | None) -> SeatView:
+                drawn: int | None) -> PlayerState:
     """Seat 0's view of the situation: its concealed ``hand`` (with the drawn tile, or
     without the ``claim``ed discard of seat 3, from its left, else seat 2), declared melds,
     and ``unseen`` as its knowledge base (every other copy is seen)."""
-    view = SeatView(rules)
+    view = PlayerState(rules)
     view.kb.hand[:] = hand
     view.kb.known[:] = (4 - hand - unseen).astype(np.int8)
     view.melds = [_meld(group, rules) for group in meld_groups]

@@ -41,7 +41,7 @@ from arena.records.files import Record, read_record
 from bot.agent import Decision, Strategy
 from bot.options import positive_int, seat_index
 from bot.planner import default_strategy
-from bot.seat import SeatView
+from bot.seat import PlayerState
 from bot.session import SeatSession
 from game import events as ev
 from game.rules import MCR_BOTZONE, Family, Ruleset
@@ -56,12 +56,12 @@ from protocols.botzone_codec import (
 from protocols.botzone_matchlog import read_match_log
 from protocols.bounded_json import MAX_DOCUMENT_CHARS, JsonInputError, loads_bounded
 from protocols.olympiad_codec import joined_claims
+from strategy.deadline import Deadline
 from strategy.knowledge import KnowledgeError
-from strategy.stepvalue import Deadline
 
 
 @dataclass(frozen=True)
-class Step:
+class ReplayStep:
     """One thing the seat was shown, and what it answered (None: nothing recorded)."""
 
     event: ev.Event
@@ -107,7 +107,7 @@ class Game:
     (None: a whole game) and who played the seat (None: a Botzone log does not say)."""
 
     rules: Ruleset
-    steps: list[Step]
+    steps: list[ReplayStep]
     incomplete: str | None
     player: str | None = None
 
@@ -158,7 +158,7 @@ def read_game(path: Path, seat: int) -> Game:
     return Game(MCR_BOTZONE, steps, log.incomplete)
 
 
-def steps_from_lines(lines: list[tuple[str, str]]) -> list[Step]:
+def steps_from_lines(lines: list[tuple[str, str]]) -> list[ReplayStep]:
     """Botzone (request, response) lines as steps; a request that does not decode is an error
     naming its line."""
     decoder = RequestDecoder()
@@ -172,7 +172,7 @@ def steps_from_lines(lines: list[tuple[str, str]]) -> list[Step]:
         if response:
             with contextlib.suppress(ProtocolError):
                 played = parse_response(response)
-        steps.append(Step(event, request, played))
+        steps.append(ReplayStep(event, request, played))
     return steps
 
 
@@ -208,7 +208,7 @@ def describe_event(event: ev.Event) -> str:
 _TILE_FIELDS = {"tile", "discard", "claimed", "middle", "flower"}
 
 
-def steps_from_record(path: Path, seat: int) -> tuple[Ruleset, list[Step]]:
+def steps_from_record(path: Path, seat: int) -> tuple[Ruleset, list[ReplayStep]]:
     """A game record's history as ``seat`` was shown it, with what it answered each time.
 
     What the seat played is read off the event that followed (its discard,
@@ -219,7 +219,7 @@ def steps_from_record(path: Path, seat: int) -> tuple[Ruleset, list[Step]]:
     return _steps_of(read_record(path), seat)
 
 
-def _steps_of(record: Record, seat: int) -> tuple[Ruleset, list[Step]]:
+def _steps_of(record: Record, seat: int) -> tuple[Ruleset, list[ReplayStep]]:
     header = record.header
     rules = MCR_BOTZONE if header.rules is None else header.rules
     ending = record.result.ending if record.result is not None else None
@@ -235,7 +235,7 @@ def _steps_of(record: Record, seat: int) -> tuple[Ruleset, list[Step]]:
             # the last event of a game cut short: what the seat answered is unknown
             played = ev.DeclareWin() if nxt is None and winner == seat else ev.Pass()
         shown = format_request(e, seat) if botzone else describe_event(e)
-        steps.append(Step(e, shown, played))
+        steps.append(ReplayStep(e, shown, played))
     return rules, steps
 
 
@@ -263,11 +263,11 @@ class SeatTurn:
     """One step of a replayed seat: its view has seen the step's event (and nothing after)."""
 
     index: int
-    step: Step
+    step: ReplayStep
     session: SeatSession
 
     @property
-    def view(self) -> SeatView:
+    def view(self) -> PlayerState:
         return self.session.view
 
     def reask(self, deadline: Deadline) -> Decision:
@@ -276,7 +276,7 @@ class SeatTurn:
         return self.session.answer_inline(deadline)
 
 
-def seat_turns(steps: Iterable[Step], session: SeatSession,
+def seat_turns(steps: Iterable[ReplayStep], session: SeatSession,
                say: Callable[[ev.Action], str] = format_response) -> Iterator[SeatTurn]:
     """The steps fed to ``session`` (a fresh seat) one by one, each yielded once its view has
     seen the step's event; after it, the view is told what was played there, whatever the
@@ -293,7 +293,7 @@ def seat_turns(steps: Iterable[Step], session: SeatSession,
             session.answered(step.played)
 
 
-def replay(steps: list[Step], budget: int = REPLAY_BUDGET, rules: Ruleset = MCR_BOTZONE,
+def replay(steps: list[ReplayStep], budget: int = REPLAY_BUDGET, rules: Ruleset = MCR_BOTZONE,
            agent: Strategy | None = None) -> list[Turn]:
     """Feed the steps to a fresh seat session; where the seat had a decision, ask the
     strategy ``agent`` (fresh for this game; by default the shipped bot,

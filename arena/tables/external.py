@@ -38,7 +38,7 @@ from arena.tables.games import (
     finish_taiwan,
     taiwan_decision,
 )
-from bot.seat import SeatView
+from bot.seat import PlayerState
 from game.events import Action, Dealt, Discarded, Drew, Pass, Won
 from game.rules import TAIWAN_16
 from game.table import BotzoneTable
@@ -98,7 +98,7 @@ class InProcessChannel:
         return None
 
 
-TurnCheck = Callable[[BotzoneTable, Mapping[int, SeatView]], None]
+TurnCheck = Callable[[BotzoneTable, Mapping[int, PlayerState]], None]
 """Called every turn with the judge's table and the in-process seats' views (tests)."""
 
 

@@ -30,7 +30,7 @@ ROTATIONS = seatings(SeatingFormat.ROTATE)
 
 
 @dataclass(frozen=True)
-class GameSummary:
+class SelfplayGame:
     """One self-play game: its outcome (wall ``game // 4``), and per seat whether the
     table refused an answer of it (an illegal action) or penalised its false win."""
 
@@ -43,7 +43,7 @@ class GameSummary:
 
 
 def play_one(args: tuple[int, int, list[str], str, str | None]
-             | tuple[int, int, list[str], str, str | None, str]) -> GameSummary:
+             | tuple[int, int, list[str], str, str | None, str]) -> SelfplayGame:
     """Game ``game`` of ``seed``: wall ``game // 4`` with the players in rotation
     ``game % 4`` (:data:`ROTATIONS`), played by the arena's game (:func:`arena.tables.play.play`:
     every seat through the platform's seat session), on taiwan-16's single wall or stable
@@ -71,7 +71,7 @@ def play_one(args: tuple[int, int, list[str], str, str | None]
     a, b, c, d = (played.replaced[s] > 0 or (o.penalized == s and not false_win)
                   for s in range(4))
     e, f, g, h = (o.penalized == s and false_win for s in range(4))
-    return GameSummary(game, o, (a, b, c, d), (e, f, g, h), played.ending, played.penalty)
+    return SelfplayGame(game, o, (a, b, c, d), (e, f, g, h), played.ending, played.penalty)
 
 
 @dataclass(frozen=True)
@@ -88,7 +88,7 @@ class PlayerReport:
                 "false_wins": self.false_wins}
 
 
-def report(summaries: Sequence[GameSummary]) -> list[PlayerReport]:
+def report(summaries: Sequence[SelfplayGame]) -> list[PlayerReport]:
     """Every player's report, in order of first appearance."""
     outcomes = [s.outcome for s in summaries]
 
@@ -153,7 +153,7 @@ def run(args: argparse.Namespace) -> int:
             return 2
     jobs = [(g, args.seed, list(args.agents), args.rules, args.records, args.wall)
             for g in range(args.games)]
-    summaries: list[GameSummary] = []
+    summaries: list[SelfplayGame] = []
     bar = tqdm(total=len(jobs), file=sys.stderr, unit="game", disable=args.json)
     if args.workers > 1:
         with ProcessPoolExecutor(args.workers) as pool:

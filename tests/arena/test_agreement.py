@@ -7,10 +7,10 @@ from support import botzone_logs
 
 from arena.lab.experiments.agreement import logged_seats, measure
 from bot.agent import Agent, Decision
-from bot.seat import SeatView
+from bot.seat import PlayerState
 from game.rules import MCR_BOTZONE
+from strategy.deadline import Deadline
 from strategy.policy import Method
-from strategy.stepvalue import Deadline
 
 LOGS = botzone_logs()[:2]
 
@@ -18,7 +18,7 @@ LOGS = botzone_logs()[:2]
 class Safest:
     """Discards the drawn tile, never calls."""
 
-    def decide(self, view: SeatView, deadline: Deadline | None = None) -> Decision:
+    def decide(self, view: PlayerState, deadline: Deadline | None = None) -> Decision:
         return Decision(view.ask.safest(), Method.FALLBACK)
 
     def reset(self) -> None:

@@ -15,7 +15,7 @@ from arena.platforms.botzone_judge.turns import Reply, referee_game
 from arena.tables.external import InProcessChannel, play_botzone
 from arena.tables.games import GameSpec, Rules
 from arena.tables.play import play
-from bot.seat import SeatView
+from bot.seat import PlayerState
 from game.melds import ConcealedKong
 from game.stable_wall import WallMode
 from game.table import BotzoneTable, random_walltiles
@@ -73,7 +73,7 @@ def test_an_in_process_seat_sees_its_hand_as_the_judge_holds_it(player: str) -> 
     compared = 0
     kongs: set[int] = set()
 
-    def check(table: BotzoneTable, views: Mapping[int, SeatView]) -> None:
+    def check(table: BotzoneTable, views: Mapping[int, PlayerState]) -> None:
         nonlocal compared
         assert list(views) == [seat]
         view, judge = views[seat], table.view(seat)

@@ -22,7 +22,12 @@ import structlog
 
 import arena.platforms.botzone_judge.sandbox as sandbox
 from arena.cli import main
-from arena.platforms.botzone_judge.match import MatchConfig, MatchReport, play_match, read_walls
+from arena.platforms.botzone_judge.match import (
+    JudgeMatchConfig,
+    MatchReport,
+    play_match,
+    read_walls,
+)
 from arena.platforms.botzone_judge.turns import Reply, referee_game
 from arena.records.files import read_record
 from game.events import (
@@ -162,7 +167,7 @@ def check_replayable(report: MatchReport) -> None:
 @pytest.mark.parametrize("interaction", ["simple", "json"])
 def test_four_keep_running_bots_play_a_whole_game(interaction: str, tmp_path: Path) -> None:
     command = f"{MJBOT} play botzone --work-budget {BUDGET}"
-    config = MatchConfig(commands=(command,) * 4, games=1, seed=3, time_limit=GENEROUS,
+    config = JudgeMatchConfig(commands=(command,) * 4, games=1, seed=3, time_limit=GENEROUS,
                          interaction=Interaction(interaction), records=tmp_path)
     report = play_match(config)
     game = report.games[0]
@@ -230,7 +235,7 @@ def test_golden_transcript_of_seat_0(interaction: str, keep_running: bool, scrip
                 scripted("tsumogiri", once=not keep_running),
                 scripted("tsumogiri", once=not keep_running),
                 scripted(f"hu-at-{turns}", once=not keep_running))
-    config = MatchConfig(commands=commands, games=2, seed=seed, time_limit=limit,
+    config = JudgeMatchConfig(commands=commands, games=2, seed=seed, time_limit=limit,
                          interaction=Interaction(interaction))
     report = play_match(config)
     expected = []
@@ -269,7 +274,7 @@ def test_faulty_bots_are_penalised_and_the_next_game_runs(
     commands[seat] = scripted(behaviour, log=logs[seat])
     c0, c1, c2, c3 = commands
     limit = 1.0 if behaviour.startswith("hang") else GENEROUS
-    config = MatchConfig(commands=(c0, c1, c2, c3), games=2, seed=11, time_limit=limit,
+    config = JudgeMatchConfig(commands=(c0, c1, c2, c3), games=2, seed=11, time_limit=limit,
                          interaction=Interaction(interaction), records=tmp_path / "records")
     report = play_match(config)
     for game in report.games:
@@ -304,7 +309,7 @@ def test_a_kept_running_turn_gets_two_thirds_of_a_fresh_start_s_time(once: bool,
     resumes it: 5 s of thought on turn 3 is late for a kept-running bot only."""
     c0 = scripted("sleep-5-at-3", once=once)
     others = scripted("tsumogiri")
-    config = MatchConfig(commands=(c0, others, others, others), games=1, seed=11,
+    config = JudgeMatchConfig(commands=(c0, others, others, others), games=1, seed=11,
                          time_limit=6.0)
     game = play_match(config).games[0]
     if once:
@@ -319,7 +324,7 @@ def test_a_kept_running_turn_gets_two_thirds_of_a_fresh_start_s_time(once: bool,
 @pytest.mark.parametrize(("interaction", "turns"), [("simple", 16), ("json", 12)])
 def test_a_bot_without_keep_running_is_restarted_every_turn(
         interaction: str, turns: int, scripted, tmp_path: Path) -> None:
-    config = MatchConfig(
+    config = JudgeMatchConfig(
         commands=(f"{MJBOT} play botzone --no-keep-running --work-budget {BUDGET}",
                   scripted("tsumogiri"), scripted("tsumogiri"), scripted(f"hu-at-{turns}")),
         games=1, seed=5, time_limit=GENEROUS, interaction=Interaction(interaction))

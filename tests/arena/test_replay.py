@@ -11,11 +11,11 @@ from support import botzone_logs
 from arena.review.replay import replay, steps_from_lines, steps_from_record
 from arena.tables.selfplay import play_one
 from bot.agent import Decision
-from bot.seat import SeatView
+from bot.seat import PlayerState
 from game.events import DeclareWin, Discard
 from protocols.botzone_matchlog import load_match_log
+from strategy.deadline import Deadline
 from strategy.policy import Method
-from strategy.stepvalue import Deadline
 
 LOGS = botzone_logs()
 
@@ -37,7 +37,7 @@ def test_every_seat_of_a_match_log_rebuilds_and_gets_an_answer(path: Path) -> No
 class AlwaysWin:
     """Declares a win at every ask, legal or not."""
 
-    def decide(self, view: SeatView, deadline: Deadline | None = None) -> Decision:
+    def decide(self, view: PlayerState, deadline: Deadline | None = None) -> Decision:
         return Decision(DeclareWin(), Method.WIN)
 
     def reset(self) -> None:
@@ -45,7 +45,7 @@ class AlwaysWin:
 
 
 class Fails:
-    def decide(self, view: SeatView, deadline: Deadline | None = None) -> Decision:
+    def decide(self, view: PlayerState, deadline: Deadline | None = None) -> Decision:
         raise RuntimeError("no answer")
 
     def reset(self) -> None:

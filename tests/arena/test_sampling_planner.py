@@ -15,21 +15,21 @@ from arena.bench.planner import play_timed
 from arena.players.lineup import ArenaSeat, PlayerSpecError, parse_player
 from arena.tables.games import GameSpec, Rules
 from bot.sampling_planner import SamplingPlanner, seat_seed
-from bot.seat import SeatView
+from bot.seat import PlayerState
 from game.events import Dealt, Discard, Discarded, Drew, SeatAssigned
 from game.rules import MCR_BOTZONE
 from game.tiles import parse_tiles
+from strategy.deadline import Deadline
 from strategy.policy import Method
-from strategy.stepvalue import Deadline
 
 
 def tile(name: str) -> int:
     return parse_tiles(name)[0]
 
 
-def close_view() -> SeatView:
+def close_view() -> PlayerState:
     """Seat 0 with two honour singles to choose between (the planner values them alike)."""
-    v = SeatView(MCR_BOTZONE)
+    v = PlayerState(MCR_BOTZONE)
     v.observe(SeatAssigned(0, 0))
     v.observe(Dealt(0, tuple(parse_tiles("123m456m789m1p2p3z4z"))))
     for e in (Drew(0, tile("5z")), Discarded(0, tile("5z")),

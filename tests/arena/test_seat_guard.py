@@ -20,7 +20,7 @@ from arena.tables.match import MatchConfig, MatchProgress, render, run_match, su
 from arena.tables.play import play
 from arena.tables.runner import Runner
 from bot.planner import Planner
-from bot.seat import SeatView
+from bot.seat import PlayerState
 from game.stable_wall import WallMode
 
 PY = sys.executable
@@ -55,7 +55,7 @@ def raising_planner(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """The planner raises on every decision from its view's 30th event on."""
     decide = Planner.decide
 
-    def boom(self: Planner, view: SeatView, *args: object, **kwargs: object) -> object:
+    def boom(self: Planner, view: PlayerState, *args: object, **kwargs: object) -> object:
         if view.events >= 30:
             raise RuntimeError("boom")
         return decide(self, view, *args, **kwargs)  # type: ignore[arg-type]
@@ -104,14 +104,14 @@ def test_a_raising_strategy_under_taiwan_16_takes_the_tables_default(
 
 def test_a_view_that_cannot_take_an_event_answers_safely_to_the_end(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    observe = SeatView.observe
+    observe = PlayerState.observe
 
-    def broken(self: SeatView, event: object) -> None:
+    def broken(self: PlayerState, event: object) -> None:
         if self.seat == 1 and self.events == 40:
             raise ValueError("a fifth copy")
         observe(self, event)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(SeatView, "observe", broken)
+    monkeypatch.setattr(PlayerState, "observe", broken)
     players = ("baseline-v1:budget=50",) * 4
     game = play(GameSpec(Rules.MCR_BOTZONE, 9, 0, 0, players, players, record=True))
     [failure] = game.failures

@@ -13,13 +13,13 @@ from __future__ import annotations
 import numpy as np
 
 from bot.agent import Agent, Decision
-from bot.seat import SeatView
+from bot.seat import PlayerState
 from bot.session import SeatSession
 from game.events import DeclareWin, Pass, Penalized, Won
 from game.rules import MCR_BOTZONE
 from game.table import BotzoneTable, random_walltiles
+from strategy.deadline import Deadline
 from strategy.policy import Method
-from strategy.stepvalue import Deadline
 
 
 class AlwaysWin:
@@ -28,7 +28,7 @@ class AlwaysWin:
     def reset(self) -> None:
         return None
 
-    def decide(self, view: SeatView, deadline: Deadline | None = None) -> Decision:
+    def decide(self, view: PlayerState, deadline: Deadline | None = None) -> Decision:
         return Decision(DeclareWin(), Method.WIN)
 
 

@@ -15,7 +15,7 @@ from support import needs_extra
 
 pytest.importorskip("pydantic", reason=needs_extra("olympiad"))  # plays through the arena
 
-from bot.seat import SeatView
+from bot.seat import PlayerState
 from game.events import DeclareWin, Melded, history_seen_by
 from game.rules import TAIWAN_16
 from game.taiwan import TaiwanTable
@@ -28,7 +28,7 @@ def test_seat_views_follow_the_taiwan_table() -> None:
     for game in range(150):
         rng = np.random.default_rng([5, game])
         table = TaiwanTable(shuffled_wall(TAIWAN_16, rng), game % 4, (game // 4) % 4)
-        views = [SeatView(TAIWAN_16) for _ in range(4)]
+        views = [PlayerState(TAIWAN_16) for _ in range(4)]
         fed = [0, 0, 0, 0]
         while True:
             for seat, view in enumerate(views):

@@ -8,7 +8,7 @@ import pytest
 from support.game import dealt_view
 
 from bot.planner import Planner
-from bot.seat import AskKind, SeatView
+from bot.seat import AskKind, PlayerState
 from game.events import (
     ClaimAndDiscard,
     ClaimPung,
@@ -26,7 +26,7 @@ from strategy.rule_value import FanValue
 from strategy.value import ValuedCandidate, ValueModel
 
 
-def view_of(hand: str, *events: object) -> SeatView:
+def view_of(hand: str, *events: object) -> PlayerState:
     return dealt_view(MCR_BOTZONE, hand, *events)
 
 
@@ -112,7 +112,7 @@ def test_without_numba_a_planner_out_of_time_lets_todays_agent_answer(monkeypatc
     planner's own answer."""
     import bot.planner as planner_module
     from bot.agent import Agent
-    from strategy.stepvalue import Deadline, OutOfTime
+    from strategy.deadline import Deadline, OutOfTime
 
     v = view_of("1155m2299p55s3z4z6z", Drew(0, tile("7z")))
     compiled = Planner(MCR_BOTZONE).decide(v, Deadline(budget=4000))
@@ -203,7 +203,7 @@ def test_the_learned_ranker_picks_its_best_scored_close_discard() -> None:
     assert Planner(MCR_BOTZONE, ranker=None).decide(v).action != d.action
 
 
-def _discarded_to_us(hand: str, thrown: str) -> SeatView:
+def _discarded_to_us(hand: str, thrown: str) -> PlayerState:
     """Seat 0 dealt ``hand`` (13 tiles) draws and throws 1z, then seat 1 throws ``thrown``."""
     return view_of(hand, Drew(0, tile("1z")), Discarded(0, tile("1z")),
                    Drew(1, None), Discarded(1, tile(thrown)))
@@ -249,7 +249,7 @@ def test_a_decision_abandoned_by_its_caller_is_cancelled_and_shares_no_scratch()
     on a suit cache of its own until the abandoned one has left."""
     import threading
 
-    from strategy.stepvalue import Deadline
+    from strategy.deadline import Deadline
 
     agent = Planner(MCR_BOTZONE)
     shared = agent._shared_suits
@@ -289,7 +289,7 @@ def test_without_numba_the_clock_cutting_the_useful_draws_leaves_the_planners_or
 
     import bot.planner as planner_module
     from bot.planner import SHIPPED_MODEL
-    from strategy.stepvalue import Deadline, OutOfTime
+    from strategy.deadline import Deadline, OutOfTime
 
     v = view_of("2358m2467p1358s1z", Drew(0, tile("7z")))  # 5 from 8 fan
     compiled = Planner(MCR_BOTZONE, model=SHIPPED_MODEL).decide(v, Deadline(budget=4000))
@@ -348,8 +348,8 @@ def test_without_numba_the_clock_cutting_the_waits_worth_keeps_the_value_s_choic
 
     import bot.planner as planner_module
     from bot.planner import SHIPPED_MODEL
+    from strategy.deadline import Deadline, OutOfTime
     from strategy.rule_value import FanValue
-    from strategy.stepvalue import Deadline, OutOfTime
 
     v = view_of("3p3p3p9p9p9p2s2s2s5s6s6s9s", Drew(0, tile("9s")))  # as above
     unweighed = Planner(MCR_BOTZONE, model=dataclasses.replace(SHIPPED_MODEL, wait_worth=0.0))

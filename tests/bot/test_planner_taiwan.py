@@ -6,7 +6,7 @@ from __future__ import annotations
 from support.game import dealt_view
 
 from bot.planner import Planner
-from bot.seat import SeatView
+from bot.seat import PlayerState
 from game.events import ClaimPung, DeclareWin, Discard, Discarded, Drew, Pass
 from game.rules import TAIWAN_16
 from game.tiles import parse_tiles
@@ -20,7 +20,7 @@ def tile(name: str) -> int:
     return parse_tiles(name)[0]
 
 
-def view_of(hand: str, *events: object) -> SeatView:
+def view_of(hand: str, *events: object) -> PlayerState:
     return dealt_view(TAIWAN_16, hand, *events)
 
 

@@ -37,14 +37,14 @@ def test_the_olympiad_flow_asks_the_claimers_discard_as_the_views_own_question()
     """taiwan-16: a pung is shown before its discard; the claimer's view holds the meld at
     once and asks for the discard (``CALLED``, the rule book's discards of the hand left);
     another seat's view asks nothing until the discard, then offers it to claim."""
-    from bot.seat import AskKind, SeatView
+    from bot.seat import AskKind, PlayerState
     from game.events import ActionKind, Dealt, Discard, Discarded, Melded, SeatAssigned
     from game.melds import Pung
     from game.rules import TAIWAN_16
     from game.tiles import parse_tiles
 
     hand = tuple(parse_tiles("1122345m678p999s1z"))
-    views = [SeatView(TAIWAN_16), SeatView(TAIWAN_16)]
+    views = [PlayerState(TAIWAN_16), PlayerState(TAIWAN_16)]
     for seat, view in enumerate(views):
         view.observe(SeatAssigned(seat, 0))
         view.observe(Dealt(seat, hand if seat == 0 else tuple(parse_tiles("1234567m1234567p11s")),

@@ -12,13 +12,13 @@ import threading
 from collections.abc import Callable
 
 from bot.agent import Agent, Decision
-from bot.seat import SeatView
+from bot.seat import PlayerState
 from bot.session import SeatSession
 from game.events import Dealt, Discard, Discarded, Drew, Pass, SeatAssigned
 from game.rules import MCR_BOTZONE
 from game.tiles import Notation, parse_tile, parse_tiles
+from strategy.deadline import Deadline
 from strategy.policy import Method
-from strategy.stepvalue import Deadline
 
 HAND = "1m2m3m 4p5p6p 7s8s 1z1z 2z3z 5z"  # 13 tiles, no win on a 9m
 
@@ -33,7 +33,7 @@ class Scripted:
     def __init__(self, decide: Callable[[Deadline | None], Decision]) -> None:
         self._decide = decide
 
-    def decide(self, view: SeatView, deadline: Deadline | None = None) -> Decision:
+    def decide(self, view: PlayerState, deadline: Deadline | None = None) -> Decision:
         return self._decide(deadline)
 
     def reset(self) -> None:

@@ -99,7 +99,7 @@ def test_a_hand_without_a_winning_shape_is_never_a_win() -> None:
 
 def test_the_seat_views_bound_with_nothing_unseen_sees_the_same_wins() -> None:
     """The seat view asks PyMahjongGB for an offered win only where the concealed tiles
-    themselves are complete (:meth:`bot.seat.SeatView._complete_shape`: the least shape
+    themselves are complete (:meth:`bot.seat.PlayerState._complete_shape`: the least shape
     deficiency with nothing unseen is 0): that is so exactly for the hands PyMahjongGB
     scores, complete ones and the same with one or two tiles swapped."""
     rng = np.random.default_rng(5)

@@ -11,9 +11,9 @@ from game.tiles import parse_counts, parse_tiles
 from strategy.discard_rank import (
     FEATURES,
     RANK1,
-    Choice,
     DiscardFacts,
     DiscardRanker,
+    ObservedChoice,
     agreement,
     features,
     fit,
@@ -98,14 +98,14 @@ def test_the_ranker_orders_by_score_and_keeps_ties_in_order() -> None:
     assert len(RANK1.weights) == len(FEATURES) and "held out" in RANK1.source
 
 
-def synthetic(seed: int, n: int, truth: np.ndarray) -> list[Choice]:
+def synthetic(seed: int, n: int, truth: np.ndarray) -> list[ObservedChoice]:
     """Choices drawn from the conditional logit with weights ``truth``."""
     rng = np.random.default_rng(seed)
     out = []
     for _ in range(n):
         x = rng.normal(size=(int(rng.integers(2, 9)), truth.shape[0]))
         p = np.exp(x @ truth - (x @ truth).max())
-        out.append(Choice(x, int(rng.choice(len(p), p=p / p.sum()))))
+        out.append(ObservedChoice(x, int(rng.choice(len(p), p=p / p.sum()))))
     return out
 
 

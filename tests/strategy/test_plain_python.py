@@ -21,7 +21,8 @@ from strategy.deficiency import shapes
 from strategy.deficiency.changes import SuitCache, after_discards, after_draws
 from strategy.deficiency.kernel import kernel_deficiency
 from strategy.search import StepSearch
-from strategy.stepvalue import Deadline, OutOfTime, delta
+from strategy.deadline import Deadline, OutOfTime
+from strategy.stepvalue import delta
 
 
 def row(hand, kb, melds, search):

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from bot.sampling_planner import knowledge
-from bot.seat import SeatView
+from bot.seat import PlayerState
 from game.events import Dealt, Discarded, Drew, Punged, SeatAssigned
 from game.melds import Pung
 from game.rules import MCR_BOTZONE
@@ -23,9 +23,9 @@ def counts(text: str) -> np.ndarray:
     return np.bincount(parse_tiles(text), minlength=NUM_KINDS).astype(np.int8)
 
 
-def mid_game_view() -> SeatView:
+def mid_game_view() -> PlayerState:
     """Seat 0 after a few turns: seat 2 punged a 9s; seat 0 has just drawn."""
-    v = SeatView(MCR_BOTZONE)
+    v = PlayerState(MCR_BOTZONE)
     v.observe(SeatAssigned(0, 0))
     v.observe(Dealt(0, tuple(parse_tiles("123m456m789m1p2p3z4z"))))
     for e in (Drew(0, tile("5z")), Discarded(0, tile("5z")),
@@ -77,7 +77,7 @@ def test_too_few_unseen_tiles_is_an_error() -> None:
         deal(short, np.random.default_rng(0))
 
 
-def _discard_line(v: SeatView, name: str) -> Line:
+def _discard_line(v: PlayerState, name: str) -> Line:
     hand = v.hand.copy()
     hand[tile(name)] -= 1
     return Line(hand, None, tile(name), v.seat, f"discard {name}")

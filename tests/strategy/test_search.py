@@ -21,18 +21,12 @@ from game.rules import MCR_BOTZONE
 from game.tiles import NUM_KINDS, parse_counts
 from strategy.candidates import best_shape_deficiency, discard_numbers, discard_table
 from strategy.completions import completion_ways, completion_ways_after_discards
+from strategy.deadline import Deadline, OutOfTime
 from strategy.deficiency import shapes_of
 from strategy.deficiency.changes import SuitCache, after_discards, after_draws
 from strategy.deficiency.kernel import UNREACHABLE, kernel_deficiency
 from strategy.search import StepSearch
-from strategy.stepvalue import (
-    Deadline,
-    OutOfTime,
-    StepValue,
-    deficiency_after_discards,
-    deficiency_after_draws,
-    delta,
-)
+from strategy.stepvalue import StepValue, deficiency_after_discards, deficiency_after_draws, delta
 
 
 def random_position(rng: np.random.Generator, melds: int, size: int, i: int

@@ -10,9 +10,10 @@ import pytest
 from game.events import ActionKind
 from game.rules import MAHJONG_0, MCR_BOTZONE
 from game.tiles import Notation, parse_counts, parse_paper_counts, parse_tiles
+from strategy.deadline import Cut, Deadline, OutOfTime
 from strategy.deficiency.kernel import kernel_deficiency
 from strategy.policy import Method, PolicyError, choose_claim, choose_discard
-from strategy.stepvalue import Cut, Deadline, OutOfTime, StepValue, delta
+from strategy.stepvalue import StepValue, delta
 
 
 def test_example_2_delta() -> None:

@@ -95,7 +95,7 @@ def test_watched_distances_are_the_same_numbers_and_stop_when_the_clock_passes()
     """With a deadline to watch, the discards are tried one by one (the Botzone zip, plain
     Python): the same distances as the one kernel call, on seeded hands with and without
     a declared pung, four of a kind and honours; a passed clock raises OutOfTime."""
-    from strategy.stepvalue import Deadline, OutOfTime
+    from strategy.deadline import Deadline, OutOfTime
 
     rng = np.random.default_rng(7)
     never = Deadline(clock=lambda: 0.0, until=1.0)

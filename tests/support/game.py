@@ -8,7 +8,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from bot.seat import SeatView
+from bot.seat import PlayerState
 from game.events import Action, Dealt, DeclareWin, Discard, Pass, SeatAssigned, Won
 from game.rules import TAIWAN_16, Ruleset
 from game.taiwan import Stage, TaiwanTable
@@ -92,9 +92,9 @@ def crude_taiwan_action(table: TaiwanTable, seat: int, rng: np.random.Generator,
     return min(discards, key=lambda a: (_usefulness(hand, a.tile), rng.random()))
 
 
-def dealt_view(rules: Ruleset, hand: str, *events: object) -> SeatView:
+def dealt_view(rules: Ruleset, hand: str, *events: object) -> PlayerState:
     """Seat 0's view (seat 0, prevalent east) dealt ``hand``, then shown ``events``."""
-    v = SeatView(rules)
+    v = PlayerState(rules)
     v.observe(SeatAssigned(0, 0))
     v.observe(Dealt(0, tuple(parse_tiles(hand))))
     for e in events:

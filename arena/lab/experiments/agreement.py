@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import get_args
 
 from arena.players.lineup import IN_PROCESS, PlayerSpecError, parse_player, strategy_of
-from arena.review.replay import Step, seat_turns, steps_from_lines
+from arena.review.replay import ReplayStep, seat_turns, steps_from_lines
 from arena.tools.data import DataMissing, botzone_logs, pku_sample
 from bot.agent import Strategy
 from bot.seat import AskKind
@@ -39,8 +39,8 @@ from game.table import play_game
 from protocols.botzone_codec import format_request
 from protocols.botzone_matchlog import load_match_log
 from protocols.pku_datatxt import botzone_responses, parse_pku_datatxt, walltiles_of
+from strategy.deadline import Deadline
 from strategy.deficiency.kernel import UNREACHABLE
-from strategy.stepvalue import Deadline
 
 DEFAULT_STRATEGIES = ("mjbot", "baseline-v1", "planner", "planner-calls", "planner:rank=steps",
                       f"planner:useful={UNREACHABLE}")
@@ -101,7 +101,7 @@ class LoggedSeat:
 
     log: int
     seat: int
-    steps: list[Step]
+    steps: list[ReplayStep]
 
 
 def logged_seats(logs: Sequence[Path]) -> Iterator[LoggedSeat]:
@@ -128,7 +128,7 @@ def pku_seats(path: Path, first_log: int = 0, matches: int | None = None
             for stage, event in enumerate(table.events_seen_by(seat)):
                 answer = stages[stage][seat] if stage < len(stages) else None
                 played = answer if isinstance(answer, get_args(Action)) else None
-                steps.append(Step(event, format_request(event, seat), played))
+                steps.append(ReplayStep(event, format_request(event, seat), played))
             yield LoggedSeat(first_log + k, seat, steps)
 
 

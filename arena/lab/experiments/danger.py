@@ -109,7 +109,7 @@ def load_matches(data: Path | None = None) -> dict[str, list[PkuMatch]]:
 
 
 @dataclass(frozen=True)
-class Decision:
+class ObservedDiscard:
     """One discard as the discarder saw it, with the truth about the other hands."""
 
     seat: int
@@ -143,10 +143,10 @@ def _completes(hand: np.ndarray, melds: list[Meld], seat: int, tile: int, wind: 
     return True, fans is not None and sum(f.total for f in fans) >= 8
 
 
-def decisions_of(match: PkuMatch) -> list[Decision]:
+def decisions_of(match: PkuMatch) -> list[ObservedDiscard]:
     table = MatchReplay(match)
     hands, melds = table.hands, table.melds
-    out: list[Decision] = []
+    out: list[ObservedDiscard] = []
     for step in match.steps:
         s, t, verb = step.seat, step.tile, step.verb
         if verb == PkuVerb.PLAY:
@@ -162,13 +162,13 @@ def decisions_of(match: PkuMatch) -> list[Decision]:
                         shape.add(int(k))
                     if b:
                         fan.add(int(k))
-            out.append(Decision(s, hands[s].copy(), tuple(melds[s]), tuple(signs),
+            out.append(ObservedDiscard(s, hands[s].copy(), tuple(melds[s]), tuple(signs),
                                 table.unseen_for(s), frozenset(shape), frozenset(fan), t,
                                 False))
         elif verb == PkuVerb.HU and table.previous == PkuVerb.PLAY and table.last is not None \
                 and table.last[0] != s and table.last[1] == t:  # a win on the discard just made
             d = out[-1]
-            out[-1] = Decision(d.seat, d.hand, d.melds, d.signs, d.unseen, d.shape_danger,
+            out[-1] = ObservedDiscard(d.seat, d.hand, d.melds, d.signs, d.unseen, d.shape_danger,
                                d.fan_danger, d.discarded, True)
         table.apply(step)
     return out

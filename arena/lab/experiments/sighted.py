@@ -47,7 +47,7 @@ from arena.stats.clustered import (
 from arena.stats.seating import SeatingFormat, seated, seatings
 from arena.tables.games import GameSpec, Rules, play_mcr_table
 from bot.planner import Planner
-from bot.seat import SeatView
+from bot.seat import PlayerState
 from game.melds import Meld
 from game.table import BotzoneTable
 from game.tiles import NUM_KINDS
@@ -87,7 +87,7 @@ def _sight(seats: list[ArenaSeat], table: BotzoneTable, me: int, wind: int,
         raise ValueError("a recall below 1 needs the game's seeded generator")
     estimate = planner._danger
 
-    def danger(v: SeatView) -> np.ndarray:
+    def danger(v: PlayerState) -> np.ndarray:
         hands, melds = [], []
         for o in range(SEATS):
             view = table.view(o)

@@ -30,13 +30,13 @@ from arena.review.replay import seat_turns
 from arena.tools.data import DataMissing, pku_sample
 from bot.options import positive_float
 from bot.planner import SHIPPED_MODEL, Planner
-from bot.seat import AskKind, SeatView
+from bot.seat import AskKind, PlayerState
 from bot.session import SeatSession
 from game.events import Discard
 from game.rules import MCR_BOTZONE
-from strategy.discard_rank import FEATURES, Choice, agreement, describe, fit
+from strategy.deadline import Deadline
+from strategy.discard_rank import FEATURES, ObservedChoice, agreement, describe, fit
 from strategy.policy import choose_discard
-from strategy.stepvalue import Deadline
 from strategy.value import DEFAULT_MODEL, ValueModel
 
 BUDGET = 20_000
@@ -57,7 +57,7 @@ class CloseDiscards:
     ranked: bool
 
 
-def close_discards(planner: Planner, v: SeatView,
+def close_discards(planner: Planner, v: PlayerState,
                    deadline: Deadline | None = None) -> CloseDiscards:
     """After a draw (mcr): the discards within the margin of the planner's best value and
     their :data:`strategy.discard_rank.FEATURES`, as its ranker sees them (for fitting
@@ -83,12 +83,12 @@ class Situation:
     """The kind the planner without the ranker (``planner:rank=steps``) discards; None
     for a kong or a win."""
 
-    def choice(self) -> Choice | None:
+    def choice(self) -> ObservedChoice | None:
         """The fit's observation (None where the ranker does not order the discards or the
         logged discard is not among the close)."""
         if not self.close.ranked or self.chosen not in self.close.tiles:
             return None
-        return Choice(self.close.features, self.close.tiles.index(self.chosen))
+        return ObservedChoice(self.close.features, self.close.tiles.index(self.chosen))
 
 
 def situations(seats: Iterable[LoggedSeat], budget: int = BUDGET,
@@ -110,7 +110,7 @@ def situations(seats: Iterable[LoggedSeat], budget: int = BUDGET,
     return out
 
 
-def choices(items: Sequence[Situation]) -> list[Choice]:
+def choices(items: Sequence[Situation]) -> list[ObservedChoice]:
     return [c for c in (s.choice() for s in items) if c is not None]
 
 

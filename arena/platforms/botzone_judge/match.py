@@ -23,7 +23,7 @@ from arena.platforms.botzone_judge.turns import (
     OK,
     SEATS,
     GameReport,
-    SeatChannel,
+    JudgeSeat,
     ending_fields,
     referee_game,
 )
@@ -89,7 +89,7 @@ def read_walls(path: Path) -> list[tuple[int, ...]]:
 
 # ---------------------------------------------------------------- a match
 @dataclass(frozen=True)
-class MatchConfig:
+class JudgeMatchConfig:
     commands: tuple[str, str, str, str]
     games: int = 1
     seed: int = 1
@@ -111,7 +111,7 @@ class MatchConfig:
         return seeded_walltiles(self.seed, game)
 
 
-ChannelFactory = Callable[[int, str], SeatChannel]
+ChannelFactory = Callable[[int, str], JudgeSeat]
 """``(seat, command) -> channel`` for one game."""
 
 
@@ -152,7 +152,7 @@ class SeatTotals:
 
 @dataclass(frozen=True)
 class MatchReport:
-    config: MatchConfig
+    config: JudgeMatchConfig
     games: tuple[GameReport, ...]
     totals: tuple[SeatTotals, ...]
 
@@ -169,17 +169,18 @@ class MatchReport:
         }
 
 
-def program_channels(config: MatchConfig) -> ChannelFactory:
+def program_channels(config: JudgeMatchConfig) -> ChannelFactory:
     style = interaction_for(config.interaction)
 
-    def make(seat: int, command: str) -> SeatChannel:
+    def make(seat: int, command: str) -> JudgeSeat:
         return ProgramSeat(shlex.split(command), style, memory_limit=config.memory_limit,
                            cwd=config.cwd)
 
     return make
 
 
-async def run_match(config: MatchConfig, channels: ChannelFactory | None = None) -> MatchReport:
+async def run_match(config: JudgeMatchConfig, channels: ChannelFactory | None = None
+                    ) -> MatchReport:
     """Play ``config.games`` games, each with fresh channels; write records when asked."""
     if config.walls is not None and len(config.walls) < config.games:
         raise ValueError(f"{config.games} games asked but only {len(config.walls)} walls given")
@@ -202,7 +203,7 @@ async def run_match(config: MatchConfig, channels: ChannelFactory | None = None)
     return MatchReport(config, tuple(games), totals)
 
 
-def write_game_record(config: MatchConfig, report: GameReport) -> Path:
+def write_game_record(config: JudgeMatchConfig, report: GameReport) -> Path:
     name = f"game-{config.seed}-{report.game:05d}.jsonl" if config.walls is None \
         else f"game-walls-{report.game:05d}.jsonl"
     assert config.records is not None
@@ -226,7 +227,7 @@ class MatchInterrupted(Exception):
         self.signal_number = signal_number
 
 
-def play_match(config: MatchConfig, channels: ChannelFactory | None = None) -> MatchReport:
+def play_match(config: JudgeMatchConfig, channels: ChannelFactory | None = None) -> MatchReport:
     """:func:`run_match` on its own event loop.  SIGTERM (and Ctrl-C) cancel it: the programs
     are killed, then :class:`MatchInterrupted` (or ``KeyboardInterrupt``) is raised."""
     terminated: list[int] = []
@@ -270,7 +271,7 @@ def describe_ending(game: GameReport) -> str:
     return f"seat {ending.seat} penalised {ending.reason}: {game.seats[ending.seat].detail}"
 
 
-def _kept_running_limit(config: MatchConfig) -> float:
+def _kept_running_limit(config: JudgeMatchConfig) -> float:
     if config.kept_running_limit is not None:
         return config.kept_running_limit
     return config.time_limit * KEPT_RUNNING_SHARE

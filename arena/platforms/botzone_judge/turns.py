@@ -3,7 +3,7 @@
 :func:`referee_game` drives ``game.table.BotzoneTable``, asks the four channels at
 once every stage, turns their replies into responses (a platform verdict other
 than OK becomes ``PlatformFault``, unreadable output an ``InvalidAction``) and lets
-the table judge and score them.  A :class:`SeatChannel` answers one turn of one
+the table judge and score them.  A :class:`JudgeSeat` answers one turn of one
 seat: :class:`arena.platforms.botzone_judge.sandbox.ProgramSeat` is the real one (a program
 in a process), tests and in-process players bring their own.
 
@@ -93,7 +93,7 @@ class Reply:
 
 
 # ---------------------------------------------------------------- seats
-class SeatChannel(Protocol):
+class JudgeSeat(Protocol):
     """One seat's program for one game: answers turns, then is closed (it never raises for
     what the program does; faults come back as a :class:`Reply` verdict).  A channel with
     a true ``blocking`` attribute answers on the event loop's thread (an in-process
@@ -132,7 +132,7 @@ class _SeatState:
     total_seconds: float = 0.0
 
 
-async def referee_game(channels: Sequence[SeatChannel], walltiles: Sequence[int],
+async def referee_game(channels: Sequence[JudgeSeat], walltiles: Sequence[int],
                        prevalent_wind: int, *, time_limit: float = DEFAULT_TIME_LIMIT,
                        kept_running_limit: float | None = None,
                        globaldata: list[str] | None = None, commands: Sequence[str] = (),

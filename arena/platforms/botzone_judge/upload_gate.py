@@ -35,7 +35,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.platforms.botzone_judge.match import MatchConfig, MatchReport, play_match
+from arena.platforms.botzone_judge.match import JudgeMatchConfig, MatchReport, play_match
 from arena.tools.package import PY36_VENV, ROOT, UploadError, build, python36_problems
 from bot.logging import configure_logging
 from game.events import Penalized
@@ -116,7 +116,7 @@ def play_zips(python: Path, zip_path: Path, games: int, seed: int, work: Path,
     log = work / f"stderr-{seed}-{len(path)}-{keep_running}.txt"
     log.unlink(missing_ok=True)
     command = _command(python, zip_path, log, path=path, keep_running=keep_running)
-    config = MatchConfig(commands=(command,) * 4, games=games, seed=seed,
+    config = JudgeMatchConfig(commands=(command,) * 4, games=games, seed=seed,
                          time_limit=TIME_LIMIT, cwd=work)
     return play_match(config), _problems_in(log)
 
@@ -128,7 +128,7 @@ def compare(python: Path, zip_path: Path, games: int, seed: int, work: Path) -> 
     zip_command = _command(python, zip_path, log, budget=WORK_BUDGET)
     ours = (f"sh -c 'MJBOT_NO_NUMBA=1 exec {sys.executable} -m bot "
             f"--work-budget {WORK_BUDGET} 2>>{log}'")
-    reports = [play_match(MatchConfig(commands=(command,) * 4, games=games, seed=seed,
+    reports = [play_match(JudgeMatchConfig(commands=(command,) * 4, games=games, seed=seed,
                                       time_limit=TIME_LIMIT, cwd=work))
                for command in (zip_command, ours)]
     differences = []

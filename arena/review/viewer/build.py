@@ -32,7 +32,7 @@ from arena.review.viewer.model import (
 )
 from arena.review.viewer.sources import GameSource, RecordedDecision, ReplayStep, reask
 from bot.agent import Agent, Decision, describe_action
-from bot.seat import AskKind, SeatView
+from bot.seat import AskKind, PlayerState
 from game.events import (
     Action,
     ActionKind,
@@ -203,7 +203,7 @@ def align_recorded(rules: Ruleset, steps: Sequence[ReplayStep],
     # an agent's record keeps every turn it played (but plain passes); greedy, random and
     # mjbot-eps keep only some (their wins, the agent's share), matched where they fit
     every_turn = bool(queue) and all(agent_spec(d.player) is not None for d in queue)
-    view = SeatView(rules)
+    view = PlayerState(rules)
     judge = Agent(rules)  # whether a pass let a win go (a planner's kept hand)
     separate_discard = not rules.discard_with_claim  # the Olympiad flow: a claim, its discard
     out: dict[int, RecordedDecision] = {}

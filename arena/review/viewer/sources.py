@@ -22,9 +22,7 @@ from typing import Any
 from arena.records.decisions import Considered, DecisionRecord
 from arena.records.files import read_record
 from arena.review.replay import (
-    Step as ReplayStep,
-)
-from arena.review.replay import (
+    ReplayStep,
     Turn,
     reasked_player,
     replay,
