@@ -195,8 +195,8 @@ class Agent:
     def answers(self, v: "PlayerState") -> "tuple[ev.Action, ...]":
         """The legal answers this agent weighs: the rule book's (``v.ask.legal``), less the
         claims of a discard after which the next seat's wall is empty and, on one shared
-        wall, the kongs once the normal draws are over.  The judges take those, but today's
-        agents were never offered them (the seat view was stricter than the judge) and
+        wall, the kongs once the normal draws are over.  The judges take those, but the agent
+        and the planner were never offered them (the seat view was stricter than the judge) and
         ``baseline-v1`` and ``planner-v1`` must play as they were frozen."""
         ask = v.ask
         legal = ask.legal

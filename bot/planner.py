@@ -1,6 +1,6 @@
 """The planner: every action compared by one value (:mod:`strategy.value`).
 
-``Planner`` is a :class:`bot.agent.Strategy` beside today's :class:`bot.agent.Agent`
+``Planner`` is a :class:`bot.agent.Strategy` beside the step-value agent, :class:`bot.agent.Agent`
 (whose wins, fan check and step-value search it reuses, and whose behaviour it leaves
 alone).  What it adds:
 
@@ -8,7 +8,7 @@ alone).  What it adds:
   deficiency (:mod:`strategy.fan`, mcr-botzone; the plain one where the rules set no
   minimum) and its danger the chance that the tile completes another seat's hand
   (:mod:`strategy.danger`); discards within the value's margin of the best are ranked by
-  today's step-value search (with its 8-fan check), and far from 8 fan by the order
+  the agent's step-value search (with its 8-fan check), and far from 8 fan by the order
   learned from the rank-1 Botzone bot (:mod:`strategy.discard_rank`);
 - claims (pung, chow, kong): the best value after the meld and its discard, with the meld
   declared (a claimed meld ends the concealed hand and may close or open routes to 8 fan),
@@ -80,7 +80,7 @@ class ClaimOption:
 
 
 QUICK_BUDGET = 2_000
-"""Kernel calls for today's agent when it answers for a planner out of time (about 0.2 s
+"""Kernel calls for the step-value agent when it answers for a planner out of time (about 0.2 s
 of its search in plain Python)."""
 
 ZIP_BUDGET = 4_000
@@ -125,7 +125,7 @@ class Planner(Agent):
     def decide(self, v: "PlayerState", deadline: "Deadline | None" = None) -> "Decision":
         """The planner's decision.  Without numba, under a deadline with a clock, the fan
         routes check it between discards and raise :class:`strategy.deadline.OutOfTime`
-        when it has passed (:class:`OnTime` lets today's agent answer then).  The work is
+        when it has passed (:class:`OnTime` lets the step-value agent answer then).  The work is
         ordered so the clock cuts the least: each discard's value first (any answer needs
         it), then the step-value search (cut, it ranks what it reached), then the useful
         draws or the learned order far from 8 fan (cut, the step-value order stands, and
@@ -467,7 +467,7 @@ class Planner(Agent):
                             per_meld: "dict[Meld, ClaimOption]", pass_o: "Outlook",
                             ) -> "tuple[ClaimOption, str] | None":
         """A claim made although none gains the margin over passing, and its note: none
-        here (the arena's ``planner-calls`` makes today's claims)."""
+        here (the arena's ``planner-calls`` makes the step-value agent's claims too)."""
         return None
 
     def _after_claim(self, v: "PlayerState", deadline: "Deadline | None") -> "Decision":
@@ -485,7 +485,7 @@ class OnTime:
     deadline's clock) and, when that runs out of time
     (:class:`strategy.deadline.OutOfTime`), by ``quick`` on a small work budget
     (:data:`QUICK_BUDGET`), its note saying so.  The Botzone zip's planner: in plain Python
-    its fan routes watch the turn's clock and today's agent answers when it has passed.
+    its fan routes watch the turn's clock and the step-value agent answers when it has passed.
     Everything else a caller asks (``value``, ``can_win``, ``rules``, ``name``) is
     ``first``'s."""
 
@@ -502,7 +502,8 @@ class OnTime:
         except OutOfTime:
             quick = self.quick.decide(v, Deadline(budget=QUICK_BUDGET))
             return dataclasses.replace(
-                quick, note=f"the value ran out of time, today's agent answers: {quick.note}")
+                quick,
+                note=f"the value ran out of time, the step-value agent answers: {quick.note}")
 
     def reset(self) -> None:
         self.first.reset()
@@ -517,16 +518,16 @@ class OnTime:
 def default_strategy(rules: "Ruleset") -> "Strategy":
     """The submitted bot's strategy: the planner under mcr-botzone, with the learned
     discard order far from 8 fan and the shipped value (:data:`SHIPPED_MODEL`; its gain
-    over ``baseline-v1`` and ``planner-v1`` is measured in ``docs/results.md``), today's
+    over ``baseline-v1`` and ``planner-v1`` is measured in ``docs/results.md``), the step-value
     :class:`Agent` elsewhere.  Without
-    numba (a Botzone upload) the planner watches the turn's clock and lets today's agent
+    numba (a Botzone upload) the planner watches the turn's clock and lets the step-value agent
     answer when its fan routes, in plain Python, run out of time (:class:`OnTime`, its
     search on the arena's budget :data:`ZIP_BUDGET`; the useful draws, the learned order
     and the waits' worth come last, and the clock cutting them leaves the planner's
     step-value order, its note saying so).  Under taiwan-16 the
-    planner's tai value (:mod:`strategy.tai`) measured even with today's agent
+    planner's tai value (:mod:`strategy.tai`) measured even with the step-value agent
     (``docs/results.md``, "Under taiwan-16, can the planner beat baseline-v1?"), so the
-    Olympiad bot keeps today's agent."""
+    Olympiad bot keeps the step-value agent."""
     if rules.family is Family.MCR:
         # compiled, no clock is watched and the planner never runs out of time
         planner = Planner(rules, model=SHIPPED_MODEL)

@@ -17,7 +17,7 @@ Rows (per game, the median over the games):
 - learned order: the close discards' features and the ranker (:mod:`strategy.discard_rank`);
 - danger: :func:`strategy.danger.danger`;
 - win checks: the planner's win checks and the outs of a waiting hand (PyMahjongGB);
-- step-value search: today's discard and claim search the planner ties break by;
+- step-value search: the agent's discard and claim search the planner ties break by;
 - planner, the rest: building outlooks, candidates and reasons, claims' bookkeeping;
 - seat view and KB: the planner's seat view taking each event, its ask and legal answers;
 - baseline-v1 seats: the three other players' decisions (their views included);

@@ -2,7 +2,7 @@
 
 Botzone runs the zip as it is uploaded: numpy and PyMahjongGB only, so every kernel runs
 as plain Python.  Python bots get 6 s per turn (the first turns double); the zip thinks
-for at most 2 s, and its planner lets today's agent answer when its own clock (80 % of
+for at most 2 s, and its planner lets the step-value agent answer when its own clock (80 % of
 that) runs out (:class:`bot.planner.OnTime`).  This bench builds the zip as ``mjbot
 package botzone`` does, plays whole games with it at seat 0 of the judge mock (``python
 OUT.zip``, ``MJBOT_NO_NUMBA=1``) and prints, per *decision* (a turn that asked the zip
@@ -37,9 +37,9 @@ BOTZONE_LIMIT_SECONDS = 4.0
 the first, which gets 6 s, doubled)."""
 ZIP_CLOCK_SECONDS = 1.6
 """The zip's own clock (80 % of its 2 s): a turn past it is one where the planner ran out
-of time and today's agent answered (``over_clock``)."""
+of time and the step-value agent answered (``over_clock``)."""
 OUT_OF_TIME = "the value ran out of time"
-"""How :class:`bot.planner.OnTime` begins the note of today's agent's answer."""
+"""How :class:`bot.planner.OnTime` begins the note of the step-value agent's answer."""
 CUT = "[the clock cut"
 """How a planner decision that the clock cut short says so (its note's tail,
 :class:`bot.planner.Planner`: the useful draws, the learned order or the step-value search
@@ -71,7 +71,7 @@ def _kind(request: str) -> str | None:
 
 
 def fell_back(info: dict[str, Any]) -> bool:
-    """A logged decision that is not the planner's: today's agent answered for it out of
+    """A logged decision that is not the planner's: the step-value agent answered for it out of
     time, or the session replaced a late or failed answer."""
     return str(info.get("note", "")).startswith(OUT_OF_TIME) or info.get("method") == "fallback"
 

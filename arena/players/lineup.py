@@ -7,8 +7,8 @@ named players; every in-process one plays through :class:`bot.session.SeatSessio
                        ``budget`` kernel calls per decision (``mjbot:budget=20000``;
                        default 4000)
 ``planner-v1``         the shipped bot as frozen on 2026-11-26 (the planner with the
-                       learned discard order under mcr-botzone, today's agent
-                       under taiwan-16), pinned by a golden test of seeded games'
+                       learned discard order under mcr-botzone, the step-value
+                       agent under taiwan-16), pinned by a golden test of seeded games'
                        records: the next strength work is measured against it
 ``baseline-v1``        the agent before the planner (:class:`bot.agent.Agent`),
                        frozen under this name and pinned the same way; budget 4000
@@ -33,7 +33,7 @@ named players; every in-process one plays through :class:`bot.session.SeatSessio
                        (the default): those close discards in the order learned
                        from the rank-1 Botzone bot (:mod:`strategy.discard_rank`),
                        ``rank=steps`` by the useful draws and step-value order
-``planner-calls``      the planner that also makes today's claims (the plain
+``planner-calls``      the planner that also makes the agent's claims (the plain
                        deficiency falls) where the distance to 8 fan holds
 ``planner-think``      the planner with the sampling search at the top
                        (:class:`bot.sampling_planner.SamplingPlanner`): close
@@ -306,11 +306,18 @@ class SeatLost(RuntimeError):
 
 def planner_v1(rules: Ruleset) -> Strategy:
     """``planner-v1``: the shipped bot as it was frozen on 2026-11-26 (the planner with the
-    learned discard order under mcr-botzone, today's agent elsewhere), pinned by the
+    learned discard order under mcr-botzone, the step-value agent elsewhere), pinned by the
     records of seeded games (``tests/arena/test_lineup.py``)."""
     if rules.family is Family.MCR:
         return Planner(rules, model=ValueModel(), tai_model=TaiModel(), ranker=RANK1)
-    return Agent(rules, "mjbot")
+    return Agent(rules, "planner-v1")
+
+
+def baseline_v1(rules: Ruleset) -> Strategy:
+    """``baseline-v1``: the step-value agent (:class:`bot.agent.Agent`) as it was before the
+    planner, frozen under this name and pinned by the records of seeded games
+    (``tests/arena/test_lineup.py``)."""
+    return Agent(rules, "baseline-v1")
 
 
 def strategy_of(spec: PlayerSpec, rules: Ruleset,
@@ -345,25 +352,25 @@ def strategy_of(spec: PlayerSpec, rules: Ruleset,
         planner = CallingPlanner if kind is PlayerKind.PLANNER_CALLS else Planner
         return planner(rules, model=model, tai_model=tai_model, ranker=ranker)
     if kind is PlayerKind.BASELINE_V1:
-        return Agent(rules, "mjbot")
+        return baseline_v1(rules)
     raise PlayerSpecError(f"player {spec.text!r} does not play in this process")
 
 
 def _agent_in(strategy: Strategy, rules: Ruleset) -> Agent:
     """The agent that decides for ``strategy``: itself, the planner inside the shipped
     bot's out-of-time wrapper (:class:`bot.planner.OnTime`, without numba) or SIMCAT-ε's;
-    today's agent for the players that have none of their own."""
+    the step-value agent for the players that have none of their own."""
     if isinstance(strategy, OnTime):
         return strategy.first
     if isinstance(strategy, SimcatStrategy):
         return strategy.agent
-    return strategy if isinstance(strategy, Agent) else Agent(rules, "mjbot")
+    return strategy if isinstance(strategy, Agent) else Agent(rules)
 
 
 def _weighs_wins(strategy: Strategy) -> bool:
     """Whether the strategy weighs a legal win against keeping the hand (a planner whose
     rule set's value does: :attr:`strategy.rule_value.RuleValue.weighs_wins`), so its
-    passes are recorded; today's agent declares every win."""
+    passes are recorded; the step-value agent declares every win."""
     if isinstance(strategy, OnTime):
         strategy = strategy.first
     return isinstance(strategy, Planner) and strategy.value.weighs_wins
@@ -491,4 +498,5 @@ def in_process_seat(spec: PlayerSpec, rules: Ruleset, seed: int | Sequence[int])
 
 
 __all__ = ["ArenaSeat", "PlayerKind", "PlayerSpec", "PlayerSpecError", "SeatLost",
-           "check_program", "in_process_seat", "parse_player", "planner_v1", "strategy_of"]
+           "baseline_v1", "check_program", "in_process_seat", "parse_player", "planner_v1",
+           "strategy_of"]

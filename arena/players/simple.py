@@ -167,7 +167,7 @@ class SimcatStrategy:
 
 @dataclass
 class CallingPlanner(Planner):
-    """``planner-calls``: the planner that also makes today's claims (the plain deficiency
+    """``planner-calls``: the planner that also makes the agent's claims (the plain deficiency
     falls) where the fan-aware distance does not grow and the value loses at most the
     margin."""
 

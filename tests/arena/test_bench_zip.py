@@ -14,8 +14,8 @@ def test_what_each_request_asks() -> None:
     assert _kind("3 1 DRAW") is None
 
 
-def test_a_fallback_is_today_s_agent_out_of_time_or_the_session_s_replacement() -> None:
-    assert fell_back({"method": "dp", "note": "the value ran out of time, today's agent "
+def test_a_fallback_is_the_agent_out_of_time_or_the_session_s_replacement() -> None:
+    assert fell_back({"method": "dp", "note": "the value ran out of time, the step-value agent "
                       "answers: by deficiency"})
     assert fell_back({"method": "fallback", "note": "late"})
     assert not fell_back({"method": "claim", "note": "pass: to win 3 in 8 turns"})
@@ -28,7 +28,7 @@ def test_a_decision_cut_short_is_the_planners_but_counted_apart() -> None:
                     "cut the step-value search]"})
     assert not was_cut({"method": "search (cut by work budget)", "note": "by value: 7z"})
     assert not was_cut({"method": "search", "note": "by value: 7z"})
-    assert not was_cut({"method": "dp", "note": "the value ran out of time, today's agent "
+    assert not was_cut({"method": "dp", "note": "the value ran out of time, the step-value agent "
                         "answers: by deficiency"})
 
 

@@ -59,7 +59,7 @@ def test_advise_names_a_claim_by_its_meld_and_the_discard_after_it(
 def test_advise_gives_the_shipped_bots_answer_wins_included(
         capsys: pytest.CaptureFixture[str], argv: list[str], advice: str) -> None:
     """``mjbot advise`` asks the shipped bot (the planner under mcr-botzone) through its seat
-    session: a win the rule book offers is declared (today's agent answered 'discard 1m'
+    session: a win the rule book offers is declared (the step-value agent answered 'discard 1m'
     and 'pass' here before)."""
     out = run_json(capsys, "advise", *argv, "--json")
     assert out["advice"] == advice and out["method"] == "win", out

@@ -178,7 +178,7 @@ def frozen_digest(name: str) -> str:
 
 
 def test_baseline_v1_is_frozen() -> None:
-    """Any change to today's agent or policy changes these games: baseline-v1 must stay
+    """Any change to the step-value agent or policy changes these games: baseline-v1 must stay
     the agent it was (a new strategy gets a new player name instead)."""
     assert frozen_digest("baseline-v1") == BASELINE_V1_SHA256
 

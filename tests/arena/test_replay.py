@@ -77,7 +77,7 @@ def test_a_record_replays_with_what_each_seat_played(tmp_path: Path) -> None:
         rules, steps = steps_from_record(record, seat)
         turns = replay(steps, budget=4_000, rules=rules)
         assert len(turns) == len(steps)
-    # seat 0 was our own agent with the same budget: today's agent agrees with itself
+    # seat 0 was our own agent with the same budget: the agent agrees with itself
     rules, steps = steps_from_record(record, 1)
     turns = replay(steps, budget=4_000, rules=rules)
     decided = [t for t in turns if t.ours is not None and t.played not in ("", "PASS")]

@@ -179,7 +179,7 @@ def test_reask_lists_disagreements_that_jump_to_their_step(browser: Any, tmp_pat
     pg = browser.new_page(viewport={"width": 1400, "height": 1000})
     pg.goto(out.as_uri())
     links = pg.query_selector_all("#disagreements li")
-    assert links, "seat 2's play differs from today's agent somewhere"
+    assert links, "seat 2's play differs from the re-asked player's somewhere"
     last = links[-1]
     target = int(last.get_attribute("data-step"))
     last.query_selector("a").click()

@@ -3,7 +3,7 @@ book (:mod:`game.rulebook`) allows one, so a :class:`SeatSession` replaces a str
 win (−30 on Botzone) by the safest legal answer and says why.
 
 Shown with a strategy that declares a win at every question, playing whole games at the
-Botzone judge's table on two seats beside two of today's agents: no game ends in a
+Botzone judge's table on two seats beside two step-value agents: no game ends in a
 penalty, every real win it was offered is taken, and every other answer is the session's
 replacement with its reason.
 """

@@ -105,9 +105,9 @@ def test_the_default_strategy_is_the_planner_only_where_it_was_measured(monkeypa
     assert type(planner_module.default_strategy(TAIWAN_16)) is Agent
 
 
-def test_without_numba_a_planner_out_of_time_lets_todays_agent_answer(monkeypatch) -> None:
+def test_without_numba_a_planner_out_of_time_lets_the_agent_answer(monkeypatch) -> None:
     """The Botzone zip runs the fan routes in plain Python: the planner checks the turn's
-    clock between discards and, when it has passed, today's agent answers (a legal
+    clock between discards and, when it has passed, the step-value agent answers (a legal
     discard, its note saying so).  With a clock that never runs out, or compiled, the
     planner's own answer."""
     import bot.planner as planner_module
@@ -121,8 +121,8 @@ def test_without_numba_a_planner_out_of_time_lets_todays_agent_answer(monkeypatc
     passed = Deadline(budget=4000, clock=lambda: float(next(ticks)), until=0.5)
     zipped = planner_module.default_strategy(MCR_BOTZONE)
     d = zipped.decide(v, passed)
-    today = Agent(MCR_BOTZONE).decide(v, Deadline(budget=planner_module.QUICK_BUDGET))
-    assert d.action == today.action and d.action in v.ask.legal
+    quick = Agent(MCR_BOTZONE).decide(v, Deadline(budget=planner_module.QUICK_BUDGET))
+    assert d.action == quick.action and d.action in v.ask.legal
     assert d.note.startswith("the value ran out of time")
     ticks = iter(range(10**6))
     with pytest.raises(OutOfTime):  # the planner alone says so; the wrapper answers
@@ -140,8 +140,8 @@ def test_the_zip_searches_on_the_arenas_mjbot_budget() -> None:
     assert ZIP_BUDGET == DEFAULT_BUDGET
 
 
-def test_planner_calls_makes_todays_pung_where_the_distance_to_8_fan_holds() -> None:
-    # the 8p pair: today's rule pungs it (the plain deficiency falls), the value alone does
+def test_planner_calls_makes_the_agents_pung_where_the_distance_to_8_fan_holds() -> None:
+    # the 8p pair: the agent's rule pungs it (the plain deficiency falls), the value alone does
     # not (the distance to 8 fan stays 5), the planner-calls variant does
     pytest.importorskip("pydantic")  # planner-calls is an arena player
     from arena.players.simple import CallingPlanner
