@@ -15,6 +15,7 @@ import logging
 import socket
 import ssl
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,8 +23,14 @@ from amqtt.adapters import ReaderAdapter, StreamReaderAdapter, StreamWriterAdapt
 from amqtt.broker import Broker
 from amqtt.contexts import Action, ListenerType
 from amqtt.errors import AMQTTError, MQTTError, NoDataError
-from amqtt.mqtt.connack import IDENTIFIER_REJECTED, NOT_AUTHORIZED, ConnackPacket
+from amqtt.mqtt.connack import (
+    IDENTIFIER_REJECTED,
+    NOT_AUTHORIZED,
+    SERVER_UNAVAILABLE,
+    ConnackPacket,
+)
 from amqtt.mqtt.protocol.broker_handler import BrokerProtocolHandler
+from amqtt.mqtt.publish import PublishPacket
 from amqtt.plugins.base import BaseAuthPlugin, BaseTopicPlugin
 from amqtt.session import Session
 from amqtt.utils import gen_client_id
@@ -50,14 +57,14 @@ class SeatAuthPlugin(BaseAuthPlugin):
 
 
 class SeatTopicPlugin(BaseTopicPlugin):
-    """amqtt: publish, subscribe and receive only on the topics :func:`acl_rules` allows."""
+    """amqtt: publish, subscribe and receive only on the topics :func:`acl_rules` allows
+    (what a seat may publish per second is :class:`GuardedBroker`'s to limit, so that a
+    will is checked against the ACL alone and never spends a publish)."""
 
     @dataclass
     class Config:
         read: dict[str, list[str]] = field(default_factory=dict)
         write: dict[str, list[str]] = field(default_factory=dict)
-
-    _rates: dict[str, RateLimit] | None = None
 
     async def topic_filtering(self, *, session: Session | None = None, topic: str | None = None,
                               action: Action | None = None) -> bool | None:
@@ -65,22 +72,7 @@ class SeatTopicPlugin(BaseTopicPlugin):
             return False
         key = "write" if action == Action.PUBLISH else "read"
         allowed: list[str] = self._get_config_option(key, {}).get(session.username, [])
-        if not any(topic_covered(topic, a) for a in allowed):
-            return False
-        if action == Action.PUBLISH and session.username != REFEREE_USER:
-            return self._within_rate(session.username)
-        return True
-
-    def _within_rate(self, user: str) -> bool:
-        """A seat's user publishes at most :data:`SEAT_PUBLISHES_PER_SECOND`, over all its
-        connections and client ids (a flood is dropped here, before it costs the referee
-        anything); only known users get this far, so there is one bucket per seat."""
-        if self._rates is None:
-            self._rates = {}
-        rate = self._rates.get(user)
-        if rate is None:
-            rate = self._rates[user] = RateLimit(SEAT_PUBLISH_BURST, SEAT_PUBLISHES_PER_SECOND)
-        return rate.allow()
+        return any(topic_covered(topic, a) for a in allowed)
 
 
 # ---------------------------------------------------------------- the broker itself
@@ -89,8 +81,15 @@ MAX_PACKET_BYTES = MAX_MESSAGE_BYTES + 1024
 a client that sends a larger one is disconnected before the packet is read."""
 SEAT_PUBLISH_BURST = 200.0
 SEAT_PUBLISHES_PER_SECOND = 100.0
-"""What a seat's user may publish; beyond it the broker drops its messages (the referee's
-user is not limited)."""
+"""What a seat's user may publish, over all its connections; the connection that publishes
+beyond it is closed, unread (the referee's user is not limited)."""
+SEAT_CONNECT_BURST = 10.0
+SEAT_CONNECTS_PER_SECOND = 1.0
+"""The CONNECTs a seat's user may make (with the right password); beyond them a CONNECT is
+refused (CONNACK 3, server unavailable) before any session is touched (the referee's user
+is not limited)."""
+MAX_CLIENT_ID_BYTES = 256
+"""The longest client id accepted (MQTT 3.1.1 asks a server to take at least 23 bytes)."""
 CONNECT_DEADLINE = 10.0
 """Seconds a new connection has to complete its CONNECT (and TLS handshake)."""
 IDLE_KEEPALIVES = 1.5
@@ -112,11 +111,47 @@ class ConnectRefused(Exception):
     by :class:`GuardedBroker`, not once per connection by amqtt)."""
 
 
+def client_id_refusal(raw: bytes | None, decoded: str) -> str | None:
+    """Why a client id is refused, or None: ill-formed UTF-8 or U+0000 (MQTT 3.1.1, 1.5.3),
+    over :data:`MAX_CLIENT_ID_BYTES`, or a topic wildcard (``#``, ``+``).  ``raw``: the id's
+    bytes as sent (amqtt hands on an ill-formed one as the ``repr`` of its bytes), None when
+    they are not known."""
+    if raw is not None:
+        try:
+            decoded = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            return "its client id is not well-formed UTF-8"
+    if "\0" in decoded:
+        return "its client id contains U+0000"
+    if len(decoded.encode("utf-8", "surrogatepass")) > MAX_CLIENT_ID_BYTES:
+        return f"its client id is longer than {MAX_CLIENT_ID_BYTES} bytes"
+    if "#" in decoded or "+" in decoded:
+        return "its client id contains a topic wildcard (# or +)"
+    return None
+
+
+def connect_client_id(packet: bytes) -> bytes | None:
+    """The client id's bytes in an MQTT 3.1.1 CONNECT as read off the wire (fixed header,
+    remaining length, protocol name ``MQTT``, level, flags, keepalive, then the id), or None
+    if ``packet`` is too short to hold it."""
+    at = 1
+    while at < len(packet) and packet[at] & 0x80:
+        at += 1
+    at += 1 + 2 + 4 + 1 + 1 + 2  # the remaining length's last byte, "MQTT", level, flags, keepalive
+    if at + 2 > len(packet):
+        return None
+    size = int.from_bytes(packet[at:at + 2], "big")
+    raw = packet[at + 2:at + 2 + size]
+    return raw if len(raw) == size else None
+
+
 class _BoundedReader(ReaderAdapter):
     """A stream reader that refuses (and closes the connection on) any read over a limit,
     and closes a connection that sends nothing in time: its CONNECT within
     ``connect_deadline`` of opening, then something within :attr:`idle_limit` seconds (set
-    from the client's keepalive once the CONNECT is read; None: no limit)."""
+    from the client's keepalive once the CONNECT is read; None: no limit).  It keeps the
+    bytes read until then (:attr:`head`: the CONNECT as sent), and once :meth:`cut`, reads
+    nothing more: amqtt sees the connection end."""
 
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
                  limit: int, connect_deadline: float) -> None:
@@ -126,14 +161,31 @@ class _BoundedReader(ReaderAdapter):
         self._due: float | None = time.monotonic() + connect_deadline
         self.idle_limit: float | None = None
         self.timed_out = False
+        self.head: bytearray | None = bytearray()
+        self.is_cut = False
 
     def connected(self, keepalive: float) -> None:
         """The CONNECT was read: from now on, at most ``IDLE_KEEPALIVES * keepalive``
         seconds of silence."""
         self.idle_limit = IDLE_KEEPALIVES * keepalive if keepalive > 0 else None
         self._due = None if self.idle_limit is None else time.monotonic() + self.idle_limit
+        self.head = None
+
+    def cut(self) -> None:
+        """Close the connection and read nothing more of what it sent (what is buffered
+        is dropped unparsed)."""
+        self.is_cut = True
+        self._writer.close()
 
     async def read(self, n: int = -1) -> bytes:
+        data = await self._read(n)
+        if self.head is not None:
+            self.head += data
+        return data
+
+    async def _read(self, n: int) -> bytes:
+        if self.is_cut:
+            raise ConnectionResetError("connection closed by the broker")
         if n < 0 or n > self._limit:
             peer = self._writer.get_extra_info("peername")
             log.warning("closing %s: a packet of %s bytes, more than %d", peer,
@@ -158,6 +210,39 @@ class _BoundedReader(ReaderAdapter):
         self._inner.feed_eof()
 
 
+class _SeatHandler(BrokerProtocolHandler):
+    """amqtt's protocol handler, which takes a PUBLISH in (and acknowledges it) only while
+    :attr:`rate` allows: the first one beyond it closes the connection, unread
+    (:meth:`_BoundedReader.cut`), and :attr:`on_cut` is told once."""
+
+    rate: RateLimit | None = None
+    on_cut: Callable[[Session], None] | None = None
+
+    async def handle_publish(self, publish_packet: PublishPacket) -> None:
+        if self.rate is None or self.rate.allow():
+            await super().handle_publish(publish_packet)
+            return
+        reader = self.reader
+        if isinstance(reader, _BoundedReader) and not reader.is_cut:
+            reader.cut()
+            if self.on_cut is not None and self.session is not None:
+                self.on_cut(self.session)
+
+
+class _Subscriptions(dict[str, list[tuple[Session, int]]]):
+    """amqtt's table of subscriptions (filter -> [(session, qos)]), whose iterations are
+    snapshots: amqtt 0.12.1 walks it across awaits (``Broker._run_broadcast`` over
+    ``items()``, the retained messages of a new connection over its keys), and a subscription
+    or a departure meanwhile raised "dictionary changed size during iteration" and lost the
+    broadcast."""
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(super().__iter__()))
+
+    def items(self) -> list[tuple[str, list[tuple[Session, int]]]]:  # type: ignore[override]
+        return [(k, list(v)) for k, v in super().items()]
+
+
 class GuardedBroker(Broker):
     """amqtt's broker with what it misses next to mosquitto configured by the referee:
 
@@ -174,6 +259,16 @@ class GuardedBroker(Broker):
     - a seat's user has one connection and one client id at a time: a new CONNECT of the
       user ends its other connection and drops its other sessions (the referee's user
       is left alone);
+    - a seat's user makes at most :data:`SEAT_CONNECT_BURST` CONNECTs at once and
+      :data:`SEAT_CONNECTS_PER_SECOND` after them: beyond, a CONNECT is refused (CONNACK 3)
+      before it ends any connection or session;
+    - a seat's user publishes at most :data:`SEAT_PUBLISH_BURST` messages at once and
+      :data:`SEAT_PUBLISHES_PER_SECOND` after them, over all its connections: the
+      connection that publishes beyond is closed, and what it sent meanwhile is not read
+      (many client ids cost the seat, not the broker's event loop);
+    - a client id that MQTT 3.1.1 forbids (ill-formed UTF-8, U+0000) or that is absurd
+      (over :data:`MAX_CLIENT_ID_BYTES`, a ``#`` or ``+``) is refused (CONNACK 2);
+    - a broadcast walks a snapshot of the subscriptions (:class:`_Subscriptions`);
     - a connection must complete its CONNECT within :attr:`connect_deadline`, and is
       closed after :data:`IDLE_KEEPALIVES` keepalives of silence; every connection's
       socket is closed when its session ends, however it ended (amqtt left a client that
@@ -188,7 +283,19 @@ class GuardedBroker(Broker):
     accept_errors = 0
     """Failed accepts so far (an instance attribute once one failed)."""
     refused_connects = 0
-    """CONNECTs refused here (no CONNECT in time, wrong credentials, another's client id)."""
+    """CONNECTs refused here (no CONNECT in time, wrong credentials, another's client id,
+    over the seat's CONNECT rate)."""
+    cut_connections = 0
+    """Connections closed for publishing beyond their seat's rate."""
+    connect_rate = (SEAT_CONNECT_BURST, SEAT_CONNECTS_PER_SECOND)
+    publish_rate = (SEAT_PUBLISH_BURST, SEAT_PUBLISHES_PER_SECOND)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._subscriptions: dict[str, list[tuple[Session, int]]] = _Subscriptions(
+            self._subscriptions)
+        self._connects: dict[str, RateLimit] = {}
+        self._publishes: dict[str, RateLimit] = {}
 
     async def stream_connected(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
                                listener_name: str) -> None:
@@ -206,15 +313,19 @@ class GuardedBroker(Broker):
     async def _initialize_client_session(self, reader: ReaderAdapter, writer: WriterAdapter,
                                          remote_address: str, remote_port: int
                                          ) -> tuple[BrokerProtocolHandler, Session]:
-        """amqtt's, with the CONNECT checked first (credentials, will, the client id's
-        owner), this user's other connections ended, and the idle limit set."""
+        """amqtt's, with the CONNECT checked first (client id, credentials, the seat's
+        CONNECT rate, will, the client id's owner), this user's other connections ended,
+        its publish rate and the idle limit set."""
         try:
-            handler, session = await BrokerProtocolHandler.init_from_connect(
+            handler, session = await _SeatHandler.init_from_connect(
                 reader, writer, self.plugins_manager)
         except (NoDataError, AMQTTError, MQTTError, ConnectionError) as exc:
             self._refused(f"no CONNECT from {remote_address}:{remote_port}: {exc}")
             raise ConnectRefused(str(exc)) from None
-        refusal = await self._connect_refusal(session)
+        raw_id = None
+        if isinstance(reader, _BoundedReader) and reader.head is not None:
+            raw_id = connect_client_id(bytes(reader.head))
+        refusal = await self._connect_refusal(session, raw_id)
         if refusal is not None:
             code, why = refusal
             self._refused(f"refused a CONNECT of user {session.username!r} from "
@@ -222,6 +333,10 @@ class GuardedBroker(Broker):
             await ConnackPacket.build(0, code).to_stream(writer)
             raise ConnectRefused(why)
         await self._one_connection_per_seat(session)
+        if isinstance(handler, _SeatHandler) and session.username != REFEREE_USER:
+            handler.rate = self._rate(self._publishes, session.username or "",
+                                      self.publish_rate)
+            handler.on_cut = self._cut
         if session.clean_session:
             if session.client_id:
                 await self._delete_session(session.client_id)
@@ -247,10 +362,43 @@ class GuardedBroker(Broker):
         if self.refused_connects & (self.refused_connects - 1) == 0:
             log.warning("%s (%d refused so far)", what, self.refused_connects)
 
-    async def _connect_refusal(self, session: Session) -> tuple[int, str] | None:
-        """Why a CONNECT is refused (CONNACK code, reason), or None."""
+    def _cut(self, session: Session) -> None:
+        """Count a connection closed over its seat's publish rate; log the first, second,
+        fourth ... of them."""
+        self.cut_connections += 1
+        if self.cut_connections & (self.cut_connections - 1) == 0:
+            log.warning("closed the connection of user %r (client id %r): it published more "
+                        "than %.0f at once or %.0f a second (%d closed so far)",
+                        session.username, (session.client_id or "")[:64], *self.publish_rate,
+                        self.cut_connections)
+
+    @staticmethod
+    def _rate(rates: dict[str, RateLimit], user: str, limit: tuple[float, float]) -> RateLimit:
+        """``user``'s bucket in ``rates`` (burst, per second), made on first use."""
+        rate = rates.get(user)
+        if rate is None:
+            rate = rates[user] = RateLimit(*limit)
+        return rate
+
+    async def _connect_refusal(self, session: Session, raw_id: bytes | None
+                               ) -> tuple[int, str] | None:
+        """Why a CONNECT is refused (CONNACK code, reason), or None.  Only a CONNECT with
+        the right password counts towards its user's CONNECT rate, so that nobody else can
+        spend a seat's."""
+        why = client_id_refusal(raw_id, session.client_id or "")
+        if why is not None:
+            return IDENTIFIER_REJECTED, why
         if not await self._authenticate(session, None):  # type: ignore[arg-type]
-            return NOT_AUTHORIZED, "not authorised (user, password or will)"
+            return NOT_AUTHORIZED, "not authorised (user or password)"
+        user = session.username or ""
+        if user != REFEREE_USER and not self._rate(self._connects, user,
+                                                   self.connect_rate).allow():
+            burst, per_second = self.connect_rate
+            return SERVER_UNAVAILABLE, (f"more than {burst:.0f} CONNECTs at once or "
+                                        f"{per_second:.0f} a second")
+        why = await self._will_refusal(session)
+        if why is not None:
+            return NOT_AUTHORIZED, why
         held = self._sessions.get(session.client_id or "")
         if held is not None and held[0].username != session.username:
             return IDENTIFIER_REJECTED, "its client id belongs to another user"
@@ -281,19 +429,20 @@ class GuardedBroker(Broker):
         sock.setblocking(False)
         return _Listener(self, sock, ssl_context, listener_name)
 
-    async def _authenticate(self, session: Session, listener: Any) -> bool:
-        if not await super()._authenticate(session, listener):
-            return False
+    async def _will_refusal(self, session: Session) -> str | None:
+        """Why a CONNECT's last will is refused, or None: a will is a publish the user
+        leaves behind, so its topic must be one the ACL lets the user publish on (the
+        publish rate is not spent: the will is sent, if ever, after the connection)."""
         if not session.will_flag:
-            return True
+            return None
         topic = session.will_topic or ""
-        allowed = ("+" not in topic and "#" not in topic and bool(topic)
-                   and len(session.will_message or b"") <= MAX_MESSAGE_BYTES
-                   and await self._topic_filtering(session, topic, Action.PUBLISH))
-        if not allowed:
-            log.warning("refused a CONNECT of user %r: its last will on %r is not its to "
-                        "publish", session.username, topic[:120])
-        return allowed
+        if not topic or "+" in topic or "#" in topic:
+            return f"its last will's topic {topic[:120]!r} is empty or a wildcard"
+        if len(session.will_message or b"") > MAX_MESSAGE_BYTES:
+            return f"its last will is longer than {MAX_MESSAGE_BYTES} bytes"
+        if not await self._topic_filtering(session, topic, Action.PUBLISH):
+            return f"its last will's topic {topic[:120]!r} is not one it may publish on"
+        return None
 
     def _accept_failed(self, exc: OSError) -> None:
         self.accept_errors += 1
