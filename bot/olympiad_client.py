@@ -21,7 +21,7 @@ from game.events import Event
 from game.rules import TAIWAN_16
 from protocols.olympiad import (
     Act,
-    Ask,
+    AskMsg,
     Deal,
     Draw,
     Welcome,
@@ -81,7 +81,7 @@ class AgentPlayer(PlatformSeat[Any, Act]):
         if isinstance(msg, Welcome):
             self.seat = self.decoder.seat = msg.seat
             return None
-        if isinstance(msg, Ask):
+        if isinstance(msg, AskMsg):
             return await self._answer(msg)
         if isinstance(msg, Deal):
             self.session.new_game()
@@ -93,7 +93,7 @@ class AgentPlayer(PlatformSeat[Any, Act]):
             log.warning("state_lost", seat=self.seat, error=self.session.lost)
         return None
 
-    async def _answer(self, ask: Ask) -> Act:
+    async def _answer(self, ask: AskMsg) -> Act:
         session = self.session
         if all(o.kind == "pass" for o in ask.options):
             # asked after a discard it cannot claim (the referee asks every seat, so the
@@ -122,7 +122,7 @@ class AgentPlayer(PlatformSeat[Any, Act]):
             ms = min(ms, self.max_think_ms)
         return max(0.005, ms / 1000.0)
 
-    def _note(self, ask: Ask, act: Act, method: str, decision: Decision | None = None) -> None:
+    def _note(self, ask: AskMsg, act: Act, method: str, decision: Decision | None = None) -> None:
         self.decisions.append(ClientDecision(ask.id, act, method, decision))
 
     async def close(self) -> None:

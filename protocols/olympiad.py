@@ -181,7 +181,7 @@ class Option(BaseModel):
     tiles: list[TileStr] | list[list[TileStr]] | None = None
 
 
-class Ask(_FromReferee):
+class AskMsg(_FromReferee):
     type: Literal["ask"] = "ask"
     id: str
     options: list[Option] = Field(min_length=1)
@@ -237,7 +237,7 @@ class ErrorMsg(_FromReferee):
 
 
 RefereeMessage = Annotated[
-    Welcome | Deal | Draw | Flower | DiscardMsg | MeldMsg | Ask | End | ErrorMsg,
+    Welcome | Deal | Draw | Flower | DiscardMsg | MeldMsg | AskMsg | End | ErrorMsg,
     Field(discriminator="type"),
 ]
 
@@ -335,7 +335,7 @@ __all__ = [
     "NUM_INDICES",
     "VERSION",
     "Act",
-    "Ask",
+    "AskMsg",
     "Deal",
     "DiscardMsg",
     "Draw",

@@ -22,7 +22,7 @@ from game import events as ev
 from game.rulebook import safest_action
 from protocols.olympiad import (
     Act,
-    Ask,
+    AskMsg,
     Deal,
     DiscardMsg,
     Draw,
@@ -284,7 +284,7 @@ def act_for(action: ev.Action, ask_id: str, tile_in_play: int | None) -> Act:
     return Act(id=ask_id, kind="pass")
 
 
-def safest_act(ask: Ask, drawn: str | None = None) -> Act:
+def safest_act(ask: AskMsg, drawn: str | None = None) -> Act:
     """The one safest-answer rule (:func:`game.rulebook.safest_action`) on an ask's
     options: pass if allowed, else discard the drawn tile, else the last discard offered."""
     tiles = {t: tile_index(t, in_hand=True) for o in ask.options if o.kind == "discard"

@@ -29,7 +29,7 @@ import structlog
 
 from protocols.olympiad import (
     Act,
-    Ask,
+    AskMsg,
     End,
     ErrorMsg,
     Join,
@@ -138,7 +138,7 @@ async def play_seat(transport: ClientTransport, player: SeatPlayer, *, table: st
                             await transport.close()
                         return report
                     continue
-                if isinstance(msg, Ask):
+                if isinstance(msg, AskMsg):
                     repeat = cursor.repeat_for(msg.id)
                     if repeat is not None:
                         await transport.send(repeat)
@@ -147,7 +147,7 @@ async def play_seat(transport: ClientTransport, player: SeatPlayer, *, table: st
                 elif not cursor.is_new(msg.seq):
                     continue  # seen before this reconnect, or a QoS 1 duplicate
                 act = await player.on_message(msg, text)
-                if isinstance(msg, Ask) and act is not None:
+                if isinstance(msg, AskMsg) and act is not None:
                     body = act.model_copy(update={"id": msg.id}).to_json()
                     cursor.sent(msg.id, body)
                     report.acts += 1

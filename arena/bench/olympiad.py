@@ -46,7 +46,7 @@ from arena.platforms.olympiad.referee import Referee
 from arena.players.thinker import ThinkerPool
 from bot.logging import configure_logging
 from bot.olympiad_client import AgentPlayer
-from protocols.olympiad import Act, Ask
+from protocols.olympiad import Act, AskMsg
 from protocols.olympiad_codec import safest_act
 from protocols.olympiad_session import SeatPlayer, SessionReport, play_seat
 from protocols.olympiad_transport import free_port
@@ -141,7 +141,7 @@ def _legs(answered: tuple[float, float], held: tuple[float, float]) -> tuple[flo
 
 class _Instant:
     async def on_message(self, msg: Any, text: str) -> Act | None:
-        return safest_act(msg) if isinstance(msg, Ask) else None
+        return safest_act(msg) if isinstance(msg, AskMsg) else None
 
     async def close(self) -> None:
         return None
@@ -156,7 +156,7 @@ class _Paced:
     async def on_message(self, msg: Any, text: str) -> Act | None:
         start = time.perf_counter()
         act = await self.inner.on_message(msg, text)
-        if isinstance(msg, Ask):
+        if isinstance(msg, AskMsg):
             await asyncio.sleep(max(0.0, self.pace - (time.perf_counter() - start)))
         return act
 

@@ -43,7 +43,7 @@ from typing import Any, BinaryIO
 
 from bot.logging import configure_logging, get_logger
 from bot.olympiad_client import AgentPlayer
-from protocols.olympiad import Act, Ask, Draw, MessageError, Welcome, parse_referee_message
+from protocols.olympiad import Act, AskMsg, Draw, MessageError, Welcome, parse_referee_message
 from protocols.olympiad_codec import safest_act
 from protocols.olympiad_session import SeatPlayer
 
@@ -87,9 +87,9 @@ class RemotePlayer:
             self._drawn = msg.tile if msg.seat == self.seat else None
         elif isinstance(msg, Welcome):
             self.seat = msg.seat
-        ask_id = msg.id if isinstance(msg, Ask) else None
+        ask_id = msg.id if isinstance(msg, AskMsg) else None
         reply = self.pool.forward(self.number, time.monotonic(), _line_safe(text), ask_id)
-        if not isinstance(msg, Ask):
+        if not isinstance(msg, AskMsg):
             return None
         assert reply is not None
         try:
@@ -252,14 +252,14 @@ async def serve(reader: asyncio.StreamReader, out: BinaryIO,
         player = players.get(number)
         if player is None:
             player = players[number] = make_player()
-        if isinstance(msg, Ask) and adjust_deadlines:
+        if isinstance(msg, AskMsg) and adjust_deadlines:
             waited_ms = int((time.monotonic() - arrived) * 1000.0)
             msg = msg.model_copy(update={"deadline_ms": max(1, msg.deadline_ms - waited_ms)})
         try:
             act = await player.on_message(msg, text)
         except Exception as exc:  # a bug in one seat must not silence every other seat
             log.error("thinker_error", seat=number, error=f"{type(exc).__name__}: {exc}")
-            act = safest_act(msg) if isinstance(msg, Ask) else None
+            act = safest_act(msg) if isinstance(msg, AskMsg) else None
         if act is not None:
             out.write(f"{number}\t{act.to_json()}\n".encode())
             out.flush()

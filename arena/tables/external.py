@@ -45,7 +45,7 @@ from game.table import BotzoneTable
 from game.taiwan import TaiwanTable
 from protocols.botzone_codec import ProtocolError, RequestDecoder, format_response
 from protocols.botzone_envelope import Interaction, TurnInput, interaction_for
-from protocols.olympiad import Act, Ask, End, MessageError, Welcome, tile_str
+from protocols.olympiad import Act, AskMsg, End, MessageError, Welcome, tile_str
 from protocols.olympiad_codec import action_for, event_fields, options_for
 from protocols.olympiad_log import SeatLog
 
@@ -159,7 +159,7 @@ class _ProgramSeat:
 
     async def ask(self, ask_id: str, legal: tuple[Action, ...],
                   last_discard: int | None) -> Act | None:
-        ask = Ask(table="arena", seq=0, id=ask_id, options=options_for(legal, last_discard),
+        ask = AskMsg(table="arena", seq=0, id=ask_id, options=options_for(legal, last_discard),
                   deadline_ms=DECISION_MS)
         _, text = self.log.append(ask.model_dump(exclude={"table", "seq"}, exclude_none=True),
                                   ask_id)

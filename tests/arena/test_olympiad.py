@@ -35,7 +35,7 @@ from arena.records.files import read_record
 from bot.olympiad_client import AgentPlayer
 from game.events import Penalized
 from game.rules import TAIWAN_16
-from protocols.olympiad import Act, Ask, End, Join, parse_referee_message
+from protocols.olympiad import Act, AskMsg, End, Join, parse_referee_message
 from protocols.olympiad_codec import safest_act
 from protocols.olympiad_session import SessionReport, play_seat
 from protocols.olympiad_transport import free_port
@@ -221,7 +221,7 @@ async def _misbehave(url: str, seat: int, errors: list[dict[str, Any]], secret: 
         if isinstance(msg, End):
             await client.close()
             return msg
-        if not isinstance(msg, Ask):
+        if not isinstance(msg, AskMsg):
             continue
         asks += 1
         if asks == 1:

@@ -50,7 +50,7 @@ from arena.platforms.olympiad.soak.corpus import (
 from bot.olympiad_client import AgentPlayer
 from protocols.olympiad import (
     Act,
-    Ask,
+    AskMsg,
     Join,
     MessageError,
     parse_player_message,
@@ -368,7 +368,7 @@ def test_wrong_but_readable_messages_never_stop_the_client_and_every_ask_is_answ
             if msg is None or msg["type"] != "ask" or msg["id"] in asked:
                 continue  # an id asked again gets the act already sent for it, by design
             asked.add(msg["id"])
-            ask = Ask.model_validate(msg)
+            ask = AskMsg.model_validate(msg)
             act = answered.get(ask.id)
             assert act is not None, ask.id
             assert act_allowed(Act.model_validate(act), ask.options), (act, ask.options)

@@ -521,7 +521,7 @@ async def test_a_wrapped_program_that_prints_deep_json_or_long_lines_is_read_on(
     import sys
 
     from arena.platforms.olympiad.program import ProgramPlayer
-    from protocols.olympiad import Ask, Option
+    from protocols.olympiad import AskMsg, Option
 
     script = ("import sys\n"
               "for line in sys.stdin:\n"
@@ -532,7 +532,7 @@ async def test_a_wrapped_program_that_prints_deep_json_or_long_lines_is_read_on(
     player = ProgramPlayer([sys.executable, "-c", script])
     await player.start()
     try:
-        ask = Ask(table="t1", seq=1, id="a1", options=[Option(kind="pass")], deadline_ms=20_000)
+        ask = AskMsg(table="t1", seq=1, id="a1", options=[Option(kind="pass")], deadline_ms=20_000)
         act = await player.on_message(ask, ask.to_json())
     finally:
         await player.close()

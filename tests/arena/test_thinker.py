@@ -31,7 +31,7 @@ from arena.platforms.olympiad.match import our_agents, run_match, serving
 from arena.platforms.olympiad.referee import Referee
 from arena.platforms.olympiad.table_session import GameSummary
 from arena.players.thinker import RemotePlayer, ThinkerPool, _line_safe, serve
-from protocols.olympiad import Act, Ask
+from protocols.olympiad import Act, AskMsg
 from protocols.olympiad_session import SessionReport, play_seat
 from protocols.olympiad_ws import WsClient
 
@@ -142,9 +142,9 @@ class _Recorder:
 
     async def on_message(self, msg: Any, text: str) -> Act | None:
         self.seen.append(msg)
-        if isinstance(msg, Ask) and msg.id == "boom":
+        if isinstance(msg, AskMsg) and msg.id == "boom":
             raise KeyError("a bug in the strategy")
-        return Act(id=msg.id, kind="pass") if isinstance(msg, Ask) else None
+        return Act(id=msg.id, kind="pass") if isinstance(msg, AskMsg) else None
 
     async def close(self) -> None:
         return None

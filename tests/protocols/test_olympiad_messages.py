@@ -24,7 +24,7 @@ from game.events import (
 from game.tiles import parse_tile
 from protocols.olympiad import (
     Act,
-    Ask,
+    AskMsg,
     MessageError,
     parse_player_message,
     parse_referee_message,
@@ -154,7 +154,7 @@ def test_decoder_gives_a_meld_and_its_discard_as_two_events() -> None:
 
 
 def test_client_side_acts_are_checked_against_the_options() -> None:
-    ask = Ask(table="t1", seq=5, id="x", deadline_ms=100, options=[
+    ask = AskMsg(table="t1", seq=5, id="x", deadline_ms=100, options=[
         {"kind": "chow", "tiles": [["3s", "4s", "5s"]]}, {"kind": "pass"}])  # type: ignore[list-item]
     assert act_allowed(act_for(ClaimChow(t("4s")), "x", None), ask.options)
     assert not act_allowed(act_for(ClaimChow(t("5s")), "x", None), ask.options)

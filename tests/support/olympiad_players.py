@@ -8,7 +8,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from protocols.olympiad import Act, Ask, Draw, Welcome
+from protocols.olympiad import Act, AskMsg, Draw, Welcome
 
 
 @dataclass
@@ -28,7 +28,7 @@ class QuickPlayer:
             self.seat = msg.seat
         if isinstance(msg, Draw) and msg.seat == self.seat:
             self.drawn = msg.tile
-        if not isinstance(msg, Ask):
+        if not isinstance(msg, AskMsg):
             return None
         kinds = {o.kind: o for o in msg.options}
         if self.think and set(kinds) - {"pass"} and "discard" not in kinds:

@@ -10,7 +10,6 @@ from arena.records.decisions import Fault
 from game.stable_wall import WallMode
 
 POLICIES = ("default", "forfeit")
-FORFEIT_PAYMENT = 30
 TOURNAMENT_ROUND_FLOOR_MS = 200
 """``mjbot referee olympiad``'s claim-window floor: above what an honest bot thinks over a
 claim and the network's jitter, at about 12 s a game (60 windows)."""

@@ -14,7 +14,7 @@ from typing import Any
 from bot.logging import get_logger
 from bot.olympiad_client import SECRET_ENV
 from protocols.bounded_json import loads_bounded
-from protocols.olympiad import MAX_MESSAGE_BYTES, MAX_MESSAGE_DEPTH, Act, Ask
+from protocols.olympiad import MAX_MESSAGE_BYTES, MAX_MESSAGE_DEPTH, Act, AskMsg
 
 log = get_logger("mjbot.olympiad")
 
@@ -46,7 +46,7 @@ class ProgramPlayer:
             await proc.stdin.drain()
         except (BrokenPipeError, ConnectionResetError):
             raise ProgramExited(f"{self.argv[0]} closed its stdin") from None
-        if not isinstance(msg, Ask):
+        if not isinstance(msg, AskMsg):
             return None
         limit = max(0.05, msg.deadline_ms / 1000.0)
         end = time.monotonic() + limit

@@ -40,7 +40,7 @@ from game.events import (
 from game.rules import TAIWAN_16
 from game.taiwan import TaiwanTable
 from protocols.olympiad import (
-    Ask,
+    AskMsg,
     End,
     Option,
     TaiItem,
@@ -210,7 +210,7 @@ class TableSession:
             self.ask_names[ask_id] = name
             options = options_for(legal, state.last_discard)
             options_of[seat] = options
-            fields = Ask(table=self.table, seq=0, id=ask_id, options=options,
+            fields = AskMsg(table=self.table, seq=0, id=ask_id, options=options,
                          deadline_ms=self.config.decision_ms).model_dump(
                 exclude={"table", "seq"}, exclude_none=True)
             channel = self.seats[seat]

@@ -14,7 +14,7 @@ from arena.platforms.olympiad.config import JOIN_BURST
 from protocols.olympiad import (
     MAX_NAME_CHARS,
     Act,
-    Ask,
+    AskMsg,
 )
 from protocols.olympiad_codec import safest_act
 from protocols.olympiad_transport import (
@@ -40,7 +40,7 @@ class SafePlayer:
             self.seat = msg.seat
         elif kind == "draw":
             self.drawn = msg.tile if msg.seat == self.seat else None
-        elif isinstance(msg, Ask):
+        elif isinstance(msg, AskMsg):
             return safest_act(msg, self.drawn)
         return None
 

@@ -36,7 +36,7 @@ from arena.platforms.olympiad.walls import (
 from bot.olympiad_client import AgentPlayer
 from protocols.olympiad import (
     Act,
-    Ask,
+    AskMsg,
     DiscardMsg,
 )
 from protocols.olympiad_mqtt import MqttClient
@@ -125,7 +125,7 @@ class WatchingPlayer(SafePlayer):
 
     async def on_message(self, msg: Any, text: str) -> Act | None:
         self.seen.append((time.monotonic(), msg))
-        if self.think and isinstance(msg, Ask):
+        if self.think and isinstance(msg, AskMsg):
             kinds = {o.kind for o in msg.options}
             if kinds - {"pass"} and "discard" not in kinds:
                 await asyncio.sleep(self.think)
@@ -154,7 +154,7 @@ def gaps_after_discards(seen: Seen) -> list[tuple[float, bool | None]]:
         choice: bool | None = None
         gap = math.inf
         for later, nxt in seen[i + 1:]:
-            if isinstance(nxt, Ask):
+            if isinstance(nxt, AskMsg):
                 if choice is None:
                     choice = any(o.kind != "pass" for o in nxt.options)
                 continue
