@@ -35,7 +35,7 @@ COMPILERS = ("build-essential", "gcc", "g++", "clang", "cc")
 
 
 @dataclass
-class Stage:
+class DockerStage:
     base: str
     name: str | None
     steps: list[tuple[str, str]] = field(default_factory=list)
@@ -44,10 +44,10 @@ class Stage:
         return [rest for o, rest in self.steps if o == op]
 
 
-def stages(text: str | None = None) -> list[Stage]:
+def stages(text: str | None = None) -> list[DockerStage]:
     """The Dockerfile's stages, each with its (INSTRUCTION, arguments) steps."""
     text = (ROOT / "Dockerfile").read_text() if text is None else text
-    out: list[Stage] = []
+    out: list[DockerStage] = []
     for line in text.replace("\\\n", " ").splitlines():
         line = line.strip()
         if not line or line.startswith("#"):
@@ -56,14 +56,14 @@ def stages(text: str | None = None) -> list[Stage]:
         rest = " ".join(rest.split())
         if op.upper() == "FROM":
             base, _, name = rest.partition(" AS ")
-            out.append(Stage(base.strip(), name.strip() or None))
+            out.append(DockerStage(base.strip(), name.strip() or None))
         else:
             assert out, f"{op} before any FROM"
             out[-1].steps.append((op.upper(), rest))
     return out
 
 
-def env_of(stage: Stage) -> dict[str, str]:
+def env_of(stage: DockerStage) -> dict[str, str]:
     env: dict[str, str] = {}
     for rest in stage.ops("ENV"):
         for item in shlex.split(rest):
@@ -77,7 +77,7 @@ def pyproject() -> dict:
 
 
 # --------------------------------------------------------------------------- structure
-def check_two_stages(parsed: list[Stage]) -> None:
+def check_two_stages(parsed: list[DockerStage]) -> None:
     """A builder with a compiler; a final stage without one that installs only its wheels."""
     assert len(parsed) == 2, f"{len(parsed)} stages"
     builder, final = parsed
@@ -95,7 +95,7 @@ def check_two_stages(parsed: list[Stage]) -> None:
     assert "--wheel-dir /wheels" in wheel
 
 
-def check_python(parsed: list[Stage]) -> None:
+def check_python(parsed: list[DockerStage]) -> None:
     """Every stage on one Python the project supports (wheels built for the one that runs)."""
     floor = re.search(r">=\s*3\.(\d+)", pyproject()["project"]["requires-python"])
     assert floor is not None
@@ -105,7 +105,7 @@ def check_python(parsed: list[Stage]) -> None:
     assert len({s.base for s in parsed}) == 1
 
 
-def check_packages(parsed: list[Stage]) -> None:
+def check_packages(parsed: list[DockerStage]) -> None:
     """The build gets every package pyproject lists, the entry point's among them."""
     copied = {rest.split()[0] for rest in parsed[0].ops("COPY")}
     assert "pyproject.toml" in copied
@@ -119,7 +119,7 @@ def check_packages(parsed: list[Stage]) -> None:
     assert project["project"]["readme"] in " ".join(parsed[0].ops("COPY"))
 
 
-def check_user_and_cache(parsed: list[Stage]) -> None:
+def check_user_and_cache(parsed: list[DockerStage]) -> None:
     """A non-root user, created in the image, owns the numba cache it warms and runs."""
     final = parsed[-1]
     users = final.ops("USER")
@@ -139,7 +139,7 @@ def check_user_and_cache(parsed: list[Stage]) -> None:
     assert final.steps[-1] == ("ENTRYPOINT", '["mjbot", "play", "botzone"]')
 
 
-def check_setup_order(parsed: list[Stage]) -> None:
+def check_setup_order(parsed: list[DockerStage]) -> None:
     """The same two steps as scripts/setup.sh, in the same order: install, then warm up."""
     setup = (ROOT / "scripts" / "setup.sh").read_text()
     runs = " ".join(rest for s in parsed for op, rest in s.steps if op == "RUN")
@@ -153,7 +153,7 @@ CHECKS = [check_two_stages, check_python, check_packages, check_user_and_cache,
 
 
 @pytest.mark.parametrize("check", CHECKS, ids=lambda c: c.__name__)
-def test_the_dockerfile_passes(check: Callable[[list[Stage]], None]) -> None:
+def test_the_dockerfile_passes(check: Callable[[list[DockerStage]], None]) -> None:
     check(stages())
 
 
@@ -226,7 +226,7 @@ class StepRunner:
     makes the user's home there, owned by its uid, and after ``USER`` the steps run under
     that uid (``setpriv``), as the image would run them."""
 
-    def __init__(self, stage: Stage, root: Path, mounts: dict[str, Path],
+    def __init__(self, stage: DockerStage, root: Path, mounts: dict[str, Path],
                  compiler: bool, python: str) -> None:
         self.stage, self.root, self.mounts = stage, root, mounts
         self.venv = root / "venv"
