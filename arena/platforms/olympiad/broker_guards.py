@@ -37,7 +37,7 @@ from amqtt.utils import gen_client_id
 
 from arena.platforms.olympiad.access import password_digest, topic_covered
 from protocols.olympiad import MAX_MESSAGE_BYTES
-from protocols.olympiad_transport import REFEREE_USER, RateLimit
+from protocols.olympiad_transport import REFEREE_USER, TOPIC_ROOT, RateLimit, seat_user
 
 
 class SeatAuthPlugin(BaseAuthPlugin):
@@ -81,8 +81,10 @@ MAX_PACKET_BYTES = MAX_MESSAGE_BYTES + 1024
 a client that sends a larger one is disconnected before the packet is read."""
 SEAT_PUBLISH_BURST = 200.0
 SEAT_PUBLISHES_PER_SECOND = 100.0
-"""What a seat's user may publish, over all its connections; the connection that publishes
-beyond it is closed, unread (the referee's user is not limited)."""
+"""What a seat's user may publish, over all its connections, besides one message for each
+the referee's user publishes on the seat's ``down`` topic (so that an instant bot answers
+at any pace); the connection that publishes beyond it is closed, unread (the referee's
+user is not limited)."""
 SEAT_CONNECT_BURST = 10.0
 SEAT_CONNECTS_PER_SECOND = 1.0
 """The CONNECTs a seat's user may make (with the right password); beyond them a CONNECT is
@@ -128,6 +130,16 @@ def client_id_refusal(raw: bytes | None, decoded: str) -> str | None:
     if "#" in decoded or "+" in decoded:
         return "its client id contains a topic wildcard (# or +)"
     return None
+
+
+def down_topic_user(topic: str) -> str | None:
+    """The seat user whose ``mjbot/v1/TABLE/seat/N/down`` topic this is (N 0-3 in ASCII),
+    or None."""
+    parts = topic.split("/")
+    if (len(parts) != 6 or f"{parts[0]}/{parts[1]}" != TOPIC_ROOT or parts[3] != "seat"
+            or parts[5] != "down" or parts[4] not in ("0", "1", "2", "3")):
+        return None
+    return seat_user(parts[2], int(parts[4]))
 
 
 def connect_client_id(packet: bytes) -> bytes | None:
@@ -263,7 +275,8 @@ class GuardedBroker(Broker):
       :data:`SEAT_CONNECTS_PER_SECOND` after them: beyond, a CONNECT is refused (CONNACK 3)
       before it ends any connection or session;
     - a seat's user publishes at most :data:`SEAT_PUBLISH_BURST` messages at once and
-      :data:`SEAT_PUBLISHES_PER_SECOND` after them, over all its connections: the
+      :data:`SEAT_PUBLISHES_PER_SECOND` after them, over all its connections, plus one for
+      each message the referee's user publishes on the seat's ``down`` topic: the
       connection that publishes beyond is closed, and what it sent meanwhile is not read
       (many client ids cost the seat, not the broker's event loop);
     - a client id that MQTT 3.1.1 forbids (ill-formed UTF-8, U+0000) or that is absurd
@@ -355,6 +368,18 @@ class GuardedBroker(Broker):
         if isinstance(reader, _BoundedReader):
             reader.connected(session.keep_alive)
         return handler, session
+
+    async def _broadcast_message(self, session: Session | None, topic: str | None,
+                                 data: bytes | bytearray | None,
+                                 force_qos: int | None = None) -> None:
+        """amqtt's; a message of the referee's user on a seat's ``down`` topic also lets
+        the seat publish one more (an answer to it)."""
+        if session is not None and session.username == REFEREE_USER and topic:
+            user = down_topic_user(topic)
+            rate = self._publishes.get(user) if user is not None else None
+            if rate is not None:
+                rate.credit()
+        await super()._broadcast_message(session, topic, data, force_qos)
 
     def _refused(self, what: str) -> None:
         """Count a refused CONNECT; log the first, second, fourth ... of them."""
