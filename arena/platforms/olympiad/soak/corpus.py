@@ -210,15 +210,16 @@ def mqtt_varint(n: int) -> bytes:
             return bytes(out)
 
 
-def connect_packet(client_id: str, user: str | None, password: str | None,
+def connect_packet(client_id: str | bytes, user: str | None, password: str | None,
                    will: tuple[str, bytes, bool] | None = None, keepalive: int = 60,
                    clean: bool = True) -> bytes:
     """An MQTT 3.1.1 CONNECT written by hand (a clean session unless ``clean`` is false;
     no user name or password where None), with a QoS 1 last will (topic, payload,
-    retained) when given: what a hostile client sends."""
+    retained) when given: what a hostile client sends (a ``bytes`` client id is sent as it
+    is, well-formed UTF-8 or not)."""
     flags = (0x02 if clean else 0) | (0x80 if user is not None else 0) \
         | (0x40 if password is not None else 0)
-    payload = _mqtt_str(client_id.encode())
+    payload = _mqtt_str(client_id if isinstance(client_id, bytes) else client_id.encode())
     if will is not None:
         flags |= 0x04 | 0x08 | (0x20 if will[2] else 0)
         payload += _mqtt_str(will[0].encode()) + _mqtt_str(will[1])
@@ -243,8 +244,9 @@ def client_id_corpus(user: Callable[[int], tuple[str, str]], referee: tuple[str,
                      ) -> list[tuple[str, bytes, int]]:
     """CONNECTs the embedded broker must refuse while seat 0 of t1 is connected as
     :data:`CLIENT_ID_HELD`: (what, the packet, the CONNACK return code expected: 2 the
-    identifier rejected, 5 not authorised).  ``user(seat)``: that seat's user and password;
-    ``referee``: the referee's."""
+    identifier rejected (held by another user, or one MQTT 3.1.1 section 1.5.3 forbids, or
+    over 256 bytes, or a wildcard), 5 not authorised).  ``user(seat)``: that seat's user and
+    password; ``referee``: the referee's."""
     (u0, _), (u1, p1) = user(0), user(1)
     wrong = "wrong-password-0123456789"
     return [
@@ -258,4 +260,9 @@ def client_id_corpus(user: Callable[[int], tuple[str, str]], referee: tuple[str,
          2),
         ("the referee's user with a seat's secret", connect_packet("r", referee[0], p1), 5),
         ("seat 1's user with the referee's password", connect_packet("r", u1, referee[1]), 5),
+        ("a client id with U+0000", connect_packet("id\x00nul", u1, p1), 2),
+        ("a client id of ill-formed UTF-8", connect_packet(b"id\xff\xfe", u1, p1), 2),
+        ("a client id of 257 bytes", connect_packet("x" * 257, u1, p1), 2),
+        ("a client id with the wildcard #", connect_packet("id#", u1, p1), 2),
+        ("a client id with the wildcard +", connect_packet("id+", u1, p1), 2),
     ]
