@@ -104,7 +104,7 @@ PENALTY, PENALTY_BONUS = -30, 10
 
 
 
-class Stage(Enum):
+class BotzoneStage(Enum):
     SEATING = "seating"
     DEALING = "dealing"
     DRAWN = "drawn"
@@ -147,7 +147,7 @@ class SeatView:
 
     seat: int
     prevalent_wind: int
-    stage: Stage
+    stage: BotzoneStage
     hand: tuple[int, ...]
     """Concealed tiles, sorted, without the tile just drawn."""
     drawn: int | None
@@ -195,7 +195,7 @@ def _makes(response: ev.Response, claim: Claim) -> bool:
     return _attempts(response, ev.ActionKind.CHOW)
 
 
-class BotzoneTable(Table[Stage]):
+class BotzoneTable(Table[BotzoneStage]):
     """One game under the Botzone judge's rules; see the module docstring."""
 
     ruleset: Ruleset = MCR_BOTZONE
@@ -213,7 +213,7 @@ class BotzoneTable(Table[Stage]):
             for t in dealt:
                 seat.hand[t] += 1
             self._seats.append(seat)
-        self._stage = Stage.SEATING
+        self._stage = BotzoneStage.SEATING
         self._actor = 0
         self._tile: int | None = None
         self._wall_last = False
@@ -236,8 +236,9 @@ class BotzoneTable(Table[Stage]):
         """What ``seat`` knows now."""
         check_seat(seat)
         own = self._seats[seat]
-        drawn = self._tile if self._stage is Stage.DRAWN and seat == self._actor else None
-        public_tile = self._tile if self._stage in (Stage.DISCARDED, Stage.KONG_ADDED) else None
+        drawn = self._tile if self._stage is BotzoneStage.DRAWN and seat == self._actor else None
+        public_tile = (self._tile if self._stage in (BotzoneStage.DISCARDED,
+                                                     BotzoneStage.KONG_ADDED) else None)
         return SeatView(
             seat=seat,
             prevalent_wind=self.prevalent_wind,
@@ -267,11 +268,11 @@ class BotzoneTable(Table[Stage]):
             if isinstance(response, ev.PlatformFault):
                 self._penalize(seat, response.verdict, "platform verdict")
                 return
-        if self._stage in (Stage.SEATING, Stage.DEALING, Stage.KONG_DECLARED):
+        if self._stage in (BotzoneStage.SEATING, BotzoneStage.DEALING, BotzoneStage.KONG_DECLARED):
             self._after_acknowledgement(responses)
-        elif self._stage is Stage.DRAWN:
+        elif self._stage is BotzoneStage.DRAWN:
             self._after_draw(responses)
-        elif self._stage is Stage.DISCARDED:
+        elif self._stage is BotzoneStage.DISCARDED:
             self._after_discard(responses)
         else:
             self._after_added_kong(responses)
@@ -283,8 +284,8 @@ class BotzoneTable(Table[Stage]):
                 detail = f"must PASS, answered {_describe(responses[seat])}"
                 self._penalize(seat, WRONG_ACTION, detail)
                 return
-        if self._stage is Stage.SEATING:
-            self._stage = Stage.DEALING
+        if self._stage is BotzoneStage.SEATING:
+            self._stage = BotzoneStage.DEALING
             self._history.extend(ev.Dealt(s, self._seats[s].dealt) for s in range(SEATS))
         else:
             self._draw(self._actor)
@@ -367,7 +368,7 @@ class BotzoneTable(Table[Stage]):
         self._wall_last = not self._seats[next_seat(seat)].wall
         self._about_kong = self._next_draw_replaces_kong
         self._next_draw_replaces_kong = False
-        self._stage = Stage.DRAWN
+        self._stage = BotzoneStage.DRAWN
         self._history.append(ev.Drew(seat, tile))
 
     def _discard(self, seat: int, event: ev.Discarded | ev.Punged | ev.Chowed) -> None:
@@ -377,7 +378,7 @@ class BotzoneTable(Table[Stage]):
         self._actor = seat
         self._tile = tile
         self._wall_last = not self._seats[next_seat(seat)].wall
-        self._stage = Stage.DISCARDED
+        self._stage = BotzoneStage.DISCARDED
         self._history.append(event)
 
     def _kong_forbidden(self, seat: int) -> str | None:
@@ -388,7 +389,8 @@ class BotzoneTable(Table[Stage]):
         self._actor = seat
         self._next_draw_replaces_kong = True
         self._about_kong = False
-        self._stage = Stage.KONG_ADDED if isinstance(event, ev.KongAdded) else Stage.KONG_DECLARED
+        self._stage = (BotzoneStage.KONG_ADDED if isinstance(event, ev.KongAdded)
+                       else BotzoneStage.KONG_DECLARED)
         self._history.append(event)
 
     def _concealed_kong(self, seat: int, tile: int) -> None:
@@ -471,18 +473,18 @@ class BotzoneTable(Table[Stage]):
         out unasked: counting its fan is the costly part, and no other answer's legality
         depends on it."""
         stage = self._stage
-        if stage is Stage.FINISHED:
+        if stage is BotzoneStage.FINISHED:
             return ()
-        if stage in (Stage.SEATING, Stage.DEALING, Stage.KONG_DECLARED):
+        if stage in (BotzoneStage.SEATING, BotzoneStage.DEALING, BotzoneStage.KONG_DECLARED):
             return (ev.Pass(),)
-        if (seat == self._actor) is (stage is not Stage.DRAWN):
+        if (seat == self._actor) is (stage is not BotzoneStage.DRAWN):
             return (ev.Pass(),)
         kong_allowed = self._kong_forbidden(seat) is None
-        if stage is Stage.DRAWN:
+        if stage is BotzoneStage.DRAWN:
             win = asks_win and self._win(seat, self_drawn=True, robbing=False) is not None
             return legal_after_draw(self._counts(seat), self._seats[seat].melds,
                                     kong_allowed=kong_allowed, win=win)
-        robbing = stage is Stage.KONG_ADDED
+        robbing = stage is BotzoneStage.KONG_ADDED
         win = asks_win and self._win(seat, self_drawn=False, robbing=robbing) is not None
         if robbing:
             return legal_on_added_kong(win)
@@ -567,7 +569,7 @@ class BotzoneTable(Table[Stage]):
     def _counts(self, seat: int) -> list[int]:
         """``seat``'s concealed tiles as counts, a tile it just drew included."""
         counts = list(self._seats[seat].hand)
-        if self._stage is Stage.DRAWN and seat == self._actor:
+        if self._stage is BotzoneStage.DRAWN and seat == self._actor:
             assert self._tile is not None
             counts[self._tile] += 1
         return counts
@@ -582,18 +584,18 @@ class BotzoneTable(Table[Stage]):
 
     def _finish(self, result: ev.GameResult) -> None:
         self._result = result
-        self._stage = Stage.FINISHED
+        self._stage = BotzoneStage.FINISHED
 
     def _request_for(self, seat: int) -> ev.Event:
-        if self._stage is Stage.SEATING:
+        if self._stage is BotzoneStage.SEATING:
             return ev.SeatAssigned(seat, self.prevalent_wind)
-        if self._stage is Stage.DEALING:
+        if self._stage is BotzoneStage.DEALING:
             return ev.Dealt(seat, self._seats[seat].dealt)
         return ev.as_seen_by(self._history[-1], seat)
 
     def _public(self, seat: int) -> PublicSeat:
         state = self._seats[seat]
-        drawn = 1 if self._stage is Stage.DRAWN and seat == self._actor else 0
+        drawn = 1 if self._stage is BotzoneStage.DRAWN and seat == self._actor else 0
         return PublicSeat(
             seat=seat,
             exposed_melds=tuple(m for m in state.melds if not m.is_concealed),

@@ -141,7 +141,7 @@ class IllegalAction(ValueError):
         super().__init__(f"seat {seat}: {_describe(action)} is not legal: {reason}")
 
 
-class Stage(Enum):
+class TaiwanStage(Enum):
     DRAWN = "drawn"
     DISCARDED = "discarded"
     CALLED = "called"
@@ -149,12 +149,12 @@ class Stage(Enum):
     FINISHED = "finished"
 
 
-_ALLOWED: dict[Stage, tuple[type, ...]] = {
-    Stage.DRAWN: (ev.Discard, ev.DeclareWin, ev.DeclareConcealedKong, ev.DeclareAddedKong),
-    Stage.DISCARDED: (ev.Pass, ev.DeclareWin, ev.ClaimPung, ev.ClaimKong, ev.ClaimChow),
-    Stage.CALLED: (ev.Discard,),
-    Stage.KONG_ADDED: (ev.Pass, ev.DeclareWin),
-    Stage.FINISHED: (),
+_ALLOWED: dict[TaiwanStage, tuple[type, ...]] = {
+    TaiwanStage.DRAWN: (ev.Discard, ev.DeclareWin, ev.DeclareConcealedKong, ev.DeclareAddedKong),
+    TaiwanStage.DISCARDED: (ev.Pass, ev.DeclareWin, ev.ClaimPung, ev.ClaimKong, ev.ClaimChow),
+    TaiwanStage.CALLED: (ev.Discard,),
+    TaiwanStage.KONG_ADDED: (ev.Pass, ev.DeclareWin),
+    TaiwanStage.FINISHED: (),
 }
 
 
@@ -183,7 +183,7 @@ class _SeatState(SeatTiles):
     flowers: list[int] = field(default_factory=list)
 
 
-class TaiwanTable(Table[Stage]):
+class TaiwanTable(Table[TaiwanStage]):
     """One taiwan-16 game; see the module docstring."""
 
     ruleset = TAIWAN_16
@@ -213,7 +213,7 @@ class TaiwanTable(Table[Stage]):
         self._seats = [_SeatState() for _ in range(SEATS)]
         self._history: list[ev.Event] = []
         self._result: ev.GameResult | None = None
-        self._stage = Stage.DRAWN
+        self._stage = TaiwanStage.DRAWN
         self._actor = dealer
         self._tile: int | None = None
         """The discard or added-kong tile in play, or the tile just drawn."""
@@ -246,7 +246,7 @@ class TaiwanTable(Table[Stage]):
     def drawn_tile(self, seat: int) -> int | None:
         """The tile ``seat`` just drew, while it is to answer that draw."""
         check_seat(seat)
-        return self._drawn if self._stage is Stage.DRAWN and seat == self._actor else None
+        return self._drawn if self._stage is TaiwanStage.DRAWN and seat == self._actor else None
 
     @property
     def wall_mode(self) -> WallMode:
@@ -305,7 +305,7 @@ class TaiwanTable(Table[Stage]):
         options = self.legal_actions(seat)
         if not options:
             raise TableError(f"seat {seat} is not asked now; it has no default action")
-        return safest_action(options, self._drawn if self._stage is Stage.DRAWN else None)
+        return safest_action(options, self._drawn if self._stage is TaiwanStage.DRAWN else None)
 
     # ------------------------------------------------------------ driving
     def respond(self, answers: Mapping[int, ev.Action]) -> None:
@@ -323,11 +323,11 @@ class TaiwanTable(Table[Stage]):
             action = answers[seat]
             if action not in self._options[seat]:
                 raise IllegalAction(seat, action, self._why_illegal(seat, action))
-        if self._stage is Stage.DRAWN:
+        if self._stage is TaiwanStage.DRAWN:
             self._after_draw(answers[self._actor])
-        elif self._stage is Stage.DISCARDED:
+        elif self._stage is TaiwanStage.DISCARDED:
             self._after_discard(answers)
-        elif self._stage is Stage.CALLED:
+        elif self._stage is TaiwanStage.CALLED:
             action = answers[self._actor]
             assert isinstance(action, ev.Discard)
             self._seats[self._actor].hand[action.tile] -= 1
@@ -412,7 +412,7 @@ class TaiwanTable(Table[Stage]):
             replacement = True
             self._history.append(ev.Drew(seat, tile, replacement=True))
         state.hand[tile] += 1
-        self._stage = Stage.DRAWN
+        self._stage = TaiwanStage.DRAWN
         self._actor = seat
         self._tile = tile
         self._drawn = tile
@@ -445,7 +445,7 @@ class TaiwanTable(Table[Stage]):
             state.hand[tile] -= 1
             state.melds[at] = pung.with_fourth_tile()
             self._history.append(ev.KongAdded(seat, tile))
-            self._stage = Stage.KONG_ADDED
+            self._stage = TaiwanStage.KONG_ADDED
             self._tile = tile
             self._drawn = None
             self._options = {
@@ -459,7 +459,7 @@ class TaiwanTable(Table[Stage]):
     def _discard(self, seat: int, tile: int) -> None:
         self._seats[seat].river.append(tile)
         self._history.append(ev.Discarded(seat, tile))
-        self._stage = Stage.DISCARDED
+        self._stage = TaiwanStage.DISCARDED
         self._actor = seat
         self._tile = tile
         self._drawn = None
@@ -509,7 +509,7 @@ class TaiwanTable(Table[Stage]):
 
     def _called(self, event: ev.Melded) -> None:
         self._history.append(event)
-        self._stage = Stage.CALLED
+        self._stage = TaiwanStage.CALLED
         self._actor = event.seat
         self._tile = None
         self._drawn = None
@@ -581,7 +581,7 @@ class TaiwanTable(Table[Stage]):
 
     def _finish(self, result: ev.GameResult) -> None:
         self._result = result
-        self._stage = Stage.FINISHED
+        self._stage = TaiwanStage.FINISHED
         self._options = {}
         self._drawn = None
 
@@ -649,8 +649,8 @@ __all__ = [
     "DEAD_WALL",
     "FORFEIT",
     "IllegalAction",
-    "Stage",
     "TableError",
+    "TaiwanStage",
     "TaiwanTable",
     "WallError",
 ]

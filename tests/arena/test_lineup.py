@@ -17,7 +17,7 @@ from game.events import ClaimChow, ClaimPung, DeclareWin, Discard, Pass
 from game.rulebook import taken_by
 from game.rules import MCR_BOTZONE, TAIWAN_16
 from game.stable_wall import WallMode
-from game.taiwan import Stage, TaiwanTable
+from game.taiwan import TaiwanStage, TaiwanTable
 from game.walls import shuffled_wall
 from strategy.deficiency import deficiency
 
@@ -95,7 +95,7 @@ def test_eps_one_plays_only_actions_that_keep_the_deficiency() -> None:
                     seats[s].observe(e)
                 view = seats[s].view
                 asked = view.ask.kind
-                assert (asked is AskKind.CALLED) == (table.stage is Stage.CALLED)
+                assert (asked is AskKind.CALLED) == (table.stage is TaiwanStage.CALLED)
                 hand, unseen, melds = view.hand.copy(), view.unseen.copy(), view.melds_needed
                 action = seats[s].decide()
                 if asked is AskKind.DRAW and isinstance(action, Discard):

@@ -18,7 +18,7 @@ from support import BOTZONE_LOG_DIR, botzone_logs
 
 from game.events import InvalidAction, PlatformFault, Response, Won
 from game.rules import MCR_BOTZONE
-from game.table import BotzoneTable, Stage
+from game.table import BotzoneStage, BotzoneTable
 from game.tiles import Notation, parse_tile
 from protocols.botzone_codec import decode_response, format_request, format_requests
 
@@ -149,7 +149,7 @@ def test_every_recorded_answer_was_legal(path: Path) -> None:
         for seat, response in enumerate(responses):
             assert response in table.legal_actions(seat), (table.stage, seat, response)
         table.respond(responses)
-    assert table.stage is Stage.FINISHED
+    assert table.stage is BotzoneStage.FINISHED
 
 
 @pytest.mark.parametrize("path", LOGS, ids=lambda p: p.name[:24])

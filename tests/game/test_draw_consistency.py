@@ -29,7 +29,7 @@ from game.events import (
     Pass,
     Punged,
 )
-from game.table import BotzoneTable, Stage, random_walltiles
+from game.table import BotzoneStage, BotzoneTable, random_walltiles
 
 
 def test_consistent_draws_by_hand() -> None:
@@ -96,7 +96,7 @@ def _botzone_choice(table: BotzoneTable, seat: int, rng: np.random.Generator) ->
     if DeclareWin() in legal:
         return DeclareWin()
     claims = [a for a in legal if not isinstance(a, Discard | Pass)]
-    if claims and (table.stage is not Stage.DRAWN or rng.random() < 0.2):
+    if claims and (table.stage is not BotzoneStage.DRAWN or rng.random() < 0.2):
         return claims[int(rng.integers(len(claims)))]
     return legal[int(rng.integers(len(legal)))]
 

@@ -17,8 +17,8 @@ from game import events as ev
 from game.melds import ConcealedKong, Kong, Pung
 from game.scoring.mcr import WinContext, mcr_fans
 from game.table import (
+    BotzoneStage,
     BotzoneTable,
-    Stage,
     TableError,
     WallError,
     check_walltiles,
@@ -63,7 +63,7 @@ FILLER = "W1 W2 W3 B4 B5 B6 T7 T8 T9 F1 F2 F3 F4"
 def auto(table: BotzoneTable, **override: ev.Response) -> list[ev.Response]:
     """Everyone passes; a drawer discards what it drew; ``s0=..`` etc. override seats."""
     answers: list[ev.Response] = [ev.Pass()] * 4
-    if table.stage is Stage.DRAWN:
+    if table.stage is BotzoneStage.DRAWN:
         drawer = table.view(0).current_seat
         drawn = table.view(drawer).drawn
         assert drawn is not None
@@ -92,7 +92,7 @@ def start(walls: Sequence[int], prevalent_wind: int = 0) -> BotzoneTable:
     table = BotzoneTable(walls, prevalent_wind)
     step(table)
     step(table)
-    assert table.stage is Stage.DRAWN
+    assert table.stage is BotzoneStage.DRAWN
     return table
 
 
@@ -103,7 +103,7 @@ def draws_of(table: BotzoneTable, seat: int) -> int:
 def until_draw(table: BotzoneTable, seat: int, nth: int) -> None:
     """Everyone discards what they draw until ``seat`` has drawn ``nth`` tiles."""
     while not (
-        table.stage is Stage.DRAWN
+        table.stage is BotzoneStage.DRAWN
         and table.view(0).current_seat == seat
         and draws_of(table, seat) == nth
     ):
@@ -289,7 +289,7 @@ def test_chow_by_the_next_seat_when_nobody_pungs() -> None:
     view = table.view(1)
     assert view.melds[0].tiles == (t("W4"), t("W5"), t("W6"))
     assert view.melds[0].pack_entry(1) == ("CHI", "W5", 2)
-    assert table.stage is Stage.DISCARDED and view.tile_in_play == t("J1")
+    assert table.stage is BotzoneStage.DISCARDED and view.tile_in_play == t("J1")
 
 
 # ---------------------------------------------------------------- wrong actions and blame
@@ -528,7 +528,7 @@ def legal_play(rng: np.random.Generator, table: BotzoneTable, seat: int) -> ev.A
              if isinstance(a, ev.ClaimKong | ev.DeclareConcealedKong | ev.DeclareAddedKong)]
     if kongs and rng.random() < 0.8:
         return kongs[int(rng.integers(len(kongs)))]
-    if table.stage is Stage.DISCARDED and rng.random() < 0.5:
+    if table.stage is BotzoneStage.DISCARDED and rng.random() < 0.5:
         return ev.Pass()
     return legal[int(rng.integers(len(legal)))]
 

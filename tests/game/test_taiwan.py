@@ -27,8 +27,8 @@ from game.rules import TAIWAN_16
 from game.scoring.tai import tai_total
 from game.taiwan import (
     IllegalAction,
-    Stage,
     TableError,
+    TaiwanStage,
     TaiwanTable,
     WallError,
 )
@@ -114,7 +114,8 @@ def test_deal_four_rounds_of_four_from_the_dealer_then_the_dealer_draws() -> Non
     assert table.history[:4] == tuple(ev.Dealt(s, tuple(tiles(hands[s]))) for s in range(4))
     assert table.history[4:] == (ev.Drew(1, t("9p")),)
     assert table.dealer == 1 and table.prevalent_wind == 2 and table.seat_wind(0) == 3
-    assert table.stage is Stage.DRAWN and table.asked_seats == (1,) and table.current_seat == 1
+    assert table.stage is TaiwanStage.DRAWN
+    assert table.asked_seats == (1,) and table.current_seat == 1
     assert table.drawn_tile(1) == t("9p") and table.drawn_tile(0) is None
     assert table.hand(1) == tuple(sorted([*tiles(hands[1]), t("9p")]))
     assert table.hand(0) == tuple(sorted(tiles(hands[0])))
@@ -144,7 +145,7 @@ def test_a_drawn_flower_is_shown_and_replaced_from_the_back_repeatedly() -> None
     wall = arrange({}, draws="1z5f", replacements="6f3m")
     table = TaiwanTable(wall)
     step(table, {0: ev.Discard(t("1z"))})
-    play_defaults_until(table, lambda tb: tb.current_seat == 1 and tb.stage is Stage.DRAWN)
+    play_defaults_until(table, lambda tb: tb.current_seat == 1 and tb.stage is TaiwanStage.DRAWN)
     tail = table.history[-5:]
     assert tail == (
         ev.Drew(1, t("5f")), ev.FlowerReplaced(1, t("5f")), ev.Drew(1, t("6f"), replacement=True),
@@ -178,7 +179,7 @@ def test_the_game_is_a_draw_when_the_wall_holds_16() -> None:
     table = TaiwanTable(arrange({}))
     walls_at_draw = []
     while not table.finished:
-        if table.stage is Stage.DRAWN:
+        if table.stage is TaiwanStage.DRAWN:
             walls_at_draw.append(table.wall_remaining)
         step(table)
         check_taiwan_invariants(table)
@@ -202,7 +203,7 @@ def _last_tile_wall(
 def test_self_drawn_win_on_the_last_normal_draw() -> None:
     # Seat 3 draws the 64th and last normal tile.
     table = TaiwanTable(_last_tile_wall({3: "123m456m789m123s456s5p"}, "5p"))
-    play_defaults_until(table, lambda tb: tb.wall_remaining == 16 and tb.stage is Stage.DRAWN)
+    play_defaults_until(table, lambda tb: tb.wall_remaining == 16 and tb.stage is TaiwanStage.DRAWN)
     assert table.current_seat == 3 and table.drawn_tile(3) == t("5p")
     step(table, {3: ev.DeclareWin()})
     ending = table.result.ending
@@ -215,7 +216,7 @@ def test_self_drawn_win_on_the_last_normal_draw() -> None:
 def test_a_replacement_after_the_last_normal_draw_is_the_last_tile_too() -> None:
     wall = _last_tile_wall({3: "5555m123p456p789p11s2s"}, "3s", replacements="4s")
     table = TaiwanTable(wall)
-    play_defaults_until(table, lambda tb: tb.wall_remaining == 16 and tb.stage is Stage.DRAWN)
+    play_defaults_until(table, lambda tb: tb.wall_remaining == 16 and tb.stage is TaiwanStage.DRAWN)
     assert table.current_seat == 3 and table.drawn_tile(3) == t("3s")
     step(table, {3: ev.DeclareConcealedKong(t("5m"))})
     assert table.wall_remaining == 15 and table.drawn_tile(3) == t("4s")
@@ -228,7 +229,8 @@ def test_a_replacement_after_the_last_normal_draw_is_the_last_tile_too() -> None
 
 def test_win_on_the_discard_after_the_last_draw() -> None:
     table = TaiwanTable(_last_tile_wall({0: "123m456m789m123s456s5p"}, "5p"))
-    play_defaults_until(table, lambda tb: tb.wall_remaining == 16 and tb.stage is Stage.DISCARDED)
+    play_defaults_until(table, lambda tb: tb.wall_remaining == 16
+                        and tb.stage is TaiwanStage.DISCARDED)
     assert table.history[-1] == ev.Discarded(3, t("5p")) and table.asked_seats == (0,)
     step(table, {0: ev.DeclareWin()})
     ending = table.result.ending
@@ -271,7 +273,7 @@ def test_claimed_kong() -> None:
     step(table, {1: ev.ClaimKong()})
     assert table.history[-2:] == (ev.Konged(1, t("9p")), ev.Drew(1, t("7s"), replacement=True))
     assert table.melds(1) == (Kong(t("9p"), 0),) and table.river(0) == ()
-    assert table.stage is Stage.DRAWN and table.asked_seats == (1,)
+    assert table.stage is TaiwanStage.DRAWN and table.asked_seats == (1,)
     check_taiwan_invariants(table)
 
 
@@ -292,19 +294,19 @@ def _to_added_kong() -> TaiwanTable:
     assert table.legal_actions(2) == (ev.Pass(), ev.DeclareWin())
     step(table, {1: ev.ClaimPung(), 2: ev.Pass()})
     assert table.history[-1] == ev.Melded(1, ev.ActionKind.PUNG, (t("2s"),) * 3, t("2s"), 0)
-    assert table.stage is Stage.CALLED and table.asked_seats == (1,)
+    assert table.stage is TaiwanStage.CALLED and table.asked_seats == (1,)
     actions = table.legal_actions(1)
     assert all(isinstance(a, ev.Discard) for a in actions)
     assert {a.tile for a in actions if isinstance(a, ev.Discard)} == set(table.hand(1))
     assert table.default_action(1) == ev.Discard(table.hand(1)[-1]) == ev.Discard(t("7z"))
     check_taiwan_invariants(table)
     step(table, {1: ev.Discard(t("6s"))})
-    play_defaults_until(table, lambda tb: tb.current_seat == 1 and tb.stage is Stage.DRAWN)
+    play_defaults_until(table, lambda tb: tb.current_seat == 1 and tb.stage is TaiwanStage.DRAWN)
     assert table.drawn_tile(1) == t("2s")
     assert ev.DeclareAddedKong(t("2s")) in table.legal_actions(1)
     step(table, {1: ev.DeclareAddedKong(t("2s"))})
     assert table.history[-1] == ev.KongAdded(1, t("2s"))
-    assert table.stage is Stage.KONG_ADDED and table.asked_seats == (2,)
+    assert table.stage is TaiwanStage.KONG_ADDED and table.asked_seats == (2,)
     assert table.legal_actions(2) == (ev.Pass(), ev.DeclareWin()) and table.tile_in_play == t("2s")
     check_taiwan_invariants(table)
     return table
@@ -326,7 +328,7 @@ def test_an_added_kong_not_robbed_draws_its_replacement() -> None:
     step(table, {2: ev.Pass()})
     assert table.history[-1] == ev.Drew(1, t("3z"), replacement=True)
     assert table.melds(1) == (Kong(t("2s"), 0, added=True),)
-    assert table.stage is Stage.DRAWN and table.asked_seats == (1,)
+    assert table.stage is TaiwanStage.DRAWN and table.asked_seats == (1,)
     check_taiwan_invariants(table)
 
 
@@ -336,7 +338,7 @@ def test_a_concealed_kong_cannot_be_robbed() -> None:
                    draws="1s", replacements="5s")
     table = TaiwanTable(wall)
     step(table, {0: ev.DeclareConcealedKong(t("9s"))})
-    assert table.stage is Stage.DRAWN and table.current_seat == 0
+    assert table.stage is TaiwanStage.DRAWN and table.current_seat == 0
     assert table.history[-2:] == (
         ev.ConcealedKonged(0, t("9s")), ev.Drew(0, t("5s"), replacement=True),
     )
@@ -360,7 +362,7 @@ def _after_5p() -> TaiwanTable:
 
 def test_claim_options_chow_only_for_the_next_seat() -> None:
     table = _after_5p()
-    assert table.stage is Stage.DISCARDED and table.tile_in_play == t("5p")
+    assert table.stage is TaiwanStage.DISCARDED and table.tile_in_play == t("5p")
     assert table.asked_seats == (1, 2, 3)
     assert table.legal_actions(1) == (ev.Pass(), ev.ClaimChow(t("4p")), ev.ClaimChow(t("5p")))
     assert table.legal_actions(2) == (ev.Pass(), ev.ClaimPung())
@@ -385,7 +387,7 @@ def test_pung_beats_chow() -> None:
     step(table, {1: ev.ClaimChow(t("5p")), 2: ev.ClaimPung(), 3: ev.Pass()})
     assert table.history[-1] == ev.Melded(2, ev.ActionKind.PUNG, (t("5p"),) * 3, t("5p"), 0)
     assert table.melds(2) == (Pung(t("5p"), 0),) and table.river(0) == ()
-    assert table.asked_seats == (2,) and table.stage is Stage.CALLED
+    assert table.asked_seats == (2,) and table.stage is TaiwanStage.CALLED
     check_taiwan_invariants(table)
 
 
@@ -394,7 +396,7 @@ def test_chow_when_nobody_else_claims() -> None:
     step(table, {1: ev.ClaimChow(t("5p")), 2: ev.Pass(), 3: ev.Pass()})
     assert table.history[-1] == ev.Melded(1, ev.ActionKind.CHOW, tuple(tiles("456p")), t("5p"), 0)
     assert table.melds(1) == (Chow(t("5p"), t("5p"), 0),)
-    assert table.asked_seats == (1,) and table.stage is Stage.CALLED
+    assert table.asked_seats == (1,) and table.stage is TaiwanStage.CALLED
     assert ev.DeclareWin() not in table.legal_actions(1)
     check_taiwan_invariants(table)
     step(table, {1: ev.Discard(t("9p"))})
@@ -406,7 +408,7 @@ def test_chow_when_nobody_else_claims() -> None:
 def test_all_pass_and_the_next_seat_draws() -> None:
     table = _after_5p()
     step(table, {1: ev.Pass(), 2: ev.Pass(), 3: ev.Pass()})
-    assert table.stage is Stage.DRAWN and table.current_seat == 1
+    assert table.stage is TaiwanStage.DRAWN and table.current_seat == 1
     assert isinstance(table.history[-1], ev.Drew) and table.river(0) == (t("5p"),)
 
 
@@ -482,7 +484,7 @@ def test_illegal_answers_after_a_draw() -> None:
 def test_forfeit() -> None:
     table = _after_5p()
     table.forfeit(2, "no answer in time")
-    assert table.finished and table.stage is Stage.FINISHED and table.asked_seats == ()
+    assert table.finished and table.stage is TaiwanStage.FINISHED and table.asked_seats == ()
     assert table.result.ending == ev.Penalized(2, "forfeit", "no answer in time")
     assert table.result.scores == (30, 30, -90, 30)
     assert table.legal_actions(1) == ()
@@ -539,7 +541,7 @@ def test_seeded_games_keep_every_invariant(wild: float) -> None:
             for s in asked:
                 legal = table.legal_actions(s)
                 assert table.default_action(s) in legal
-                if table.stage in (Stage.DISCARDED, Stage.KONG_ADDED):
+                if table.stage in (TaiwanStage.DISCARDED, TaiwanStage.KONG_ADDED):
                     assert ev.Pass() in legal and len(legal) > 1
             table.respond({s: crude_taiwan_action(table, s, rng, wild) for s in asked})
             check_taiwan_invariants(table)

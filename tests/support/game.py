@@ -11,7 +11,7 @@ import numpy as np
 from bot.seat import PlayerState
 from game.events import Action, Dealt, DeclareWin, Discard, Pass, SeatAssigned, Won
 from game.rules import TAIWAN_16, Ruleset
-from game.taiwan import Stage, TaiwanTable
+from game.taiwan import TaiwanStage, TaiwanTable
 from game.tiles import NUM_KINDS, Notation, parse_tiles
 from game.walls import arranged_single_wall
 
@@ -67,7 +67,7 @@ def check_taiwan_invariants(table: TaiwanTable) -> None:
     ending = table.result.ending if table.result else None
     for s in range(4):
         won = isinstance(ending, Won) and ending.seat == s
-        to_discard = not table.finished and table.stage in (Stage.DRAWN, Stage.CALLED)
+        to_discard = not table.finished and table.stage in (TaiwanStage.DRAWN, TaiwanStage.CALLED)
         holding = won or (to_discard and s == table.current_seat)
         assert len(table.hand(s)) + 3 * len(table.melds(s)) == (17 if holding else 16), s
 
