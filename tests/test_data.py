@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import support
 
-from arena import data as arena_data
+from arena.tools import data as arena_data
 
 ROOT = support.ROOT
 

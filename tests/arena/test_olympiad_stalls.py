@@ -222,6 +222,11 @@ async def _two_tables(tmp: Path, transport: str, rejoins: int
     return max(gaps), summaries, attacker, referee
 
 
+STALL_FLOOR = 0.5
+"""A gap of t2 this short is no stall, whatever a calm run's was: the old code's were a second
+or more (WebSocket 1,146 ms), and a busy machine alone gives a few hundred ms."""
+
+
 @pytest.mark.parametrize("transport", ["ws", "embedded"])
 async def test_a_flood_of_rejoins_costs_the_rejoiner_not_another_table(
         tmp_path: Path, transport: str) -> None:
@@ -229,7 +234,8 @@ async def test_a_flood_of_rejoins_costs_the_rejoiner_not_another_table(
     log (thousands of messages), table t2 stalled for a second or more (30 times a calm
     run's longest gap) and, over MQTT, innocent seats forfeited.  Now: no innocent seat
     forfeits (seat 0 of t1 may: it pays for its own flood), most joins are refused
-    ``too_many_joins``, and t2's longest gap stays within 5 times a calm run's.  The machine
+    ``too_many_joins``, and t2's longest gap stays within 5 times a calm run's (or within
+    :data:`STALL_FLOOR`, the jitter of a machine running other tests beside it).  The machine
     is shared, so a calm run and a flooded one are compared twice before the gap counts
     against the referee (the old code failed every time)."""
     ratios = []
@@ -247,7 +253,7 @@ async def test_a_flood_of_rejoins_costs_the_rejoiner_not_another_table(
         assert referee.error_counts["too_many_joins"] > 0
         print(f"{transport}: t2 longest gap calm {calm_gap * 1000:.0f} ms, "
               f"flood {gap * 1000:.0f} ms")
-        ratios.append(gap / calm_gap)
+        ratios.append(gap / max(calm_gap, STALL_FLOOR / 5))
         if ratios[-1] <= 5:
             break
     assert min(ratios) <= 5, ratios

@@ -9,7 +9,7 @@ from pathlib import Path
 from arena.records.files import read_record
 from arena.stats.clustered import GameOutcome, player_stats
 from arena.stats.seating import SeatingFormat, seated, seatings
-from arena.tables.selfplay import GameSummary, play_one, render, report
+from arena.tables.selfplay import SelfplayGame, play_one, render, report
 
 GAMES = 208
 
@@ -52,12 +52,12 @@ def test_a_wall_is_played_in_the_four_rotations() -> None:
 
 
 def _summary(game: int, scores: tuple[float, float, float, float], winner: int | None,
-             illegal: int | None = None) -> GameSummary:
+             illegal: int | None = None) -> SelfplayGame:
     names = seated(["p", "q", "r", "s"], seatings(SeatingFormat.ROTATE)[game % 4])
     outcome = GameOutcome(game // 4, names, scores, winner, winner is not None, None,
                           8 if winner is not None else None)
     flags = tuple(seat == illegal for seat in range(4))
-    return GameSummary(game, outcome, flags, (False,) * 4, "win")  # type: ignore[arg-type]
+    return SelfplayGame(game, outcome, flags, (False,) * 4, "win")  # type: ignore[arg-type]
 
 
 def test_the_report_is_the_arenas_clustered_by_wall_with_the_counts_by_player() -> None:
