@@ -71,8 +71,9 @@ COMMANDS: dict[str, Command] = {
                      "a duplicate match between players: statistics, SPRT, plot",
                      extra="arena"),
     "experiment": Command("arena.commands.experiment",
-                          "reproduce a paper's experiment (sdw: paper 002's tables; imitate: "
-                          "the discard ranker fitted to the Botzone logs)",
+                          "reproduce a paper's experiment (sdw: the stable-draw-wall "
+                          "paper's tables; imitate: the discard ranker fitted to the Botzone "
+                          "logs)",
                           extra="arena"),
     "replay": Command("arena.commands.replay",
                       "rebuild a seat's view from a record or a Botzone log; re-ask the agent",

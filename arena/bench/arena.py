@@ -1,7 +1,7 @@
 """``mjbot bench arena``: arena games per second in this process and on Ray, and
 Ray's overhead per game.
 
-The match is paper 002's (taiwan-16, stable draw wall, teams seating): our
+The match is the stable-draw-wall paper's (taiwan-16, stable draw wall, teams seating): our
 agent with a search budget of 500 against ``mjbot-eps:0.5``, the experiment
 ``mjbot experiment sdw`` runs.  Rows:
 

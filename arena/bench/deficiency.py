@@ -80,8 +80,8 @@ def optional_methods() -> dict[str, tuple[bool, Callable[[np.ndarray, np.ndarray
 
     return {
         "quadtree 6-ary (Python)": (True, lambda h, u: quadtree.quadtree6(h, u, 4), 60),
-        "block, paper 001 (Python)": (True, lambda h, u: block.block_deficiency_py(h, u, 4), 400),
-        "block, paper 001 (numba)": (True, lambda h, u: block.block_deficiency(h, u, 4), 100_000),
+        "block algorithm (Python)": (True, lambda h, u: block.block_deficiency_py(h, u, 4), 400),
+        "block algorithm (numba)": (True, lambda h, u: block.block_deficiency(h, u, 4), 100_000),
     }
 
 

@@ -83,7 +83,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="taiwan-16: one wall or the stable draw wall (mcr-botzone's per-seat "
                         "walls are stable by construction)")
     p.add_argument("--seating", choices=[s.value for s in SeatingFormat], default=None,
-                   help="rotate: 4 rotations; teams: A B A B and B A B A (paper 002); "
+                   help="rotate: 4 rotations; teams: A B A B and B A B A (the stable-draw-wall "
+                        "paper); "
                         "all24: every permutation (default: teams for two players, rotate "
                         "for four)")
     p.add_argument("--games", type=positive_int, default=None,

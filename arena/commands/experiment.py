@@ -15,8 +15,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     sub = p.add_subparsers(dest="experiment", required=True)
     from arena.lab.experiments.sdw import add_arguments as sdw_arguments
 
-    sdw = sub.add_parser("sdw", help="paper 002: the stable draw wall against the single wall",
-                         description="Paper 002's Tables 1, 4-7 with mjbot as SIMCAT.")
+    sdw = sub.add_parser("sdw", help="the stable draw wall against the single wall (Tang, Chen "
+                         "& Wu)", description="The stable-draw-wall paper's Tables 1, 4-7 with "
+                         "mjbot as SIMCAT.")
     sdw_arguments(sdw)
     from arena.lab.fits.imitation import add_arguments as imitate_arguments
 

@@ -119,7 +119,7 @@ def add_olympiad_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--records", type=Path, metavar="DIR", help="write one record per game here")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("--wall", choices=["single", "sdw"], default="single",
-                   help="one wall, or the stable draw wall of paper 002 (per-seat sub-walls)")
+                   help="one wall, or the stable draw wall (Tang, Chen & Wu; per-seat sub-walls)")
     p.add_argument("--round-floor-ms", type=non_negative_int, default=None, metavar="MS",
                    help="the shortest a claim window lasts, from a discard to the next message "
                    "(every other seat is asked, and the round ends no sooner), so its length "

@@ -113,7 +113,7 @@ def render(rows: Sequence[PlayerReport], games: int, seed: int) -> str:
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rules", default="mcr-botzone", choices=["mcr-botzone", "taiwan-16"])
     p.add_argument("--wall", choices=["single", "sdw"], default="single",
-                   help="taiwan-16: one wall or the stable draw wall of paper 002")
+                   help="taiwan-16: one wall or the stable draw wall (Tang, Chen & Wu)")
     p.add_argument("--agents", nargs=4, default=["mjbot", "greedy", "mjbot", "random"],
                    metavar="PLAYER",
                    help="four in-process players of the arena's registry: mjbot (the shipped "

@@ -186,7 +186,7 @@ def test_experiment_sdw_quick(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     for eps in (1.0, 0.5, 0.2):
         single, sdw = by[(eps, "single")], by[(eps, "sdw")]
         assert single["games"] == sdw["games"] == 16
-        # the stable draw wall keeps most draws, the single wall few (paper 002, Table 4)
+        # the stable draw wall keeps most draws, the single wall few (its paper's Table 4)
         assert sdw["consistent"] > 80 > 50 > single["consistent"]
         assert sum(sdw[f"rsf_{k}"] for k in ("0", "1", "2", "3+")) == pytest.approx(100)
         assert 0 < single["r_steal"] < 100

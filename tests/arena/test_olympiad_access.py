@@ -1,4 +1,4 @@
-"""Nobody plays an Olympiad seat that is not theirs (issue 14, items 1 and 2).
+"""Nobody plays an Olympiad seat that is not theirs.
 
 In-process first (a referee with recording links, no network): a join needs its
 seat's secret, a stranger learns nothing, a second join with the secret takes the

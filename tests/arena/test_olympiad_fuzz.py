@@ -1,4 +1,4 @@
-"""Fuzzing the Olympiad edges with hypothesis (issue 14, item 4).
+"""Fuzzing the Olympiad edges with hypothesis.
 
 - The referee's :meth:`Referee.on_text`, mid-game with an ask open: raw bytes, any
   text, any JSON, and messages shaped like ``join``/``act`` with any field values,

@@ -131,7 +131,8 @@ async def test_a_restarted_bot_takes_its_seat_over_and_only_the_old_one_stops(
 
 # ---------------------------------------------------------------- hostile WebSocket client
 async def _hostile_ws(url: str, referee: Referee, refused: list[str]) -> None:
-    """Every attack of issue 14 over WebSocket, while the table plays; each must be refused."""
+    """Every attack on a seat's ownership over WebSocket, while the table plays; each must be
+    refused."""
     async def attempt(texts: list[str], expect: str) -> dict[str, Any]:
         client = WsClient(url)
         await client.connect()

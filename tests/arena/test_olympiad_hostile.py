@@ -1,4 +1,4 @@
-"""No message stops a table (issue 24): hostile seats and strangers against the referee,
+"""No message stops a table: hostile seats and strangers against the referee,
 its transports and the brokers.
 
 - MQTT last wills and retained messages: a seat's will on another seat's topic, a

@@ -1,4 +1,4 @@
-"""No stranger or seat holds the referee's event loop or another table (issue 38, items 2-5).
+"""No stranger or seat holds the referee's event loop or another table.
 
 - one frame of ``[`` and an unterminated string of ``\\"`` parsed in linear time: the loop's
   longest stall while such frames arrive stays within a few times the stall while flat

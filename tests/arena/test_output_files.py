@@ -1,4 +1,4 @@
-"""The files mjbot writes and serves (issue 24, items 5 and 6): no planted link is followed,
+"""The files mjbot writes and serves : no planted link is followed,
 nothing is overwritten without asking, output paths are checked before the first game,
 and ``mjbot view --serve`` serves only the pages it wrote, to 127.0.0.1 only."""
 

@@ -1,5 +1,5 @@
 """``--wall sdw`` for the Olympiad referee: its games are dealt from the stable draw
-wall (measured: the draws follow the wall as paper 002's Table 4 says they do)."""
+wall (measured: the draws follow the wall as the stable draw wall paper's Table 4 says they do)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
-"""One seat's failure never ends a match (issue 27): an exception in an in-process seat
+"""One seat's failure never ends a match: an exception in an in-process seat
 becomes that seat's fallback answer, the record keeps it as a ``fallback`` decision with
 its reason, the summary reports it, and the match goes on; in the in-process arena and
-through the Botzone judge mock.  Also: four copies of one player make a match (issue 26)."""
+through the Botzone judge mock.  Also: four copies of one player make a match."""
 
 from __future__ import annotations
 
@@ -160,7 +160,7 @@ def test_four_copies_of_one_player_make_a_match(capsys: pytest.CaptureFixture[st
 
 
 def test_arena_json_is_alone_on_stdout_with_a_botzone_program(tsumogiri: str) -> None:
-    """The judge mock's log lines go to stderr (issue 26): stdout is the JSON summary."""
+    """The judge mock's log lines go to stderr: stdout is the JSON summary."""
     done = subprocess.run(
         [MJBOT, "arena", "greedy", tsumogiri, "--rules", "mcr-botzone", "--games", "2",
          "--workers", "0", "--json", "--no-progress"],

@@ -54,7 +54,7 @@ garbage = st.one_of(
                      "3 1 PENG Z9", '{"requests": 5}', '"3 1 DRAW"', "{", "null", "[]"]),
     st.integers(min_value=0, max_value=10**12).map(str),
     st.builds(lambda n: "3 1 PLAY " + "W1 " * n, st.integers(min_value=1_000, max_value=200_000)),
-    # issue 24: deep JSON, 5,000-digit numbers, a digit that is not ASCII
+    # deep JSON, 5,000-digit numbers, a digit that is not ASCII
     st.sampled_from(["[" * 1000, '"' + "[" * 1000, '{"a":' * 1000, "9" * 5000, "\u00b2",
                      '{"requests": [' + "9" * 5000 + "]}"]),
 )

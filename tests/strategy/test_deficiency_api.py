@@ -24,7 +24,7 @@ def test_fast_and_checked_paths_agree() -> None:
 
 
 def test_known_values_on_the_fast_path() -> None:
-    # paper 000, Example 1: deficiency 2; an unreachable pair; a complete hand
+    # Li & Yan, Example 1: deficiency 2; an unreachable pair; a complete hand
     assert deficiency(parse_counts("11223333s128m228p"), 4) == 2
     assert deficiency(parse_counts("123456789m123p55s"), 4) == 0
     assert deficiency(parse_counts("5p"), 0, np.zeros(34, np.int8)) == UNREACHABLE

@@ -31,11 +31,11 @@ def kernel_overlap(hand: np.ndarray, avail: np.ndarray, melds: int, pairs: int) 
 
 
 @pytest.mark.parametrize(("hand", "deficiency"), [
-    ("122334777s11m456p", 0),   # paper 000, eq. 1
-    ("11222233s128m228p", 2),   # paper 000, Example 1
-    ("11258s12258m3689p", 6),   # paper 000, eq. 3
-    ("11225566888899m", 3),     # paper 000, eq. 2
-    ("1568889s1245567p", 3),    # paper 001, Example 1
+    ("122334777s11m456p", 0),   # Li & Yan, eq. 1
+    ("11222233s128m228p", 2),   # Li & Yan, Example 1
+    ("11258s12258m3689p", 6),   # Li & Yan, eq. 3
+    ("11225566888899m", 3),     # Li & Yan, eq. 2
+    ("1568889s1245567p", 3),    # the fast-algorithm paper, Example 1
 ])
 def test_the_blocks_give_the_papers_deficiencies_on_a_full_kb(hand: str,
                                                               deficiency: int) -> None:

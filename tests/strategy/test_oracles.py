@@ -182,7 +182,8 @@ def show(case: Case) -> str:
 
 # ---------------------------------------------------------------- the oracle itself
 def test_is_complete() -> None:
-    assert is_complete(parse_counts("(B1B2B2B3B3B4B7B7B7)(C1C1)(D4D5D6)"), 4)  # paper 000, eq. 1
+    # Li & Yan, eq. 1
+    assert is_complete(parse_counts("(B1B2B2B3B3B4B7B7B7)(C1C1)(D4D5D6)"), 4)
     assert is_complete(parse_counts("111z22z"), 1)
     assert is_complete(parse_counts("123m"), 1) is False  # no pair
     assert is_complete(parse_counts("89m1p55z"), 1) is False  # no chow across suits
@@ -209,7 +210,7 @@ def test_brute_small_hands() -> None:
 def test_brute_bound_says_undecided_not_unreachable() -> None:
     hand = parse_counts("(C1C4C6C7C8C9)(D1D2D3D6D6D7D8)")
     kb = parse_paper_counts("(001100121)(010000030)(032242321)")
-    assert brute_deficiency(hand, kb, 4, max_depth=3) is None  # paper 001 Example 4: 4 changes
+    assert brute_deficiency(hand, kb, 4, max_depth=3) is None  # fast-algorithm paper Ex. 4
     assert brute_deficiency(hand, kb, 4, max_depth=4) == 4
     # a KB of three tiles: the search is complete after three changes
     kb = np.zeros(34, np.int8)
@@ -218,7 +219,7 @@ def test_brute_bound_says_undecided_not_unreachable() -> None:
 
 
 def test_oracles_refuse_bad_input() -> None:
-    hand = parse_counts("(B1B5B6B8B8B8B9)(D1D2D4D5D5D6D7)")  # paper 001 Example 3: five B8
+    hand = parse_counts("(B1B5B6B8B8B8B9)(D1D2D4D5D5D6D7)")  # fast-algorithm Ex. 3: five B8
     kb = parse_paper_counts("(343423023)(434434443)(334220344)")
     for fn in (lambda: brute_deficiency(hand, kb, 4), lambda: quadtree6(hand, kb, 4)):
         with pytest.raises(TileError, match="8s"):
@@ -578,7 +579,8 @@ def test_block_join_matches_direct_enumeration() -> None:
 
 
 def test_example_4_step_by_step() -> None:
-    """Paper 001, Example 4: KB-blocks, local and global types, Lemma 4 (c), the answer."""
+    """The fast-algorithm paper, Example 4: KB-blocks, local and global types, Lemma 4 (c),
+    the answer."""
     hand = parse_counts("(C1C4C6C7C8C9)(D1D2D3D6D6D7D8)")
     kb = parse_paper_counts("(001100121)(010000030)(032242321)")
     c1, c4, c6, c7, c8, c9, d1, d2, d3, d6, d7, d8 = 0, 3, 5, 6, 7, 8, 9, 10, 11, 14, 15, 16
@@ -618,19 +620,19 @@ def suits_only(hand: np.ndarray) -> np.ndarray:
 
 PAPER_HANDS = [
     # hand, KB (None: every suit tile not in the hand, Mahjong-0), deficiency, source
-    ("(B1B2B2B3B3B4B7B7B7)(C1C1)(D4D5D6)", None, 0, "paper 000, eq. 1"),
-    ("(B1B1B2B2B2B2B3B3)(C1C2C8)(D2D2D8)", None, 2, "paper 000, Example 1"),
-    ("(B1B1B2B5B8)(C1C2C2C5C8)(D3D6D8D9)", None, 6, "paper 000, eq. 3"),
-    ("(B3B5B6B9)(C2C2C3C6C9)(D1D1D2D5D8)", None, 6, "paper 001, Prop. 1"),
-    ("11225566888899s", None, 3, "paper 000, eq. 2"),
-    ("(B1B5B6B8B8B8B9)(D1D2D4D5D5D6D7)", None, 3, "paper 001, Example 1"),
+    ("(B1B2B2B3B3B4B7B7B7)(C1C1)(D4D5D6)", None, 0, "Li & Yan, eq. 1"),
+    ("(B1B1B2B2B2B2B3B3)(C1C2C8)(D2D2D8)", None, 2, "Li & Yan, Example 1"),
+    ("(B1B1B2B5B8)(C1C2C2C5C8)(D3D6D8D9)", None, 6, "Li & Yan, eq. 3"),
+    ("(B3B5B6B9)(C2C2C3C6C9)(D1D1D2D5D8)", None, 6, "the fast-algorithm paper, Prop. 1"),
+    ("11225566888899s", None, 3, "Li & Yan, eq. 2"),
+    ("(B1B5B6B8B8B8B9)(D1D2D4D5D5D6D7)", None, 3, "the fast-algorithm paper, Example 1"),
     (
         "(C1C4C6C7C8C9)(D1D2D3D6D6D7D8)",
         "(001100121)(010000030)(032242321)",
         4,
-        "paper 001, Example 4",
+        "the fast-algorithm paper, Example 4",
     ),
-    ("(C1C4C6C7C8C9)(D1D2D3D6D6D7D8)", None, 2, "paper 001, Example 4 without its KB"),
+    ("(C1C4C6C7C8C9)(D1D2D3D6D6D7D8)", None, 2, "fast-algorithm paper, Ex. 4 without its KB"),
 ]
 
 

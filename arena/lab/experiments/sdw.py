@@ -277,13 +277,13 @@ def headline(result: dict[str, Any]) -> str:
     n = result["games_per_cell"]
     simcat = f"SIMCAT = {result.get('simcat', 'mjbot')}"
     if result.get("smoke"):
-        return (f"SMOKE RUN (--quick), not a reproduction: paper 002's tables from {n} games "
+        return (f"SMOKE RUN (--quick), not a reproduction: the paper's tables from {n} games "
                 f"per ε and wall (the paper played {PAPER_GAMES:,}); it shows the experiment "
                 f"runs end to end, its figures compare with nothing; {simcat}; ours | paper")
     if n < PAPER_GAMES:
-        return (f"paper 002's tables from {n:,} games per ε and wall, fewer than the paper's "
+        return (f"the paper's tables from {n:,} games per ε and wall, fewer than the paper's "
                 f"{PAPER_GAMES:,} (wider spread than the paper's); {simcat}; ours | paper")
-    return (f"paper 002's tables from {n:,} games per ε and wall, as many as the paper's; "
+    return (f"the paper's tables from {n:,} games per ε and wall, as many as the paper's; "
             f"{simcat}; ours | paper")
 
 

@@ -1,5 +1,5 @@
 """A value learned from play: P(win before the wall ends | distance, turns) and the points,
-fitted on self-play positions (issue 25, item 5).
+fitted on self-play positions.
 
 Seeded mcr-botzone self-play games (``planner-v1`` on every seat by default) are played on
 Ray (``--workers N``: a local Ray of N CPUs, as ``mjbot arena`` starts one; ``--workers

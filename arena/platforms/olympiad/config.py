@@ -43,7 +43,7 @@ class RefereeConfig:
     records: Path | None = None
     table_prefix: str = "t"
     wall_mode: WallMode = WallMode.SINGLE
-    """The single wall, or the stable draw wall of paper 002 (``--wall sdw``)."""
+    """The single wall, or the stable draw wall of Tang, Chen & Wu (``--wall sdw``)."""
     round_floor_ms: int = 0
     """The shortest a claim window lasts, from the ``discard`` (or added kong) to the next
     message: every seat but the discarder is asked, and the round ends no sooner than

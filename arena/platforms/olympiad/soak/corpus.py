@@ -110,7 +110,7 @@ class ChaosTransport:
 
 # ---------------------------------------------------------------- hostile clients
 def hostile_payloads() -> list[str]:
-    """Texts that used to end a receive loop (issue 24): deep arrays and objects, integers
+    """Texts that used to end a receive loop: deep arrays and objects, integers
     of 5,000 digits where a number or a seat goes, and a text over the message limit.
     The referee answers each with ``malformed_json``; a frame over the limit closes a
     WebSocket, a packet over it disconnects an MQTT client at the broker."""

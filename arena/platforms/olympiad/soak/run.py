@@ -9,7 +9,7 @@ table and seat): it drops the connection at random (the message in flight is los
 delivers duplicates of received messages late (after later ones), and sends acts twice
 and old acts again after newer ones.  Now and then a seat's bot is killed and
 restarted from nothing (a takeover with its secret: the old connection is told
-``replaced``).  A hostile client keeps trying the attacks of issue 14 on both
+``replaced``).  A hostile client keeps trying the attacks on seats' ownership on both
 transports: joins without or with another seat's secret, acts with guessed ask ids
 before joining, unknown tables, deep JSON and 5,000-digit numbers; anonymous and
 wrong-password broker logins; a seat's user subscribing to everything, publishing forged

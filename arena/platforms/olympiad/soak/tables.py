@@ -102,7 +102,7 @@ async def troubled_tables(referee: Referee, url: str, kind: str, seed: int, trou
                                        for s in range(4))))
 
 
-# ---------------------------------------------------------------- the scenarios of issue 38
+# ---------------------------------------------------------------- what the scenarios share
 @dataclass
 class Scenario:
     """One trouble beyond the chaos run: what it does, what came of it, whether it passed."""
