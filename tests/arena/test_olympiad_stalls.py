@@ -291,7 +291,7 @@ def _seat_client(url: str, seat_secrets: SeatSecrets, seat: int, identifier: str
 async def test_a_seat_publishes_within_one_rate_whatever_its_client_ids() -> None:
     """Seat 0's user connects ten times, each with its own client id, and publishes 300
     messages on each: the broker passes on at most one seat's burst and rate (before:
-    each client id had its own, ten bursts), and closes the connections that go beyond."""
+    each client id had its own, ten bursts)."""
     seat_secrets = SeatSecrets.generate(["t1"])
     async with _guarded(seat_secrets) as url:
         got: list[str] = []
@@ -316,8 +316,9 @@ async def test_a_seat_publishes_within_one_rate_whatever_its_client_ids() -> Non
         with contextlib.suppress(asyncio.CancelledError):
             await counting
     allowed = SEAT_PUBLISH_BURST + SEAT_PUBLISHES_PER_SECOND * elapsed
-    assert 0 < len(got) <= allowed + 50, (len(got), allowed)
-    assert cut >= 1
+    assert 0 < len(got) <= allowed + 50, (len(got), allowed, cut)
+    # that the broker closes the connections beyond the rate is counted exactly in
+    # test_olympiad_limits.py; here a QoS 0 flooder may leave before it notices (cut)
 
 
 async def test_a_seat_has_one_connection_and_the_newest_replaces_the_old() -> None:
